@@ -1,0 +1,6 @@
+/**
+ * Agent engines: the one interface between a run and whatever does the thinking. The
+ * {@code echo} engine is deterministic (demos, benchmarks); {@code scripted} is driven by its
+ * input (tests of failures and delays).
+ */
+package dev.switchboard.core.engine;

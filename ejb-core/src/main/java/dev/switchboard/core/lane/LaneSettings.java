@@ -1,0 +1,115 @@
+package dev.switchboard.core.lane;
+
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.net.InetAddress;
+import java.util.Optional;
+import java.util.UUID;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/** Lane tuning, from MicroProfile Config (environment variables in production). */
+@ApplicationScoped
+public class LaneSettings {
+
+    /** Runs executing at once on this instance, over all threads. */
+    @Inject
+    @ConfigProperty(name = "switchboard.lanes.max-concurrent", defaultValue = "64")
+    int maxConcurrent;
+
+    /** How long a lane lease lives without renewal; a crashed owner's runs resume after it. */
+    @Inject
+    @ConfigProperty(name = "switchboard.lanes.lease-ms", defaultValue = "15000")
+    long leaseMs;
+
+    /** How often the owner renews the leases of the runs it executes. */
+    @Inject
+    @ConfigProperty(name = "switchboard.lanes.heartbeat-ms", defaultValue = "5000")
+    long heartbeatMs;
+
+    /** How often the database is scanned for lanes nobody drives (other instances' work, crashes). */
+    @Inject
+    @ConfigProperty(name = "switchboard.lanes.poll-ms", defaultValue = "1000")
+    long pollMs;
+
+    /** Attempts a run may start before a crash on the last one fails it. */
+    @Inject
+    @ConfigProperty(name = "switchboard.lanes.max-attempts", defaultValue = "3")
+    int maxAttempts;
+
+    /** Longest time one engine call may take before the run fails as timed out. */
+    @Inject
+    @ConfigProperty(name = "switchboard.runs.timeout-ms", defaultValue = "600000")
+    long runTimeoutMs;
+
+    /** On shutdown, how long in-flight runs may take to finish before they are handed back. */
+    @Inject
+    @ConfigProperty(name = "switchboard.lanes.shutdown-grace-ms", defaultValue = "5000")
+    long shutdownGraceMs;
+
+    @Inject
+    @ConfigProperty(name = "switchboard.instance-id")
+    Optional<String> configuredInstanceId;
+
+    private String instanceId;
+
+    @PostConstruct
+    void validate() {
+        require(maxConcurrent >= 1, "switchboard.lanes.max-concurrent must be at least 1");
+        require(leaseMs >= 1000, "switchboard.lanes.lease-ms must be at least 1000");
+        require(heartbeatMs >= 100 && heartbeatMs < leaseMs,
+                "switchboard.lanes.heartbeat-ms must be at least 100 and below the lease time");
+        require(pollMs >= 50, "switchboard.lanes.poll-ms must be at least 50");
+        require(maxAttempts >= 1, "switchboard.lanes.max-attempts must be at least 1");
+        require(runTimeoutMs >= 1, "switchboard.runs.timeout-ms must be positive");
+        instanceId = configuredInstanceId.map(String::strip).filter(s -> !s.isEmpty())
+                .orElseGet(() -> hostName() + "-" + UUID.randomUUID().toString().substring(0, 8));
+    }
+
+    private static void require(boolean ok, String message) {
+        if (!ok) {
+            throw new IllegalStateException(message);
+        }
+    }
+
+    private static String hostName() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (Exception e) {
+            return "switchboard";
+        }
+    }
+
+    public int maxConcurrent() {
+        return maxConcurrent;
+    }
+
+    public long leaseMs() {
+        return leaseMs;
+    }
+
+    public long heartbeatMs() {
+        return heartbeatMs;
+    }
+
+    public long pollMs() {
+        return pollMs;
+    }
+
+    public int maxAttempts() {
+        return maxAttempts;
+    }
+
+    public long runTimeoutMs() {
+        return runTimeoutMs;
+    }
+
+    public long shutdownGraceMs() {
+        return shutdownGraceMs;
+    }
+
+    /** This instance's lease owner name, unique per start. */
+    public String instanceId() {
+        return instanceId;
+    }
+}

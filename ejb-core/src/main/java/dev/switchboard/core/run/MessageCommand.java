@@ -1,0 +1,31 @@
+package dev.switchboard.core.run;
+
+/**
+ * A validated request to run a message in a thread's lane.
+ *
+ * @param userKey owner of the thread (from the caller's credentials)
+ * @param externalUserKey jagc's optional end-user identity, stored only
+ * @param idempotencyKey null when the client sent none
+ */
+public record MessageCommand(String userKey, String source, String threadKey, String externalUserKey,
+        String text, String deliveryMode, String idempotencyKey) {
+
+    public MessageCommand {
+        require(userKey, "userKey");
+        require(source, "source");
+        require(threadKey, "threadKey");
+        require(text, "text");
+        require(deliveryMode, "deliveryMode");
+    }
+
+    private static void require(String value, String name) {
+        if (value == null) {
+            throw new IllegalArgumentException(name + " is required");
+        }
+    }
+
+    /** What a repeated idempotency key must match (jagc HEAD's payload hash: thread, text, mode). */
+    public String fingerprint() {
+        return PayloadFingerprint.of(threadKey, text, deliveryMode);
+    }
+}

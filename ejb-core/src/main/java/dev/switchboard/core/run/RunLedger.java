@@ -1,0 +1,108 @@
+package dev.switchboard.core.run;
+
+import dev.switchboard.persistence.run.IngestRecord;
+import dev.switchboard.persistence.run.RunRecord;
+import dev.switchboard.persistence.thread.ThreadRecord;
+import jakarta.ejb.Stateless;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.LockModeType;
+import jakarta.persistence.PersistenceContext;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/** The run store's transactions; {@link RunService} orchestrates them. */
+@Stateless
+public class RunLedger {
+
+    @PersistenceContext(unitName = "switchboard")
+    EntityManager em;
+
+    /** The thread's id, creating the thread in its own transaction when it is new. */
+    @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+    public long ensureThread(String userKey, String threadKey) {
+        Optional<ThreadRecord> found = findThread(userKey, threadKey);
+        if (found.isPresent()) {
+            return found.get().getId();
+        }
+        ThreadRecord created = new ThreadRecord(userKey, threadKey, System.currentTimeMillis());
+        em.persist(created);
+        em.flush();
+        return created.getId();
+    }
+
+    /**
+     * Stores the message as a queued run, or returns the run its idempotency key already names.
+     * The thread row is locked first: it hands out the per-thread sequence number, and it makes
+     * concurrent duplicates of one key wait for each other instead of racing.
+     */
+    public IngestOutcome ingest(MessageCommand command, long threadId) {
+        ThreadRecord thread = em.find(ThreadRecord.class, threadId, LockModeType.PESSIMISTIC_WRITE);
+        String fingerprint = command.fingerprint();
+        IngestRecord.Key key = command.idempotencyKey() == null ? null
+                : new IngestRecord.Key(command.userKey(), command.source(), command.idempotencyKey());
+        if (key != null) {
+            IngestRecord existing = em.find(IngestRecord.class, key);
+            if (existing != null) {
+                return deduplicated(existing, fingerprint);
+            }
+        }
+        long now = System.currentTimeMillis();
+        RunRecord run = new RunRecord(UUID.randomUUID().toString(), threadId, thread.takeNextSeq(),
+                command.userKey(), command.threadKey(), command.source(), command.externalUserKey(),
+                command.deliveryMode(), command.text(), fingerprint, now);
+        em.persist(run);
+        if (key != null) {
+            em.persist(new IngestRecord(key, run.getRunId(), fingerprint, now));
+        }
+        em.flush();
+        return new IngestOutcome(RunView.of(run), threadId, false);
+    }
+
+    /** Resolves a key whose first ingest committed concurrently with ours. */
+    public Optional<IngestOutcome> findByKey(MessageCommand command) {
+        IngestRecord existing = em.find(IngestRecord.class,
+                new IngestRecord.Key(command.userKey(), command.source(), command.idempotencyKey()));
+        return existing == null ? Optional.empty() : Optional.of(deduplicated(existing, command.fingerprint()));
+    }
+
+    private IngestOutcome deduplicated(IngestRecord existing, String fingerprint) {
+        if (!existing.getPayloadHash().equals(fingerprint)) {
+            throw new IdempotencyConflictException(existing.getRunId());
+        }
+        RunRecord run = em.find(RunRecord.class, existing.getRunId());
+        return new IngestOutcome(RunView.of(run), run.getThreadId(), true);
+    }
+
+    public Optional<RunView> find(String userKey, String runId) {
+        RunRecord run = em.find(RunRecord.class, runId);
+        return run == null || !run.getUserKey().equals(userKey) ? Optional.empty() : Optional.of(RunView.of(run));
+    }
+
+    /** Null when the user has no such thread. */
+    public RunPage page(String userKey, String threadKey, long afterSeq, int limit) {
+        Optional<ThreadRecord> thread = findThread(userKey, threadKey);
+        if (thread.isEmpty()) {
+            return null;
+        }
+        List<RunView> runs = em.createNamedQuery(RunRecord.BY_THREAD_PAGE, RunRecord.class)
+                .setParameter("threadId", thread.get().getId())
+                .setParameter("afterSeq", afterSeq)
+                .setMaxResults(limit + 1)
+                .getResultList().stream().map(RunView::of).toList();
+        if (runs.size() > limit) {
+            List<RunView> page = runs.subList(0, limit);
+            return new RunPage(page, page.get(limit - 1).threadSeq());
+        }
+        return new RunPage(runs, null);
+    }
+
+    private Optional<ThreadRecord> findThread(String userKey, String threadKey) {
+        return em.createNamedQuery(ThreadRecord.BY_KEY, ThreadRecord.class)
+                .setParameter("userKey", userKey)
+                .setParameter("threadKey", threadKey)
+                .getResultStream().findFirst();
+    }
+}

@@ -1,0 +1,125 @@
+package dev.switchboard.core.run;
+
+import dev.switchboard.core.lane.LaneController;
+import jakarta.annotation.Resource;
+import jakarta.ejb.EJB;
+import jakarta.ejb.EJBException;
+import jakarta.ejb.Stateless;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
+import jakarta.inject.Inject;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The runs service the web modules call. Each ingest is committed before it returns (so the
+ * caller may acknowledge it) and then wakes the run's lane.
+ */
+@Stateless
+@TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
+public class RunService {
+
+    /** While waiting, the database is re-read this often for runs finishing on other instances. */
+    private static final long WAIT_RECHECK_MS = 500;
+    private static final ConcurrentMap<String, Long> THREAD_IDS = new ConcurrentHashMap<>();
+
+    @EJB
+    RunLedger ledger;
+
+    @EJB
+    LaneController lanes;
+
+    @Inject
+    RunWatch watch;
+
+    @Resource
+    ManagedScheduledExecutorService scheduler;
+
+    /** Stores the message as a durable run (or finds the one its key names) and wakes its lane. */
+    public IngestOutcome ingest(MessageCommand command) {
+        long threadId = threadId(command.userKey(), command.threadKey());
+        IngestOutcome outcome;
+        try {
+            outcome = ledger.ingest(command, threadId);
+        } catch (EJBException e) {
+            // Two first uses of one key on different threads raced; the loser re-reads the winner.
+            if (command.idempotencyKey() == null || !UniqueViolation.in(e)) {
+                throw e;
+            }
+            outcome = ledger.findByKey(command).orElseThrow(() -> e);
+        }
+        if (!outcome.deduplicated()) {
+            lanes.wake(outcome.threadId());
+        }
+        return outcome;
+    }
+
+    public Optional<RunView> find(String userKey, String runId) {
+        return ledger.find(userKey, runId);
+    }
+
+    public Optional<RunPage> page(String userKey, String threadKey, long afterSeq, int limit) {
+        return Optional.ofNullable(ledger.page(userKey, threadKey, afterSeq, limit));
+    }
+
+    /**
+     * Completes with the run once it is terminal, or with its current state when the timeout
+     * passes first; empty when the user has no such run.
+     */
+    public CompletionStage<Optional<RunView>> awaitTerminal(String userKey, String runId, long timeoutMs) {
+        CompletableFuture<Optional<RunView>> result = new CompletableFuture<>();
+        long deadline = System.currentTimeMillis() + timeoutMs;
+        check(userKey, runId, deadline, result);
+        return result;
+    }
+
+    private void check(String userKey, String runId, long deadline, CompletableFuture<Optional<RunView>> result) {
+        CompletableFuture<Void> change = watch.register(runId);
+        Optional<RunView> run;
+        try {
+            run = ledger.find(userKey, runId);
+        } catch (RuntimeException e) {
+            watch.forget(runId, change);
+            result.completeExceptionally(e);
+            return;
+        }
+        long left = deadline - System.currentTimeMillis();
+        if (run.isEmpty() || run.get().isTerminal() || left <= 0) {
+            watch.forget(runId, change);
+            result.complete(run);
+            return;
+        }
+        ScheduledFuture<?> recheck = scheduler.schedule(() -> change.complete(null),
+                Math.min(left, WAIT_RECHECK_MS), TimeUnit.MILLISECONDS);
+        change.thenRunAsync(() -> {
+            recheck.cancel(false);
+            watch.forget(runId, change);
+            check(userKey, runId, deadline, result);
+        }, scheduler);
+    }
+
+    private long threadId(String userKey, String threadKey) {
+        String cacheKey = userKey + '\u0000' + threadKey;
+        Long cached = THREAD_IDS.get(cacheKey);
+        if (cached != null) {
+            return cached;
+        }
+        long id;
+        try {
+            id = ledger.ensureThread(userKey, threadKey);
+        } catch (EJBException e) {
+            if (!UniqueViolation.in(e)) {
+                throw e;
+            }
+            id = ledger.ensureThread(userKey, threadKey); // created concurrently: now it is found
+        }
+        THREAD_IDS.put(cacheKey, id);
+        return id;
+    }
+}

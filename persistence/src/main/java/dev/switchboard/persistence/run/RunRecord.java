@@ -1,0 +1,225 @@
+package dev.switchboard.persistence.run;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Convert;
+import jakarta.persistence.Entity;
+import jakarta.persistence.Id;
+import jakarta.persistence.NamedQuery;
+import jakarta.persistence.Table;
+
+/**
+ * One run (turn) of a thread. The entity guards its own state machine ({@link RunState}); the
+ * attempt number doubles as the fencing token of the lane lease that executes it.
+ */
+@Entity
+@Table(name = "runs")
+@NamedQuery(name = RunRecord.LANE_HEAD,
+        query = "SELECT r FROM RunRecord r WHERE r.threadId = :threadId AND (r.state = :queued OR r.state = :executing) ORDER BY r.threadSeq")
+@NamedQuery(name = RunRecord.THREADS_WITH_STATE,
+        query = "SELECT DISTINCT r.threadId FROM RunRecord r WHERE r.state = :state")
+@NamedQuery(name = RunRecord.BY_THREAD_PAGE,
+        query = "SELECT r FROM RunRecord r WHERE r.threadId = :threadId AND r.threadSeq > :afterSeq ORDER BY r.threadSeq")
+public class RunRecord {
+
+    public static final String LANE_HEAD = "RunRecord.laneHead";
+    public static final String THREADS_WITH_STATE = "RunRecord.threadsWithState";
+    public static final String BY_THREAD_PAGE = "RunRecord.byThreadPage";
+
+    @Id
+    @Column(name = "run_id")
+    private String runId;
+
+    @Column(name = "thread_id", nullable = false, updatable = false)
+    private long threadId;
+
+    @Column(name = "thread_seq", nullable = false, updatable = false)
+    private long threadSeq;
+
+    @Column(name = "user_key", nullable = false, updatable = false)
+    private String userKey;
+
+    @Column(name = "thread_key", nullable = false, updatable = false)
+    private String threadKey;
+
+    @Column(name = "source", nullable = false, updatable = false)
+    private String source;
+
+    @Column(name = "external_user_key", updatable = false)
+    private String externalUserKey;
+
+    @Column(name = "delivery_mode", nullable = false, updatable = false)
+    private String deliveryMode;
+
+    @Convert(converter = RunStateConverter.class)
+    @Column(name = "state", nullable = false)
+    private RunState state;
+
+    @Column(name = "input_text", nullable = false, updatable = false)
+    private String inputText;
+
+    @Column(name = "output_json")
+    private String outputJson;
+
+    @Column(name = "error_message")
+    private String errorMessage;
+
+    @Column(name = "attempt", nullable = false)
+    private int attempt;
+
+    @Column(name = "claimed_by")
+    private String claimedBy;
+
+    @Column(name = "payload_hash", nullable = false, updatable = false)
+    private String payloadHash;
+
+    @Column(name = "created_at", nullable = false, updatable = false)
+    private long createdAt;
+
+    @Column(name = "started_at")
+    private Long startedAt;
+
+    @Column(name = "finished_at")
+    private Long finishedAt;
+
+    @Column(name = "updated_at", nullable = false)
+    private long updatedAt;
+
+    protected RunRecord() {
+    }
+
+    public RunRecord(String runId, long threadId, long threadSeq, String userKey, String threadKey,
+            String source, String externalUserKey, String deliveryMode, String inputText,
+            String payloadHash, long now) {
+        this.runId = runId;
+        this.threadId = threadId;
+        this.threadSeq = threadSeq;
+        this.userKey = userKey;
+        this.threadKey = threadKey;
+        this.source = source;
+        this.externalUserKey = externalUserKey;
+        this.deliveryMode = deliveryMode;
+        this.inputText = inputText;
+        this.payloadHash = payloadHash;
+        this.state = RunState.QUEUED;
+        this.attempt = 0;
+        this.createdAt = now;
+        this.updatedAt = now;
+    }
+
+    private void moveTo(RunState next, long now) {
+        if (!state.canMoveTo(next)) {
+            throw new IllegalRunTransitionException(runId, state, next);
+        }
+        state = next;
+        updatedAt = now;
+    }
+
+    /** Starts a new attempt for {@code owner}; the new attempt number is the fencing token. */
+    public int claim(String owner, long now) {
+        moveTo(RunState.EXECUTING, now);
+        attempt++;
+        claimedBy = owner;
+        startedAt = now;
+        return attempt;
+    }
+
+    /** Returns an abandoned attempt (its owner's lease expired) to the head of its lane. */
+    public void requeue(long now) {
+        moveTo(RunState.QUEUED, now);
+        claimedBy = null;
+    }
+
+    public void succeed(String outputJson, long now) {
+        moveTo(RunState.SUCCEEDED, now);
+        this.outputJson = outputJson;
+        this.errorMessage = null;
+        this.finishedAt = now;
+    }
+
+    public void fail(String errorMessage, long now) {
+        moveTo(RunState.FAILED, now);
+        this.errorMessage = errorMessage;
+        this.finishedAt = now;
+    }
+
+    /** True while {@code attempt} is this run's current, executing attempt (the fence check). */
+    public boolean isExecutingAttempt(int attempt) {
+        return state == RunState.EXECUTING && this.attempt == attempt;
+    }
+
+    public String getRunId() {
+        return runId;
+    }
+
+    public long getThreadId() {
+        return threadId;
+    }
+
+    public long getThreadSeq() {
+        return threadSeq;
+    }
+
+    public String getUserKey() {
+        return userKey;
+    }
+
+    public String getThreadKey() {
+        return threadKey;
+    }
+
+    public String getSource() {
+        return source;
+    }
+
+    public String getExternalUserKey() {
+        return externalUserKey;
+    }
+
+    public String getDeliveryMode() {
+        return deliveryMode;
+    }
+
+    public RunState getState() {
+        return state;
+    }
+
+    public String getInputText() {
+        return inputText;
+    }
+
+    public String getOutputJson() {
+        return outputJson;
+    }
+
+    public String getErrorMessage() {
+        return errorMessage;
+    }
+
+    public int getAttempt() {
+        return attempt;
+    }
+
+    public String getClaimedBy() {
+        return claimedBy;
+    }
+
+    public String getPayloadHash() {
+        return payloadHash;
+    }
+
+    public long getCreatedAt() {
+        return createdAt;
+    }
+
+    public Long getStartedAt() {
+        return startedAt;
+    }
+
+    public Long getFinishedAt() {
+        return finishedAt;
+    }
+
+    public long getUpdatedAt() {
+        return updatedAt;
+    }
+}

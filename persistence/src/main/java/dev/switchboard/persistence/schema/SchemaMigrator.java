@@ -1,0 +1,31 @@
+package dev.switchboard.persistence.schema;
+
+import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.output.MigrateResult;
+
+/**
+ * Brings the database to the newest schema. Flyway holds a database lock for the duration
+ * (a PostgreSQL advisory lock), so several instances starting at once migrate exactly once.
+ * Liberty's class loader needs the empty {@code db/migration/flyway.location} marker file to let
+ * Flyway find the scripts.
+ */
+public final class SchemaMigrator {
+
+    private SchemaMigrator() {
+    }
+
+    /** Applies every pending migration and returns how many ran. */
+    public static int migrate(DataSource dataSource) {
+        Flyway flyway = Flyway.configure(SchemaMigrator.class.getClassLoader())
+                .dataSource(dataSource)
+                .locations("classpath:db/migration")
+                .callbackLocations("classpath:db/migration")
+                .failOnMissingLocations(true)
+                .table("schema_migrations")
+                .baselineOnMigrate(false)
+                .load();
+        MigrateResult result = flyway.migrate();
+        return result.migrationsExecuted;
+    }
+}

@@ -1,0 +1,110 @@
+package dev.switchboard.persistence.thread;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.GeneratedValue;
+import jakarta.persistence.GenerationType;
+import jakarta.persistence.Id;
+import jakarta.persistence.NamedQuery;
+import jakarta.persistence.SequenceGenerator;
+import jakarta.persistence.Table;
+
+@Entity
+@Table(name = "threads")
+@NamedQuery(name = ThreadRecord.BY_KEY,
+        query = "SELECT t FROM ThreadRecord t WHERE t.userKey = :userKey AND t.threadKey = :threadKey")
+@NamedQuery(name = ThreadRecord.EXPIRED_LEASES,
+        query = "SELECT t.id FROM ThreadRecord t WHERE t.leaseUntil < :now ORDER BY t.leaseUntil")
+@NamedQuery(name = ThreadRecord.RENEW_LEASES,
+        query = "UPDATE ThreadRecord t SET t.leaseUntil = :until WHERE t.leaseOwner = :owner AND t.leaseUntil IS NOT NULL")
+public class ThreadRecord {
+
+    public static final String BY_KEY = "ThreadRecord.byKey";
+    public static final String EXPIRED_LEASES = "ThreadRecord.expiredLeases";
+    public static final String RENEW_LEASES = "ThreadRecord.renewLeases";
+
+    @Id
+    @SequenceGenerator(name = "threadIdSeq", sequenceName = "thread_id_seq", allocationSize = 50)
+    @GeneratedValue(strategy = GenerationType.SEQUENCE, generator = "threadIdSeq")
+    private Long id;
+
+    @Column(name = "user_key", nullable = false, updatable = false)
+    private String userKey;
+
+    @Column(name = "thread_key", nullable = false, updatable = false)
+    private String threadKey;
+
+    @Column(name = "next_seq", nullable = false)
+    private long nextSeq;
+
+    @Column(name = "lease_owner")
+    private String leaseOwner;
+
+    @Column(name = "lease_until")
+    private Long leaseUntil;
+
+    @Column(name = "lease_run_id")
+    private String leaseRunId;
+
+    @Column(name = "created_at", nullable = false, updatable = false)
+    private long createdAt;
+
+    protected ThreadRecord() {
+    }
+
+    public ThreadRecord(String userKey, String threadKey, long createdAt) {
+        this.userKey = userKey;
+        this.threadKey = threadKey;
+        this.createdAt = createdAt;
+        this.nextSeq = 1;
+    }
+
+    /** Hands out the next per-thread sequence number; call only while holding the row lock. */
+    public long takeNextSeq() {
+        return nextSeq++;
+    }
+
+    public void grantLease(String owner, long until, String runId) {
+        this.leaseOwner = owner;
+        this.leaseUntil = until;
+        this.leaseRunId = runId;
+    }
+
+    public void releaseLease() {
+        this.leaseOwner = null;
+        this.leaseUntil = null;
+        this.leaseRunId = null;
+    }
+
+    public Long getId() {
+        return id;
+    }
+
+    public String getUserKey() {
+        return userKey;
+    }
+
+    public String getThreadKey() {
+        return threadKey;
+    }
+
+    public long getNextSeq() {
+        return nextSeq;
+    }
+
+    public String getLeaseOwner() {
+        return leaseOwner;
+    }
+
+    public Long getLeaseUntil() {
+        return leaseUntil;
+    }
+
+    public String getLeaseRunId() {
+        return leaseRunId;
+    }
+
+    public long getCreatedAt() {
+        return createdAt;
+    }
+}

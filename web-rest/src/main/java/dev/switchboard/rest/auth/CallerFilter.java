@@ -1,0 +1,65 @@
+package dev.switchboard.rest.auth;
+
+import dev.switchboard.core.user.Authentication;
+import dev.switchboard.core.user.Authenticator;
+import dev.switchboard.rest.errors.ErrorBody;
+import jakarta.annotation.Priority;
+import jakarta.inject.Inject;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.ws.rs.Priorities;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.container.ContainerRequestFilter;
+import jakarta.ws.rs.container.PreMatching;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.ext.Provider;
+import java.net.InetAddress;
+import java.util.Set;
+
+/**
+ * Resolves the caller's user for every request except the unauthenticated probes; the user is
+ * then available through the request-scoped {@link Caller}.
+ */
+@Provider
+@PreMatching
+@Priority(Priorities.AUTHENTICATION)
+public class CallerFilter implements ContainerRequestFilter {
+
+    private static final Set<String> PUBLIC_PATHS = Set.of("healthz");
+
+    @Inject
+    Authenticator authenticator;
+
+    @Inject
+    Caller caller;
+
+    @Context
+    HttpServletRequest servletRequest;
+
+    @Override
+    public void filter(ContainerRequestContext request) {
+        String path = request.getUriInfo().getPath();
+        if (PUBLIC_PATHS.contains(path.startsWith("/") ? path.substring(1) : path)) {
+            return;
+        }
+        Authentication auth = authenticator.authenticate(request.getHeaderString("Authorization"),
+                isLoopback(servletRequest.getRemoteAddr()));
+        if (auth.user().isPresent()) {
+            caller.authenticated(auth.user().get());
+            return;
+        }
+        String message = switch (auth.refusal()) {
+            case MISSING_TOKEN -> "missing bearer token (Authorization: Bearer <token>)";
+            case UNKNOWN_TOKEN -> "unknown bearer token";
+            case REMOTE_WITHOUT_TOKENS -> "no API tokens are configured: only loopback clients are served";
+        };
+        request.abortWith(ErrorBody.response(401, "unauthorized", message));
+    }
+
+    private static boolean isLoopback(String address) {
+        try {
+            return address != null && InetAddress.getByName(address).isLoopbackAddress();
+        } catch (Exception e) {
+            return false;
+        }
+    }
+}

@@ -1,0 +1,65 @@
+package dev.switchboard.rest.errors;
+
+import jakarta.ws.rs.NotAcceptableException;
+import jakarta.ws.rs.NotAllowedException;
+import jakarta.ws.rs.NotFoundException;
+import jakarta.ws.rs.NotSupportedException;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.ext.ExceptionMapper;
+import jakarta.ws.rs.ext.Provider;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/** Maps every exception a request can raise onto the error envelope (jagc J11). */
+public final class ErrorMappers {
+
+    private static final Logger LOG = Logger.getLogger(ErrorMappers.class.getName());
+
+    private ErrorMappers() {
+    }
+
+    @Provider
+    public static class Api implements ExceptionMapper<ApiException> {
+        @Override
+        public Response toResponse(ApiException e) {
+            return ErrorBody.response(e.status(), e.code(), e.getMessage());
+        }
+    }
+
+    /**
+     * Framework errors: an unknown route or a wrong method is 404 {@code route_not_found} (as
+     * jagc/Fastify), an unsupported content type 415; other statuses keep their code.
+     */
+    @Provider
+    public static class Framework implements ExceptionMapper<WebApplicationException> {
+        @Override
+        public Response toResponse(WebApplicationException e) {
+            if (e instanceof NotFoundException || e instanceof NotAllowedException) {
+                return ErrorBody.response(404, "route_not_found", "route not found");
+            }
+            if (e instanceof NotSupportedException) {
+                return ErrorBody.response(415, "unsupported_media_type", "unsupported content type");
+            }
+            if (e instanceof NotAcceptableException) {
+                return ErrorBody.response(406, "not_acceptable", "only application/json responses are available");
+            }
+            int status = e.getResponse() == null ? 500 : e.getResponse().getStatus();
+            if (status >= 500) {
+                LOG.log(Level.SEVERE, "Request failed", e);
+                return ErrorBody.response(status, "internal_error", "request failed");
+            }
+            return ErrorBody.response(status, "bad_request", e.getMessage() == null ? "request failed" : e.getMessage());
+        }
+    }
+
+    /** Anything else is a bug on our side: log it, answer the envelope, never a stack trace. */
+    @Provider
+    public static class Unexpected implements ExceptionMapper<Throwable> {
+        @Override
+        public Response toResponse(Throwable e) {
+            LOG.log(Level.SEVERE, "Unexpected error", e);
+            return ErrorBody.response(500, "internal_error", "request failed");
+        }
+    }
+}

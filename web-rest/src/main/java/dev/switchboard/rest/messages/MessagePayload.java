@@ -1,0 +1,133 @@
+package dev.switchboard.rest.messages;
+
+import dev.switchboard.rest.JsonBody;
+import dev.switchboard.rest.errors.ApiException;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+import java.util.List;
+
+/**
+ * The validated body of {@code POST /v1/messages}. The rules are jagc's (Zod schema): optional
+ * strings are trimmed and must not be empty or null, {@code text} is required and not trimmed,
+ * unknown keys are ignored. Bean Validation cannot tell an absent key from a {@code null} one,
+ * which jagc treats differently, so the checks are written out here.
+ */
+public record MessagePayload(String source, String threadKey, String userKey, String text,
+        String deliveryMode, String idempotencyKey) {
+
+    static final int MAX_SOURCE = 256;
+    static final int MAX_THREAD_KEY = 512;
+    static final int MAX_USER_KEY = 256;
+    static final int MAX_IDEMPOTENCY_KEY = 512;
+    private static final List<String> MODES = List.of("steer", "followUp");
+
+    /** Validates a parsed body; throws 400 {@code invalid_message_payload} naming the first problem. */
+    public static MessagePayload from(JsonBody.Parsed body) {
+        if (body.absent()) {
+            throw invalid("expected object, received undefined");
+        }
+        if (body.plainText() != null) {
+            throw invalid("expected object, received string");
+        }
+        JsonValue value = body.value();
+        if (value.getValueType() != JsonValue.ValueType.OBJECT) {
+            throw invalid("expected object, received " + typeName(value));
+        }
+        JsonObject o = value.asJsonObject();
+        String source = optionalTrimmed(o, "source", MAX_SOURCE);
+        String threadKey = optionalTrimmed(o, "thread_key", MAX_THREAD_KEY);
+        String userKey = optionalTrimmed(o, "user_key", MAX_USER_KEY);
+        String text = requiredText(o);
+        String mode = deliveryMode(o);
+        String key = optionalTrimmed(o, "idempotency_key", MAX_IDEMPOTENCY_KEY);
+        return new MessagePayload(source == null ? "cli" : source, threadKey == null ? "cli:default" : threadKey,
+                userKey, text, mode == null ? "followUp" : mode, key);
+    }
+
+    private static String optionalTrimmed(JsonObject o, String field, int max) {
+        if (!o.containsKey(field)) {
+            return null;
+        }
+        String s = string(o, field).strip();
+        if (s.isEmpty()) {
+            throw invalid(field + ": must contain at least 1 character");
+        }
+        if (s.length() > max) {
+            throw invalid(field + ": must contain at most " + max + " characters");
+        }
+        return s;
+    }
+
+    private static String requiredText(JsonObject o) {
+        if (!o.containsKey("text")) {
+            throw invalid("text: required");
+        }
+        String text = string(o, "text");
+        if (text.isEmpty()) {
+            throw invalid("text: must contain at least 1 character");
+        }
+        return text;
+    }
+
+    private static String deliveryMode(JsonObject o) {
+        if (!o.containsKey("delivery_mode")) {
+            return null;
+        }
+        String mode = string(o, "delivery_mode");
+        if (!MODES.contains(mode)) {
+            throw invalid("delivery_mode: expected 'steer' | 'followUp', received '" + mode + "'");
+        }
+        return mode;
+    }
+
+    private static String string(JsonObject o, String field) {
+        JsonValue v = o.get(field);
+        if (v.getValueType() != JsonValue.ValueType.STRING) {
+            throw invalid(field + ": expected string, received " + typeName(v));
+        }
+        return ((JsonString) v).getString();
+    }
+
+    private static String typeName(JsonValue v) {
+        return switch (v.getValueType()) {
+            case OBJECT -> "object";
+            case ARRAY -> "array";
+            case STRING -> "string";
+            case NUMBER -> "number";
+            case TRUE, FALSE -> "boolean";
+            case NULL -> "null";
+        };
+    }
+
+    private static ApiException invalid(String message) {
+        return new ApiException(400, "invalid_message_payload", message);
+    }
+
+    /**
+     * The effective idempotency key from the body and the {@code Idempotency-Key} header values,
+     * checked in jagc's order after the body: blank or repeated header, then body/header mismatch.
+     */
+    public String effectiveKey(List<String> headerValues) {
+        String header = null;
+        if (headerValues != null && !headerValues.isEmpty()) {
+            if (headerValues.size() > 1) {
+                throw new ApiException(400, "invalid_idempotency_key_header",
+                        "Idempotency-Key must be sent at most once");
+            }
+            header = headerValues.get(0) == null ? "" : headerValues.get(0).strip();
+            if (header.isEmpty()) {
+                throw new ApiException(400, "invalid_idempotency_key_header", "Idempotency-Key must not be empty");
+            }
+            if (header.length() > MAX_IDEMPOTENCY_KEY) {
+                throw new ApiException(400, "invalid_idempotency_key_header",
+                        "Idempotency-Key must contain at most " + MAX_IDEMPOTENCY_KEY + " characters");
+            }
+        }
+        if (idempotencyKey != null && header != null && !idempotencyKey.equals(header)) {
+            throw new ApiException(400, "idempotency_key_mismatch",
+                    "idempotency key in request body does not match Idempotency-Key header");
+        }
+        return idempotencyKey != null ? idempotencyKey : header;
+    }
+}

@@ -1,0 +1,49 @@
+package dev.switchboard.rest.runs;
+
+import dev.switchboard.core.run.RunView;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonReader;
+import jakarta.json.JsonValue;
+import java.io.StringReader;
+import java.time.Instant;
+
+/** The run envelope: jagc's four fields first, then Switchboard's lifecycle fields. */
+public final class RunJson {
+
+    private RunJson() {
+    }
+
+    public static JsonObject of(RunView run) {
+        JsonObjectBuilder b = Json.createObjectBuilder()
+                .add("run_id", run.runId())
+                .add("status", run.status());
+        if (run.outputJson() == null) {
+            b.addNull("output");
+        } else {
+            try (JsonReader reader = Json.createReader(new StringReader(run.outputJson()))) {
+                b.add("output", reader.readValue());
+            }
+        }
+        if (run.errorMessage() == null) {
+            b.addNull("error");
+        } else {
+            b.add("error", Json.createObjectBuilder().add("message", run.errorMessage()));
+        }
+        return b.add("state", run.state())
+                .add("thread_key", run.threadKey())
+                .add("thread_seq", run.threadSeq())
+                .add("source", run.source())
+                .add("delivery_mode", run.deliveryMode())
+                .add("attempt", run.attempt())
+                .add("created_at", time(run.createdAt()))
+                .add("started_at", run.startedAt() == null ? JsonValue.NULL : time(run.startedAt()))
+                .add("finished_at", run.finishedAt() == null ? JsonValue.NULL : time(run.finishedAt()))
+                .build();
+    }
+
+    private static JsonValue time(long epochMs) {
+        return Json.createValue(Instant.ofEpochMilli(epochMs).toString());
+    }
+}

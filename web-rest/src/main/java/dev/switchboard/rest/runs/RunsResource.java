@@ -1,0 +1,101 @@
+package dev.switchboard.rest.runs;
+
+import dev.switchboard.core.run.RunService;
+import dev.switchboard.core.run.RunView;
+import dev.switchboard.rest.auth.Caller;
+import dev.switchboard.rest.errors.ApiException;
+import jakarta.ejb.EJB;
+import jakarta.inject.Inject;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.container.AsyncResponse;
+import jakarta.ws.rs.container.Suspended;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/** {@code GET /v1/runs/{run_id}} and its long-poll {@code /wait}. */
+@Path("/v1/runs")
+@RequestScoped
+@Produces(MediaType.APPLICATION_JSON)
+public class RunsResource {
+
+    static final int MAX_WAIT_SECONDS = 300;
+    static final int DEFAULT_WAIT_SECONDS = 30;
+
+    @EJB
+    RunService runs;
+
+    @Inject
+    Caller caller;
+
+    @GET
+    public String blankId() {
+        throw blank();
+    }
+
+    @GET
+    @Path("{run_id}")
+    public String get(@PathParam("run_id") String runId) {
+        String id = checkedId(runId);
+        return RunJson.of(runs.find(caller.user(), id).orElseThrow(() -> notFound(id))).toString();
+    }
+
+    /**
+     * Answers when the run is terminal, or after {@code timeout} seconds (default 30, at most
+     * 300) with its current state — either way 200 with the envelope.
+     */
+    @GET
+    @Path("{run_id}/wait")
+    public void await(@PathParam("run_id") String runId,
+            @QueryParam("timeout") String timeout, @Suspended AsyncResponse response) {
+        String id = checkedId(runId);
+        int seconds = waitSeconds(timeout);
+        response.setTimeout(seconds + 30L, TimeUnit.SECONDS);
+        runs.awaitTerminal(caller.user(), id, seconds * 1000L).whenComplete((found, error) -> {
+            if (error != null) {
+                response.resume(error);
+                return;
+            }
+            Optional<RunView> run = found;
+            response.resume(run.isPresent() ? RunJson.of(run.get()).toString() : notFound(id));
+        });
+    }
+
+    static int waitSeconds(String timeout) {
+        if (timeout == null) {
+            return DEFAULT_WAIT_SECONDS;
+        }
+        try {
+            int seconds = Integer.parseInt(timeout.strip());
+            if (seconds >= 0 && seconds <= MAX_WAIT_SECONDS) {
+                return seconds;
+            }
+        } catch (NumberFormatException e) {
+            // answered below
+        }
+        throw new ApiException(400, "invalid_timeout",
+                "timeout must be a whole number of seconds from 0 to " + MAX_WAIT_SECONDS);
+    }
+
+    private static String checkedId(String runId) {
+        String id = runId == null ? "" : runId.strip();
+        if (id.isEmpty()) {
+            throw blank();
+        }
+        return id;
+    }
+
+    private static ApiException blank() {
+        return new ApiException(400, "invalid_run_id", "run_id must not be empty");
+    }
+
+    private static ApiException notFound(String id) {
+        return new ApiException(404, "run_not_found", "run " + id + " not found");
+    }
+}

@@ -1,0 +1,75 @@
+package dev.switchboard.rest.runs;
+
+import dev.switchboard.core.run.RunPage;
+import dev.switchboard.core.run.RunService;
+import dev.switchboard.rest.auth.Caller;
+import dev.switchboard.rest.errors.ApiException;
+import jakarta.ejb.EJB;
+import jakarta.inject.Inject;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.json.Json;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+
+/**
+ * {@code GET /v1/threads/{thread_key}/runs?after_seq=&limit=}: a thread's runs in lane (FIFO)
+ * order, paged by per-thread sequence. Thread keys may contain {@code /} (e.g. {@code event:o/r}).
+ */
+@Path("/v1/threads")
+@RequestScoped
+@Produces(MediaType.APPLICATION_JSON)
+public class ThreadRunsResource {
+
+    static final int MAX_LIMIT = 200;
+    static final int DEFAULT_LIMIT = 50;
+
+    @EJB
+    RunService runs;
+
+    @Inject
+    Caller caller;
+
+    @GET
+    @Path("{thread_key: .+}/runs")
+    public String list(@PathParam("thread_key") String threadKey,
+            @QueryParam("after_seq") String afterSeq, @QueryParam("limit") String limit) {
+        String key = threadKey.strip();
+        if (key.isEmpty()) {
+            throw new ApiException(400, "invalid_thread_key", "thread_key must not be empty");
+        }
+        long after = number(afterSeq, 0, 0, Long.MAX_VALUE, "after_seq");
+        int size = (int) number(limit, DEFAULT_LIMIT, 1, MAX_LIMIT, "limit");
+        RunPage page = runs.page(caller.user(), key, after, size)
+                .orElseThrow(() -> new ApiException(404, "thread_not_found", "thread " + key + " not found"));
+        JsonArrayBuilder items = Json.createArrayBuilder();
+        page.runs().forEach(r -> items.add(RunJson.of(r)));
+        var body = Json.createObjectBuilder().add("thread_key", key).add("runs", items);
+        if (page.nextAfterSeq() == null) {
+            body.addNull("next_after_seq");
+        } else {
+            body.add("next_after_seq", page.nextAfterSeq());
+        }
+        return body.build().toString();
+    }
+
+    private static long number(String value, long fallback, long min, long max, String name) {
+        if (value == null) {
+            return fallback;
+        }
+        try {
+            long n = Long.parseLong(value.strip());
+            if (n >= min && n <= max) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // answered below
+        }
+        throw new ApiException(400, "invalid_" + name, name + " must be a whole number from " + min + " to " + max);
+    }
+}
