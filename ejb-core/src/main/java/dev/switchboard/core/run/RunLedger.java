@@ -55,6 +55,7 @@ public class RunLedger {
                 command.deliveryMode(), command.text(), fingerprint, now);
         em.persist(run);
         if (key != null) {
+            em.flush(); // the run row first: the idempotency record references it
             em.persist(new IngestRecord(key, run.getRunId(), fingerprint, now));
         }
         em.flush();

@@ -7,8 +7,8 @@ import org.flywaydb.core.api.output.MigrateResult;
 /**
  * Brings the database to the newest schema. Flyway holds a database lock for the duration
  * (a PostgreSQL advisory lock), so several instances starting at once migrate exactly once.
- * Liberty's class loader needs the empty {@code db/migration/flyway.location} marker file to let
- * Flyway find the scripts.
+ * Liberty's class loader needs the empty {@code flyway.location} marker files in
+ * {@code db/migration} and {@code db/callback} (no callbacks yet) to let Flyway scan them.
  */
 public final class SchemaMigrator {
 
@@ -20,7 +20,7 @@ public final class SchemaMigrator {
         Flyway flyway = Flyway.configure(SchemaMigrator.class.getClassLoader())
                 .dataSource(dataSource)
                 .locations("classpath:db/migration")
-                .callbackLocations("classpath:db/migration")
+                .callbackLocations("classpath:db/callback")
                 .failOnMissingLocations(true)
                 .table("schema_migrations")
                 .baselineOnMigrate(false)

@@ -1,7 +1,6 @@
 package dev.switchboard.rest.runs;
 
 import dev.switchboard.core.run.RunService;
-import dev.switchboard.core.run.RunView;
 import dev.switchboard.rest.auth.Caller;
 import dev.switchboard.rest.errors.ApiException;
 import jakarta.ejb.EJB;
@@ -14,9 +13,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.container.AsyncResponse;
 import jakarta.ws.rs.container.Suspended;
-import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /** {@code GET /v1/runs/{run_id}} and its long-poll {@code /wait}. */
@@ -60,10 +57,11 @@ public class RunsResource {
         runs.awaitTerminal(caller.user(), id, seconds * 1000L).whenComplete((found, error) -> {
             if (error != null) {
                 response.resume(error);
-                return;
+            } else if (found.isEmpty()) {
+                response.resume(notFound(id));
+            } else {
+                response.resume(RunJson.of(found.get()).toString());
             }
-            Optional<RunView> run = found;
-            response.resume(run.isPresent() ? RunJson.of(run.get()).toString() : notFound(id));
         });
     }
 

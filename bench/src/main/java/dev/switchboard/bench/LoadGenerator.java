@@ -1,0 +1,184 @@
+package dev.switchboard.bench;
+
+import dev.switchboard.bench.SwitchboardClient.BenchException;
+import dev.switchboard.bench.SwitchboardClient.Page;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Benchmark load generator for a running Switchboard server. Posts N messages spread over K
+ * thread keys ({@code bench-<startMillis>-<i % K>}) with a bounded number of POSTs in flight,
+ * then polls the threads' run lists until every run is terminal. Reports throughput (N over first
+ * send to last {@code finished_at}), end-to-end latency (client send time to {@code finished_at},
+ * both on the machine's wall clock), and checks that each thread's runs finished in
+ * {@code thread_seq} order without overlapping. Prints a human-readable block and a final
+ * {@code RESULT {json}} line; exits non-zero if any run failed, overlapped, finished out of order
+ * or did not finish within the timeout.
+ */
+public final class LoadGenerator {
+
+    private static final int PAGE_LIMIT = 200;
+    private static final long POLL_INTERVAL_MS = 100;
+
+    private final Options options;
+    private final SwitchboardClient client;
+    private final String keyPrefix = "bench-" + System.currentTimeMillis() + "-";
+
+    private LoadGenerator(Options options) {
+        this.options = options;
+        this.client = new SwitchboardClient(options.url());
+    }
+
+    public static void main(String[] args) throws Exception {
+        Options options;
+        try {
+            options = Options.parse(args);
+        } catch (IllegalArgumentException e) {
+            if (!e.getMessage().isEmpty()) {
+                System.err.println(e.getMessage());
+            }
+            System.err.println(Options.USAGE);
+            System.exit(2);
+            return;
+        }
+        int status;
+        try {
+            Result result = new LoadGenerator(options).run();
+            System.out.println(result.human());
+            System.out.println("RESULT " + result.json());
+            status = result.ok() ? 0 : 1;
+        } catch (BenchException e) {
+            System.err.println("benchmark aborted: " + e.getMessage());
+            status = 2;
+        }
+        System.out.flush();
+        if (status != 0) {
+            System.exit(status);
+        }
+    }
+
+    private Result run() throws Exception {
+        long deadline = System.currentTimeMillis() + options.timeoutS() * 1000L;
+        client.checkReady();
+        List<Result.Sent> sent = post();
+        Map<String, Run> terminal = awaitTerminal(sent, deadline);
+        return Result.of(options, sent, terminal);
+    }
+
+    /** Posts the N messages from {@code concurrency} workers; message i goes to thread i % K. */
+    private List<Result.Sent> post() throws InterruptedException {
+        Result.Sent[] sent = new Result.Sent[options.n()];
+        AtomicInteger next = new AtomicInteger();
+        Callable<Void> worker = () -> {
+            for (int i = next.getAndIncrement(); i < options.n(); i = next.getAndIncrement()) {
+                String key = keyPrefix + (i % options.k());
+                long sentAt = System.currentTimeMillis();
+                Run run = client.post(key, "bench message " + i);
+                sent[i] = new Result.Sent(run.runId(), key, sentAt);
+            }
+            return null;
+        };
+        long start = System.currentTimeMillis();
+        ExecutorService pool = Executors.newFixedThreadPool(options.concurrency());
+        try {
+            List<Future<Void>> workers = new ArrayList<>();
+            for (int w = 0; w < options.concurrency(); w++) {
+                workers.add(pool.submit(worker));
+            }
+            for (Future<Void> f : workers) {
+                try {
+                    f.get();
+                } catch (ExecutionException e) {
+                    next.set(options.n()); // stop the other workers
+                    Throwable cause = e.getCause();
+                    throw cause instanceof BenchException b ? b : new BenchException("POST failed: " + cause);
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        System.out.printf("posted %d messages to %d threads in %d ms%n",
+                options.n(), options.k(), System.currentTimeMillis() - start);
+        return List.of(sent);
+    }
+
+    /** Polls each unfinished thread (paged) about every 100 ms until all runs are terminal or the deadline passes. */
+    private Map<String, Run> awaitTerminal(List<Result.Sent> sent, long deadline) throws Exception {
+        Map<String, ThreadProgress> threads = new LinkedHashMap<>();
+        for (Result.Sent s : sent) {
+            threads.computeIfAbsent(s.threadKey(), ThreadProgress::new).expected++;
+        }
+        Map<String, Run> terminal = new HashMap<>();
+        List<ThreadProgress> open = new ArrayList<>(threads.values());
+        while (!open.isEmpty()) {
+            for (ThreadProgress thread : open) {
+                poll(thread, terminal);
+            }
+            open.removeIf(ThreadProgress::done);
+            if (open.isEmpty() || System.currentTimeMillis() > deadline) {
+                break;
+            }
+            Thread.sleep(POLL_INTERVAL_MS);
+        }
+        if (!open.isEmpty()) {
+            System.out.printf("timed out after %d s with %d threads unfinished%n", options.timeoutS(), open.size());
+        }
+        return terminal;
+    }
+
+    /**
+     * Reads a thread's runs from its cursor: the cursor moves past runs while they are terminal,
+     * so each poll starts at the first run not yet known to be finished.
+     */
+    private void poll(ThreadProgress thread, Map<String, Run> terminal) throws Exception {
+        long after = thread.cursor;
+        boolean contiguous = true;
+        while (true) {
+            Page page = client.page(thread.key, after, PAGE_LIMIT);
+            if (page == null) {
+                return; // not visible yet
+            }
+            for (Run run : page.runs()) {
+                if (run.terminal()) {
+                    if (terminal.put(run.runId(), run) == null) {
+                        thread.finished++;
+                    }
+                    if (contiguous) {
+                        thread.cursor = run.threadSeq();
+                    }
+                } else {
+                    contiguous = false;
+                }
+            }
+            if (!contiguous || page.nextAfterSeq() == null) {
+                return;
+            }
+            after = page.nextAfterSeq();
+        }
+    }
+
+    /** Polling state of one thread key. */
+    private static final class ThreadProgress {
+        final String key;
+        int expected;
+        int finished;
+        long cursor;
+
+        ThreadProgress(String key) {
+            this.key = key;
+        }
+
+        boolean done() {
+            return finished >= expected;
+        }
+    }
+}

@@ -1,0 +1,212 @@
+package dev.switchboard.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
+import java.net.http.HttpRequest;
+import java.util.UUID;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** jagc's contract checklist (shared/specs/jagc-runs.md §10.1) over real HTTP, on PostgreSQL. */
+class JagcConformanceIT {
+
+    private static Api api;
+
+    @BeforeAll
+    static void start() {
+        api = SharedInstance.api();
+    }
+
+    private static String unique(String prefix) {
+        return prefix + "-" + UUID.randomUUID();
+    }
+
+    private static void assertError(Api.Reply reply, int status, String code) {
+        assertEquals(status, reply.status(), reply.body());
+        JsonObject error = reply.json().getJsonObject("error");
+        assertEquals(code, error.getString("code"), reply.body());
+        assertFalse(error.getString("message").isBlank());
+    }
+
+    @Test
+    void healthz() {
+        Api.Reply r = api.get("/healthz");
+        assertEquals(200, r.status());
+        assertEquals(JsonValue.TRUE, r.json().get("ok"));
+    }
+
+    @Test
+    void microProfileHealth() {
+        Api.Reply ready = api.get("/health/ready");
+        assertEquals(200, ready.status(), ready.body());
+        assertEquals("UP", ready.json().getString("status"));
+        assertEquals(200, api.get("/health/live").status());
+    }
+
+    @Test
+    void postCreatesARunWithJagcsDefaultsThatSucceedsWithTheEchoOutput() {
+        Api.Reply r = api.postJson("/v1/messages", "{\"text\":\"ping\",\"extra\":{\"ignored\":true}}");
+        assertEquals(202, r.status(), r.body());
+        JsonObject run = r.json();
+        String runId = run.getString("run_id");
+        assertEquals(4, UUID.fromString(runId).version());
+        assertEquals("running", run.getString("status"));
+        assertEquals(JsonValue.NULL, run.get("output"));
+        assertEquals(JsonValue.NULL, run.get("error"));
+        assertEquals("cli", run.getString("source"));
+        assertEquals("cli:default", run.getString("thread_key"));
+        assertEquals("followUp", run.getString("delivery_mode"));
+
+        JsonObject done = api.awaitRun(runId, 30);
+        assertEquals("succeeded", done.getString("status"));
+        assertEquals("succeeded", done.getString("state"));
+        assertEquals("{\"type\":\"message\",\"text\":\"ping\",\"delivery_mode\":\"followUp\"}",
+                done.getJsonObject("output").toString());
+        assertEquals(JsonValue.NULL, done.get("error"));
+        assertEquals(done, api.get("/v1/runs/" + runId).json());
+    }
+
+    @Test
+    void fieldsAreTrimmedExceptText() {
+        String thread = unique("trim");
+        JsonObject run = api.postJson("/v1/messages", "{\"text\":\"  spaced  \",\"source\":\"  tg \",\"thread_key\":\"  "
+                + thread + " \",\"user_key\":\" u1 \",\"delivery_mode\":\"steer\"}").json();
+        assertEquals("tg", run.getString("source"));
+        assertEquals(thread, run.getString("thread_key"));
+        JsonObject done = api.awaitRun(run.getString("run_id"), 30);
+        assertEquals("  spaced  ", done.getJsonObject("output").getString("text"));
+        assertEquals("steer", done.getJsonObject("output").getString("delivery_mode"));
+    }
+
+    @Test
+    void anEngineFailureFailsTheRunWithItsMessage() {
+        String runId = api.message(unique("fail"), "fail agent exploded").getString("run_id");
+        JsonObject done = api.awaitRun(runId, 30);
+        assertEquals("failed", done.getString("status"));
+        assertEquals(JsonValue.NULL, done.get("output"));
+        assertEquals("agent exploded", done.getJsonObject("error").getString("message"));
+    }
+
+    @Test
+    void invalidPayloads() {
+        for (String body : new String[] {"{\"source\":\"cli\"}", "{\"text\":\"\"}", "{\"text\":7}",
+                "{\"text\":\"x\",\"user_key\":null}", "{\"text\":\"x\",\"idempotency_key\":null}",
+                "{\"text\":\"x\",\"delivery_mode\":\"later\"}", "[]", "\"hello\""}) {
+            assertError(api.postJson("/v1/messages", body), 400, "invalid_message_payload");
+        }
+        assertError(api.send(api.request("/v1/messages").POST(HttpRequest.BodyPublishers.noBody())), 400,
+                "invalid_message_payload");
+        assertError(api.send(api.request("/v1/messages").header("Content-Type", "text/plain")
+                .POST(HttpRequest.BodyPublishers.ofString("hello"))), 400, "invalid_message_payload");
+    }
+
+    @Test
+    void idempotencyHeaderErrorsInJagcsOrder() {
+        assertError(api.postJson("/v1/messages", "{\"text\":\"x\"}", "Idempotency-Key", "   "), 400,
+                "invalid_idempotency_key_header");
+        // body problems come first
+        assertError(api.postJson("/v1/messages", "{}", "Idempotency-Key", "   "), 400, "invalid_message_payload");
+        // a blank header comes before a mismatch
+        assertError(api.postJson("/v1/messages", "{\"text\":\"x\",\"idempotency_key\":\"a\"}", "Idempotency-Key", " "),
+                400, "invalid_idempotency_key_header");
+        Api.Reply mismatch = api.postJson("/v1/messages", "{\"text\":\"x\",\"idempotency_key\":\"a\"}",
+                "Idempotency-Key", "b");
+        assertError(mismatch, 400, "idempotency_key_mismatch");
+        assertEquals("idempotency key in request body does not match Idempotency-Key header",
+                mismatch.json().getJsonObject("error").getString("message"));
+        assertError(api.postJson("/v1/messages", "{\"text\":\"x\"}", "Idempotency-Key", "a", "Idempotency-Key", "b"),
+                400, "invalid_idempotency_key_header");
+    }
+
+    @Test
+    void idempotentIngest() {
+        String key = unique("key");
+        String thread = unique("idem");
+        String body = "{\"text\":\"once\",\"thread_key\":\"" + thread + "\",\"idempotency_key\":\"" + key + "\"}";
+        JsonObject first = api.postJson("/v1/messages", body).json();
+        api.awaitRun(first.getString("run_id"), 30);
+
+        Api.Reply again = api.postJson("/v1/messages", body);
+        assertEquals(202, again.status());
+        assertEquals(first.getString("run_id"), again.json().getString("run_id"));
+        assertEquals("succeeded", again.json().getString("status"), "a duplicate returns the current state");
+
+        Api.Reply viaHeader = api.postJson("/v1/messages", "{\"text\":\"once\",\"thread_key\":\"" + thread + "\"}",
+                "Idempotency-Key", "  " + key + " ");
+        assertEquals(first.getString("run_id"), viaHeader.json().getString("run_id"));
+
+        Api.Reply otherSource = api.postJson("/v1/messages", "{\"text\":\"once\",\"source\":\"telegram\",\"thread_key\":\""
+                + thread + "\",\"idempotency_key\":\"" + key + "\"}");
+        assertNotEquals(first.getString("run_id"), otherSource.json().getString("run_id"));
+
+        assertError(api.postJson("/v1/messages", "{\"text\":\"different\",\"thread_key\":\"" + thread
+                + "\",\"idempotency_key\":\"" + key + "\"}"), 409, "idempotency_payload_mismatch");
+        assertEquals(2, api.threadRuns(thread).size(), "duplicates are not queued again");
+    }
+
+    @Test
+    void runLookups() {
+        Api.Reply missing = api.get("/v1/runs/does-not-exist");
+        assertError(missing, 404, "run_not_found");
+        assertEquals("run does-not-exist not found", missing.json().getJsonObject("error").getString("message"));
+        assertError(api.get("/v1/runs/%20%20"), 400, "invalid_run_id");
+        assertError(api.get("/v1/runs/"), 400, "invalid_run_id");
+        assertError(api.get("/v1/runs/does-not-exist/wait?timeout=1"), 404, "run_not_found");
+        assertError(api.get("/v1/runs/x/wait?timeout=-1"), 400, "invalid_timeout");
+        assertError(api.get("/v1/runs/x/wait?timeout=abc"), 400, "invalid_timeout");
+    }
+
+    @Test
+    void waitReturnsTheCurrentStateWhenTheTimeoutPassesFirst() {
+        String runId = api.message(unique("slow"), "sleep 3000; slow").getString("run_id");
+        long start = System.nanoTime();
+        JsonObject early = api.get("/v1/runs/" + runId + "/wait?timeout=1").json();
+        long tookMs = (System.nanoTime() - start) / 1_000_000;
+        assertEquals("running", early.getString("status"));
+        assertTrue(tookMs >= 900 && tookMs < 2900, "waited " + tookMs + " ms");
+        assertEquals("succeeded", api.awaitRun(runId, 30).getString("status"));
+    }
+
+    @Test
+    void frameworkErrorsUseTheEnvelope() {
+        assertError(api.postJson("/v1/messages", "{\"text\":"), 400, "invalid_json_body");
+        assertError(api.postJson("/v1/messages", ""), 400, "empty_json_body");
+        assertError(api.send(api.request("/v1/messages").header("Content-Type", "application/xml")
+                .POST(HttpRequest.BodyPublishers.ofString("<text/>"))), 415, "unsupported_media_type");
+        String big = "{\"text\":\"" + "x".repeat(1024 * 1024) + "\"}";
+        assertError(api.postJson("/v1/messages", big), 413, "payload_too_large");
+        assertError(api.get("/no/such/route"), 404, "route_not_found");
+        assertError(api.get("/v1/messages"), 404, "route_not_found");
+    }
+
+    @Test
+    void authProvidersIsAnArray() {
+        Api.Reply r = api.get("/v1/auth/providers");
+        assertEquals(200, r.status());
+        assertEquals(JsonValue.ValueType.ARRAY, r.json().get("providers").getValueType());
+    }
+
+    @Test
+    void threadRunsArePagedInLaneOrder() {
+        String thread = "event:owner/" + unique("repo");
+        for (int i = 1; i <= 5; i++) {
+            api.message(thread, "m" + i);
+        }
+        var firstPage = api.get("/v1/threads/" + thread + "/runs?limit=2").json();
+        assertEquals(2, firstPage.getJsonArray("runs").size());
+        assertEquals(2, firstPage.getJsonNumber("next_after_seq").longValue());
+        var all = api.threadRuns(thread);
+        assertEquals(5, all.size());
+        for (int i = 0; i < 5; i++) {
+            assertEquals(i + 1L, all.get(i).getJsonNumber("thread_seq").longValue());
+        }
+        assertError(api.get("/v1/threads/" + unique("none") + "/runs"), 404, "thread_not_found");
+        assertError(api.get("/v1/threads/" + thread + "/runs?limit=0"), 400, "invalid_limit");
+        assertError(api.get("/v1/threads/" + thread + "/runs?after_seq=x"), 400, "invalid_after_seq");
+    }
+}

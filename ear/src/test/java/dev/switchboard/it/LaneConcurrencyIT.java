@@ -1,0 +1,90 @@
+package dev.switchboard.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import jakarta.json.JsonObject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Idempotency under concurrency and per-thread lanes under load, on one instance. */
+class LaneConcurrencyIT {
+
+    private static Api api;
+
+    @BeforeAll
+    static void start() {
+        api = SharedInstance.api();
+    }
+
+    @Test
+    void fiftyConcurrentPostsOfOneKeyMakeExactlyOneRun() throws Exception {
+        String key = "k-" + UUID.randomUUID();
+        String thread = "idem-race-" + UUID.randomUUID();
+        String body = "{\"text\":\"race\",\"thread_key\":\"" + thread + "\",\"idempotency_key\":\"" + key + "\"}";
+        ExecutorService pool = Executors.newFixedThreadPool(50);
+        CountDownLatch go = new CountDownLatch(1);
+        Set<String> runIds = ConcurrentHashMap.newKeySet();
+        List<Future<Integer>> statuses = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            statuses.add(pool.submit(() -> {
+                go.await();
+                Api.Reply r = api.postJson("/v1/messages", body);
+                runIds.add(r.json().getString("run_id"));
+                return r.status();
+            }));
+        }
+        go.countDown();
+        for (Future<Integer> status : statuses) {
+            assertEquals(202, status.get(60, TimeUnit.SECONDS));
+        }
+        pool.shutdown();
+        assertEquals(1, runIds.size(), "run ids: " + runIds);
+        List<JsonObject> runs = api.threadRuns(thread);
+        assertEquals(1, runs.size());
+        assertEquals("succeeded", api.awaitRun(runIds.iterator().next(), 30).getString("status"));
+    }
+
+    @Test
+    void twoHundredRunsOverTwentyThreadsNeverOverlapAndKeepTheirOrder() throws Exception {
+        String prefix = "lanes-" + UUID.randomUUID() + "-";
+        int threads = 20;
+        int perThread = 10;
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        List<Future<List<String>>> posted = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            String key = prefix + t;
+            posted.add(pool.submit(() -> {
+                List<String> texts = new ArrayList<>();
+                for (int i = 0; i < perThread; i++) {
+                    String text = key + "#" + i;
+                    api.message(key, "sleep 5; " + text);
+                    texts.add(text);
+                }
+                return texts;
+            }));
+        }
+        List<List<String>> texts = new ArrayList<>();
+        for (Future<List<String>> f : posted) {
+            texts.add(f.get(120, TimeUnit.SECONDS));
+        }
+        pool.shutdown();
+        for (int t = 0; t < threads; t++) {
+            String key = prefix + t;
+            List<JsonObject> runs = api.threadRuns(key);
+            api.awaitRun(runs.get(runs.size() - 1).getString("run_id"), 60);
+            runs = api.threadRuns(key);
+            LaneAssertions.assertSerialFifo(key, runs, texts.get(t));
+            LaneAssertions.assertAllFirstAttempt(runs);
+        }
+    }
+}

@@ -1,0 +1,148 @@
+package dev.switchboard.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import jakarta.json.JsonObject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * Two instances on one PostgreSQL database: shared lanes under load, a crashed owner's run
+ * recovered by the survivor, and a restarted instance finishing the runs it had queued.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class MultiInstanceIT {
+
+    private static final int PORT_A = 9182;
+    private static final int PORT_B = 9183;
+    private static Instance a;
+    private static Instance b;
+
+    @BeforeAll
+    static void start() {
+        String db = TestDatabase.recreate("switchboard_it_multi");
+        a = Instance.start("it-a", PORT_A, Instance.defaults(db, PORT_A, "it-a"));
+        b = Instance.start("it-b", PORT_B, Instance.defaults(db, PORT_B, "it-b"));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (b != null) {
+            b.stop();
+        }
+        if (a != null) {
+            a.stop();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void twoInstancesLoadedTogetherNeverOverlapWithinAThreadNorExecuteARunTwice() throws Exception {
+        String prefix = "multi-" + UUID.randomUUID() + "-";
+        int threads = 20;
+        int perThread = 10;
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        List<Future<List<String>>> posted = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            String key = prefix + t;
+            posted.add(pool.submit(() -> {
+                List<String> texts = new ArrayList<>();
+                for (int i = 0; i < perThread; i++) {
+                    String text = key + "#" + i;
+                    (i % 2 == 0 ? a : b).api.message(key, "sleep 5; " + text);
+                    texts.add(text);
+                }
+                return texts;
+            }));
+        }
+        List<List<String>> texts = new ArrayList<>();
+        for (Future<List<String>> f : posted) {
+            texts.add(f.get(120, TimeUnit.SECONDS));
+        }
+        pool.shutdown();
+        for (int t = 0; t < threads; t++) {
+            String key = prefix + t;
+            List<JsonObject> runs = a.api.threadRuns(key);
+            a.api.awaitRun(runs.get(runs.size() - 1).getString("run_id"), 60);
+            runs = b.api.threadRuns(key);
+            LaneAssertions.assertSerialFifo(key, runs, texts.get(t));
+            LaneAssertions.assertAllFirstAttempt(runs);
+        }
+    }
+
+    @Test
+    @Order(2)
+    void aRunWhoseOwnerDiedIsRecoveredAndCompletesExactlyOnce() throws Exception {
+        String thread = "crash-" + UUID.randomUUID();
+        JsonObject slow = b.api.message(thread, "sleep 4000; survived");
+        JsonObject next = b.api.message(thread, "after");
+        String runId = slow.getString("run_id");
+        awaitState(b.api, runId, "executing");
+        b.kill();
+
+        JsonObject recovered = a.api.awaitRun(runId, 60);
+        assertEquals("succeeded", recovered.getString("status"), recovered.toString());
+        assertEquals(2, recovered.getInt("attempt"), "re-executed once after the lease expired");
+        assertEquals("survived", recovered.getJsonObject("output").getString("text"));
+        JsonObject after = a.api.awaitRun(next.getString("run_id"), 60);
+        assertEquals(1, after.getInt("attempt"));
+        assertTrue(LaneAssertions.millis(after, "started_at") >= LaneAssertions.millis(recovered, "finished_at"));
+        b.restart();
+    }
+
+    @Test
+    @Order(3)
+    void aRestartedServerFinishesEveryRunItHadQueued() throws Exception {
+        a.stop(); // B alone: what it queued can only be finished by B after its restart
+        String prefix = "restart-" + UUID.randomUUID() + "-";
+        List<List<String>> texts = new ArrayList<>();
+        for (int t = 0; t < 3; t++) {
+            List<String> posted = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                String text = prefix + t + "#" + i;
+                b.api.message(prefix + t, "sleep 150; " + text);
+                posted.add(text);
+            }
+            texts.add(posted);
+        }
+        b.kill();
+        b.restart();
+        for (int t = 0; t < 3; t++) {
+            String key = prefix + t;
+            List<JsonObject> runs = b.api.threadRuns(key);
+            b.api.awaitRun(runs.get(runs.size() - 1).getString("run_id"), 60);
+            runs = b.api.threadRuns(key);
+            assertEquals(8, runs.size());
+            for (JsonObject run : runs) {
+                assertEquals("succeeded", run.getString("status"), run.toString());
+                assertTrue(run.getInt("attempt") <= 2, run.toString());
+            }
+            List<String> outputs = runs.stream().map(r -> r.getJsonObject("output").getString("text")).toList();
+            assertEquals(texts.get(t), outputs, "FIFO after restart");
+        }
+        a.restart();
+    }
+
+    private static void awaitState(Api api, String runId, String state) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + 20_000;
+        while (System.currentTimeMillis() < deadline) {
+            if (state.equals(api.get("/v1/runs/" + runId).json().getString("state"))) {
+                return;
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("run " + runId + " never reached " + state);
+    }
+}
