@@ -1,0 +1,78 @@
+package dev.switchboard.core.it;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.regex.Pattern;
+
+/**
+ * Client side (test JVM, not the server): gives the Arquillian server a fresh PostgreSQL database.
+ * The first deployment of a test run drops and re-creates it, so every run starts from an empty
+ * database that the application's own Flyway migration (SchemaBootstrap) builds. Any failure here — PostgreSQL down,
+ * wrong credentials — fails the deployment and with it every test of the class; nothing is skipped.
+ */
+final class ArqDatabase {
+
+    private static final Pattern SAFE_NAME = Pattern.compile("[a-z][a-z0-9_]{0,62}");
+    private static boolean recreated;
+
+    private ArqDatabase() {
+    }
+
+    /**
+     * Recreates the test database once per test JVM; later calls (the next test class, whose
+     * application is not deployed yet) only empty its tables.
+     */
+    static synchronized void prepare() {
+        String name = required("arq.db.name");
+        if (!SAFE_NAME.matcher(name).matches() || !(name.contains("arq") || name.contains("test"))) {
+            // It is dropped below: refuse anything that does not look like a throw-away test database.
+            throw new IllegalStateException("arq.db.name must be a plain lower-case identifier containing "
+                    + "'arq' or 'test', was " + name);
+        }
+        String user = required("arq.db.user");
+        String password = System.getProperty("arq.db.password", "");
+        try {
+            if (!recreated) {
+                try (Connection admin = DriverManager.getConnection(required("arq.db.admin.url"), user, password);
+                        Statement sql = admin.createStatement()) {
+                    // WITH (FORCE) (PostgreSQL 13+) also ends sessions a killed earlier run left behind.
+                    sql.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+                    sql.execute("CREATE DATABASE " + name);
+                }
+                recreated = true;
+            }
+            try (Connection db = DriverManager.getConnection(required("arq.db.url"), user, password)) {
+                try (PreparedStatement ping = db.prepareStatement(
+                        "SELECT current_database(), to_regclass('threads') IS NOT NULL");
+                        ResultSet rs = ping.executeQuery()) {
+                    if (!rs.next() || !name.equals(rs.getString(1))) {
+                        throw new IllegalStateException("arq.db.url does not point at database " + name);
+                    }
+                    if (rs.getBoolean(2)) {
+                        // A previous test class left rows behind: empty the tables before the next
+                        // deployment, so that its lane controller's start-up poll finds no work.
+                        try (Statement sql = db.createStatement()) {
+                            sql.execute("TRUNCATE message_ingest, runs, threads");
+                        }
+                    }
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("The Arquillian tests need PostgreSQL at " + required("arq.db.admin.url")
+                    + " (user " + user + "): " + e.getMessage(), e);
+        }
+    }
+
+    static String required(String property) {
+        String value = System.getProperty(property);
+        if (value == null || value.isBlank()) {
+            throw new IllegalStateException("System property " + property
+                    + " is not set; run the *IT tests through failsafe (mvn verify -pl ejb-core)");
+        }
+        return value;
+    }
+}

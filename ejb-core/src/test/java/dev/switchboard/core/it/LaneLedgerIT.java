@@ -1,0 +1,398 @@
+package dev.switchboard.core.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.switchboard.core.lane.Claim;
+import dev.switchboard.core.lane.LaneLedger;
+import dev.switchboard.core.lane.LaneLedger.ClaimResult;
+import dev.switchboard.core.lane.LaneLedger.FinishResult;
+import dev.switchboard.core.lane.LaneSettings;
+import dev.switchboard.core.run.IngestOutcome;
+import dev.switchboard.core.run.MessageCommand;
+import dev.switchboard.core.run.RunLedger;
+import dev.switchboard.persistence.run.RunRecord;
+import dev.switchboard.persistence.run.RunState;
+import dev.switchboard.persistence.thread.ThreadRecord;
+import jakarta.inject.Inject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The lane ledger on a real Liberty and PostgreSQL: claims, leases, fencing, recovery and abandonment.
+ *
+ * <p>Runs are stored through {@link RunLedger} directly, which (unlike {@code RunService}) does not
+ * wake the lane controller; the test server lets the controller poll only once, at start-up. So
+ * every claim below is made by the test itself.
+ */
+@ExtendWith(ArquillianExtension.class)
+class LaneLedgerIT {
+
+    private static final String SOURCE = "arquillian";
+
+    @Deployment
+    static WebArchive deployment() {
+        return ArqDeployment.create();
+    }
+
+    @Inject
+    LaneLedger lanes;
+
+    @Inject
+    RunLedger runs;
+
+    @Inject
+    LaneSettings settings;
+
+    @Inject
+    LaneProbe probe;
+
+    private String user;
+
+    @BeforeEach
+    void cleanSlate() {
+        probe.clear();
+        user = "user-" + UUID.randomUUID();
+    }
+
+    @Test
+    void claimIsExclusiveFencedAndChainsTheLaneInThreadOrder() {
+        long thread = newThread("fencing");
+        String first = ingest(thread, "first");
+        String second = ingest(thread, "second");
+        String third = ingest(thread, "third");
+        assertEquals(List.of(1L, 2L, 3L), probe.runsOf(thread).stream().map(RunRecord::getThreadSeq).toList());
+
+        long beforeClaim = System.currentTimeMillis();
+        ClaimResult claimedByA = lanes.claim(thread, "owner-a");
+        Claim a = claimedByA.claim().orElseThrow(() -> new AssertionError("a free lane must be claimed"));
+        assertEquals(List.of(), claimedByA.abandonedRunIds());
+        assertEquals(first, a.runId(), "the lane head is the oldest run");
+        assertEquals(thread, a.threadId());
+        assertEquals(1, a.attempt());
+        assertEquals("first", a.inputText());
+        assertEquals(user, a.userKey());
+        assertExecuting(first, 1, "owner-a");
+        ThreadRecord leased = thread(thread);
+        assertEquals("owner-a", leased.getLeaseOwner());
+        assertEquals(first, leased.getLeaseRunId());
+        assertTrue(leased.getLeaseUntil() >= beforeClaim + settings.leaseMs(), "lease runs for lease-ms");
+
+        ClaimResult claimedByB = lanes.claim(thread, "owner-b");
+        assertTrue(claimedByB.claim().isEmpty(), "a live lease keeps everyone else out (BUSY)");
+        assertEquals(List.of(), claimedByB.abandonedRunIds());
+        assertLease(thread, "owner-a", first);
+        assertExecuting(first, 1, "owner-a");
+        assertEquals(RunState.QUEUED, run(second).getState());
+
+        // Fenced: a stale attempt, a future attempt, a foreign owner. Nothing may be written.
+        assertFenced(lanes.finish(withAttempt(a, 0), "owner-a", output("stale"), null));
+        assertFenced(lanes.finish(withAttempt(a, 2), "owner-a", output("future"), null));
+        assertFenced(lanes.finish(a, "owner-b", output("foreign"), null));
+        assertFenced(lanes.finish(a, "owner-b", null, "foreign failure"));
+        RunRecord untouched = assertExecuting(first, 1, "owner-a");
+        assertNull(untouched.getOutputJson());
+        assertNull(untouched.getErrorMessage());
+        assertNull(untouched.getFinishedAt());
+        assertLease(thread, "owner-a", first);
+        assertEquals(RunState.QUEUED, run(second).getState());
+
+        // The right fence: the run succeeds and the next run is claimed in the same transaction.
+        FinishResult done = lanes.finish(a, "owner-a", output("first"), null);
+        assertFalse(done.fenced());
+        Claim next = done.next().claim().orElseThrow(() -> new AssertionError("the next queued run is chained"));
+        assertEquals(second, next.runId(), "thread_seq order");
+        assertEquals(1, next.attempt());
+        RunRecord succeeded = run(first);
+        assertEquals(RunState.SUCCEEDED, succeeded.getState());
+        assertEquals(output("first"), succeeded.getOutputJson());
+        assertNotNull(succeeded.getFinishedAt());
+        assertExecuting(second, 1, "owner-a");
+        assertLease(thread, "owner-a", second);
+        assertEquals(RunState.QUEUED, run(third).getState());
+        assertEquals(0, run(third).getAttempt());
+
+        // The same attempt again is fenced: the result is recorded exactly once.
+        assertFenced(lanes.finish(a, "owner-a", output("again"), null));
+        assertEquals(output("first"), run(first).getOutputJson());
+        assertExecuting(second, 1, "owner-a");
+
+        FinishResult failed = lanes.finish(next, "owner-a", null, "engine exploded");
+        assertFalse(failed.fenced());
+        RunRecord failedRun = run(second);
+        assertEquals(RunState.FAILED, failedRun.getState());
+        assertEquals("engine exploded", failedRun.getErrorMessage());
+        assertNull(failedRun.getOutputJson());
+        Claim last = failed.next().claim().orElseThrow(() -> new AssertionError("a failure also chains the lane"));
+        assertEquals(third, last.runId());
+
+        FinishResult drained = lanes.finish(last, "owner-a", output("third"), null);
+        assertFalse(drained.fenced());
+        assertTrue(drained.next().claim().isEmpty(), "the lane is empty");
+        assertEquals(RunState.SUCCEEDED, run(third).getState());
+        assertNoLease(thread);
+    }
+
+    @Test
+    void anExpiredLeaseIsRecoveredAndTheDeadOwnersResultIsFenced() {
+        long thread = newThread("recovery");
+        String first = ingest(thread, "first");
+        String second = ingest(thread, "second");
+
+        Claim dead = lanes.claim(thread, "dead-owner").claim().orElseThrow();
+        assertEquals(1, dead.attempt());
+        assertTrue(lanes.claim(thread, "live-owner").claim().isEmpty(), "not before the lease expires");
+
+        assertEquals(1, probe.expireLease(thread));
+        ClaimResult recovered = lanes.claim(thread, "live-owner");
+        assertEquals(List.of(), recovered.abandonedRunIds(), "attempt 1 of 3 is retried, not abandoned");
+        Claim live = recovered.claim().orElseThrow(() -> new AssertionError("an expired lease is claimable"));
+        assertEquals(first, live.runId(), "the interrupted run is re-executed before anything behind it");
+        assertEquals(2, live.attempt());
+        assertExecuting(first, 2, "live-owner");
+        assertLease(thread, "live-owner", first);
+        assertTrue(thread(thread).getLeaseUntil() > System.currentTimeMillis(), "a fresh lease");
+        assertTrue(lanes.claim(thread, "dead-owner").claim().isEmpty(), "the new lease is live");
+
+        // The dead owner wakes up and reports: discarded, whether with its own fence or the new one.
+        assertFenced(lanes.finish(dead, "dead-owner", output("late"), null));
+        assertFenced(lanes.finish(dead, "dead-owner", null, "late failure"));
+        assertFenced(lanes.finish(withAttempt(dead, 2), "dead-owner", output("late"), null));
+        assertFenced(lanes.finish(dead, "live-owner", output("old attempt"), null));
+        RunRecord stillRunning = assertExecuting(first, 2, "live-owner");
+        assertNull(stillRunning.getOutputJson());
+        assertNull(stillRunning.getFinishedAt());
+        assertLease(thread, "live-owner", first);
+
+        FinishResult done = lanes.finish(live, "live-owner", output("recovered"), null);
+        assertFalse(done.fenced());
+        assertEquals(second, done.next().claim().orElseThrow().runId());
+        assertEquals(RunState.SUCCEEDED, run(first).getState());
+        assertEquals(output("recovered"), run(first).getOutputJson());
+        assertEquals(2, run(first).getAttempt());
+
+        // Exactly once: neither owner can record the run again.
+        assertFenced(lanes.finish(live, "live-owner", output("twice"), null));
+        assertFenced(lanes.finish(dead, "dead-owner", output("late"), null));
+        assertEquals(output("recovered"), run(first).getOutputJson());
+        assertExecuting(second, 1, "live-owner");
+    }
+
+    @Test
+    void aRunWhoseLastAllowedAttemptCrashedIsAbandonedAndTheLaneMovesOn() {
+        int maxAttempts = settings.maxAttempts();
+        assertEquals(3, maxAttempts, "configured in src/test/liberty/server.xml");
+        long thread = newThread("abandon");
+        String doomed = ingest(thread, "doomed");
+        String next = ingest(thread, "next");
+
+        List<Claim> crashed = new ArrayList<>();
+        for (int attempt = 1; attempt <= maxAttempts; attempt++) {
+            ClaimResult result = lanes.claim(thread, "crashing-" + attempt);
+            assertEquals(List.of(), result.abandonedRunIds(), "attempt " + attempt + " is still allowed");
+            Claim claim = result.claim().orElseThrow();
+            assertEquals(doomed, claim.runId());
+            assertEquals(attempt, claim.attempt());
+            crashed.add(claim);
+            assertEquals(1, probe.expireLease(thread));
+        }
+
+        ClaimResult rescue = lanes.claim(thread, "rescuer");
+        assertEquals(List.of(doomed), rescue.abandonedRunIds());
+        RunRecord abandoned = run(doomed);
+        assertEquals(RunState.FAILED, abandoned.getState());
+        assertEquals(maxAttempts, abandoned.getAttempt());
+        assertTrue(abandoned.getErrorMessage().startsWith("run abandoned after " + maxAttempts + " attempts: "),
+                abandoned.getErrorMessage());
+        assertNotNull(abandoned.getFinishedAt());
+
+        Claim rescued = rescue.claim().orElseThrow(() -> new AssertionError("the following run is claimed"));
+        assertEquals(next, rescued.runId());
+        assertEquals(1, rescued.attempt());
+        assertExecuting(next, 1, "rescuer");
+        assertLease(thread, "rescuer", next);
+
+        // The crashed owners' late results change nothing.
+        for (Claim claim : crashed) {
+            assertFenced(lanes.finish(claim, "crashing-" + claim.attempt(), output("too late"), null));
+        }
+        assertEquals(RunState.FAILED, run(doomed).getState());
+        assertNull(run(doomed).getOutputJson());
+        assertExecuting(next, 1, "rescuer");
+    }
+
+    @Test
+    void abandoningTheOnlyRunLeavesTheLaneFree() {
+        long thread = newThread("abandon-last");
+        String only = ingest(thread, "only");
+        for (int attempt = 1; attempt <= settings.maxAttempts(); attempt++) {
+            assertEquals(attempt, lanes.claim(thread, "crashing").claim().orElseThrow().attempt());
+            assertEquals(1, probe.expireLease(thread));
+        }
+
+        ClaimResult result = lanes.claim(thread, "rescuer");
+        assertTrue(result.claim().isEmpty());
+        assertEquals(List.of(only), result.abandonedRunIds());
+        assertEquals(RunState.FAILED, run(only).getState());
+        assertNoLease(thread);
+        assertFalse(lanes.claimableThreads(100).contains(thread), "nothing left to drive");
+    }
+
+    @Test
+    void claimableThreadsAreThoseWithQueuedWorkAndNoLiveLease() {
+        long free = newThread("free");
+        ingest(free, "waiting");
+
+        long expired = newThread("expired");
+        ingest(expired, "crashed");
+        ingest(expired, "waiting behind it");
+        lanes.claim(expired, "dead-owner").claim().orElseThrow();
+        assertEquals(1, probe.expireLease(expired));
+
+        long expiredExecutingOnly = newThread("expired-executing-only");
+        ingest(expiredExecutingOnly, "crashed, nothing queued");
+        lanes.claim(expiredExecutingOnly, "dead-owner").claim().orElseThrow();
+        assertEquals(1, probe.expireLease(expiredExecutingOnly));
+
+        long live = newThread("live");
+        ingest(live, "executing");
+        ingest(live, "queued behind a live lease");
+        lanes.claim(live, "live-owner").claim().orElseThrow();
+
+        long empty = newThread("empty");
+
+        long finished = newThread("finished");
+        ingest(finished, "done");
+        Claim done = lanes.claim(finished, "owner").claim().orElseThrow();
+        assertTrue(lanes.finish(done, "owner", output("done"), null).next().claim().isEmpty());
+
+        List<Long> claimable = lanes.claimableThreads(100);
+        assertTrue(claimable.contains(free), "queued work, no lease: " + claimable);
+        assertTrue(claimable.contains(expired), "queued work, expired lease: " + claimable);
+        assertTrue(claimable.contains(expiredExecutingOnly), "expired lease over an executing run: " + claimable);
+        assertFalse(claimable.contains(live), "live lease: " + claimable);
+        assertFalse(claimable.contains(empty), "no runs: " + claimable);
+        assertFalse(claimable.contains(finished), "only finished runs: " + claimable);
+        assertEquals(3, claimable.size(), "no duplicates, nothing else: " + claimable);
+    }
+
+    @Test
+    void releaseHandsAnExecutingRunBackAndClearsTheLease() {
+        long thread = newThread("release");
+        String first = ingest(thread, "first");
+        ingest(thread, "second");
+        Claim claim = lanes.claim(thread, "stopping-owner").claim().orElseThrow();
+
+        assertEquals(0, lanes.release(List.of(claim), "someone-else"), "only the lease owner may release");
+        assertEquals(0, lanes.release(List.of(withAttempt(claim, 2)), "stopping-owner"), "fenced by attempt");
+        assertExecuting(first, 1, "stopping-owner");
+
+        assertEquals(1, lanes.release(List.of(claim), "stopping-owner"));
+        RunRecord handedBack = run(first);
+        assertEquals(RunState.QUEUED, handedBack.getState());
+        assertNull(handedBack.getClaimedBy());
+        assertEquals(1, handedBack.getAttempt());
+        assertNoLease(thread);
+        assertTrue(lanes.claimableThreads(100).contains(thread));
+        assertEquals(0, lanes.release(List.of(claim), "stopping-owner"), "released once");
+
+        Claim again = lanes.claim(thread, "next-owner").claim().orElseThrow();
+        assertEquals(first, again.runId(), "the handed-back run stays at the head of its lane");
+        assertEquals(2, again.attempt());
+        assertFenced(lanes.finish(claim, "stopping-owner", output("late"), null));
+        assertFalse(lanes.finish(again, "next-owner", output("first"), null).fenced());
+    }
+
+    @Test
+    void renewExtendsOnlyTheOwnersLeases() {
+        long thread = newThread("renew");
+        String run = ingest(thread, "long running");
+        lanes.claim(thread, "owner").claim().orElseThrow();
+        assertEquals(1, probe.expireLease(thread));
+
+        assertEquals(0, lanes.renew("intruder", List.of(run)));
+        assertTrue(thread(thread).getLeaseUntil() < System.currentTimeMillis(), "still expired");
+
+        long beforeRenew = System.currentTimeMillis();
+        assertEquals(1, lanes.renew("owner", List.of(run)));
+        ThreadRecord renewed = thread(thread);
+        assertEquals("owner", renewed.getLeaseOwner());
+        assertTrue(renewed.getLeaseUntil() >= beforeRenew + settings.leaseMs());
+        assertTrue(lanes.claim(thread, "intruder").claim().isEmpty(), "the renewed lease is live again");
+        assertEquals(0, lanes.renew("owner", List.of()));
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    private long newThread(String name) {
+        return runs.ensureThread(user, name + "-" + UUID.randomUUID());
+    }
+
+    private String ingest(long threadId, String text) {
+        ThreadRecord thread = thread(threadId);
+        IngestOutcome outcome = runs.ingest(new MessageCommand(user, SOURCE, thread.getThreadKey(), null, text,
+                "followUp", null), threadId);
+        assertFalse(outcome.deduplicated());
+        assertEquals("queued", outcome.run().state());
+        return outcome.run().runId();
+    }
+
+    private RunRecord run(String runId) {
+        RunRecord run = probe.run(runId);
+        assertNotNull(run, "run " + runId + " exists");
+        return run;
+    }
+
+    private ThreadRecord thread(long threadId) {
+        ThreadRecord thread = probe.thread(threadId);
+        assertNotNull(thread, "thread " + threadId + " exists");
+        return thread;
+    }
+
+    private RunRecord assertExecuting(String runId, int attempt, String owner) {
+        RunRecord run = run(runId);
+        assertEquals(RunState.EXECUTING, run.getState(), "state of " + runId);
+        assertEquals(attempt, run.getAttempt(), "attempt of " + runId);
+        assertEquals(owner, run.getClaimedBy(), "claimed_by of " + runId);
+        return run;
+    }
+
+    private void assertLease(long threadId, String owner, String runId) {
+        ThreadRecord thread = thread(threadId);
+        assertEquals(owner, thread.getLeaseOwner(), "lease owner");
+        assertEquals(runId, thread.getLeaseRunId(), "leased run");
+        assertNotNull(thread.getLeaseUntil(), "lease expiry");
+    }
+
+    private void assertNoLease(long threadId) {
+        ThreadRecord thread = thread(threadId);
+        assertNull(thread.getLeaseOwner(), "lease owner");
+        assertNull(thread.getLeaseUntil(), "lease expiry");
+        assertNull(thread.getLeaseRunId(), "leased run");
+    }
+
+    private static void assertFenced(FinishResult result) {
+        assertTrue(result.fenced(), "finish must be fenced");
+        assertTrue(result.next().claim().isEmpty(), "a fenced finish claims nothing");
+        assertEquals(List.of(), result.next().abandonedRunIds());
+    }
+
+    private static Claim withAttempt(Claim claim, int attempt) {
+        return new Claim(claim.runId(), claim.threadId(), attempt, claim.userKey(), claim.threadKey(),
+                claim.inputText(), claim.deliveryMode());
+    }
+
+    private static String output(String text) {
+        return "{\"type\":\"message\",\"text\":\"" + text + "\"}";
+    }
+}
