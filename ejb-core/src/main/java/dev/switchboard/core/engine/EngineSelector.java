@@ -2,7 +2,10 @@ package dev.switchboard.core.engine;
 
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
-import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -14,8 +17,11 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 @ApplicationScoped
 public class EngineSelector {
 
+    /** The engines' timers get a thread of their own, so a delay is not stretched by server load. */
     @Resource
-    ManagedScheduledExecutorService timer;
+    ManagedThreadFactory threadFactory;
+
+    private ScheduledExecutorService timer;
 
     @Inject
     @ConfigProperty(name = "switchboard.engine", defaultValue = "echo")
@@ -29,12 +35,18 @@ public class EngineSelector {
 
     @PostConstruct
     void select() {
+        timer = Executors.newSingleThreadScheduledExecutor(threadFactory);
         engine = switch (engineName.strip()) {
             case "echo" -> new EchoEngine(echoDelayMs, timer);
             case "scripted" -> new ScriptedEngine(timer);
             default -> throw new IllegalStateException("switchboard.engine: unknown engine '" + engineName
                     + "' (known: echo, scripted)");
         };
+    }
+
+    @PreDestroy
+    void stop() {
+        timer.shutdownNow();
     }
 
     public AgentEngine engine() {

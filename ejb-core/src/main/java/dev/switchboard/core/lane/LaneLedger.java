@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.logging.Logger;
 
 /**
  * The lane's transactions. Each public method is one transaction that first locks the thread
@@ -20,6 +21,8 @@ import java.util.Optional;
  */
 @Stateless
 public class LaneLedger {
+
+    private static final Logger LOG = Logger.getLogger(LaneLedger.class.getName());
 
     @PersistenceContext(unitName = "switchboard")
     EntityManager em;
@@ -146,6 +149,11 @@ public class LaneLedger {
                     break;
                 case CLAIM:
                     if (head.getState() == RunState.EXECUTING) {
+                        LOG.warning("Recovering run " + head.getRunId() + " of thread " + thread.getId()
+                                + ": attempt " + head.getAttempt() + " by " + head.getClaimedBy()
+                                + " lost its lease (owner " + thread.getLeaseOwner() + ", expired "
+                                + (thread.getLeaseUntil() == null ? "-" : (now - thread.getLeaseUntil()) + " ms ago")
+                                + ")");
                         head.requeue(now);
                     }
                     int attempt = head.claim(owner, now);

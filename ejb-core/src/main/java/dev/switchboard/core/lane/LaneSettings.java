@@ -17,6 +17,11 @@ public class LaneSettings {
     @ConfigProperty(name = "switchboard.lanes.max-concurrent", defaultValue = "64")
     int maxConcurrent;
 
+    /** Threads that claim, finish and chain runs (engines themselves are asynchronous). */
+    @Inject
+    @ConfigProperty(name = "switchboard.lanes.worker-threads", defaultValue = "16")
+    int workerThreads;
+
     /** How long a lane lease lives without renewal; a crashed owner's runs resume after it. */
     @Inject
     @ConfigProperty(name = "switchboard.lanes.lease-ms", defaultValue = "15000")
@@ -56,6 +61,7 @@ public class LaneSettings {
     @PostConstruct
     void validate() {
         require(maxConcurrent >= 1, "switchboard.lanes.max-concurrent must be at least 1");
+        require(workerThreads >= 1, "switchboard.lanes.worker-threads must be at least 1");
         require(leaseMs >= 1000, "switchboard.lanes.lease-ms must be at least 1000");
         require(heartbeatMs >= 100 && heartbeatMs < leaseMs,
                 "switchboard.lanes.heartbeat-ms must be at least 100 and below the lease time");
@@ -82,6 +88,10 @@ public class LaneSettings {
 
     public int maxConcurrent() {
         return maxConcurrent;
+    }
+
+    public int workerThreads() {
+        return workerThreads;
     }
 
     public long leaseMs() {

@@ -8,6 +8,10 @@ import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import jakarta.ws.rs.ext.Provider;
+import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLRecoverableException;
+import java.sql.SQLTransientConnectionException;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -53,13 +57,35 @@ public final class ErrorMappers {
         }
     }
 
-    /** Anything else is a bug on our side: log it, answer the envelope, never a stack trace. */
+    /**
+     * A database failure is 503 (retry, with the same idempotency key for a POST); anything else
+     * is a bug on our side: logged, answered with the envelope, never a stack trace.
+     */
     @Provider
     public static class Unexpected implements ExceptionMapper<Throwable> {
         @Override
         public Response toResponse(Throwable e) {
+            if (databaseUnreachable(e)) {
+                LOG.log(Level.WARNING, "Database failure", e);
+                return ErrorBody.response(503, "database_unavailable",
+                        "the database did not answer; retry (with the same Idempotency-Key for a message)");
+            }
             LOG.log(Level.SEVERE, "Unexpected error", e);
             return ErrorBody.response(500, "internal_error", "request failed");
+        }
+
+        /** A connection failure: SQLSTATE class 08, or the pool's and driver's connection exceptions. */
+        static boolean databaseUnreachable(Throwable e) {
+            for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+                if (t instanceof SQLTransientConnectionException || t instanceof SQLNonTransientConnectionException
+                        || t instanceof SQLRecoverableException) {
+                    return true;
+                }
+                if (t instanceof SQLException sql && sql.getSQLState() != null && sql.getSQLState().startsWith("08")) {
+                    return true;
+                }
+            }
+            return false;
         }
     }
 }

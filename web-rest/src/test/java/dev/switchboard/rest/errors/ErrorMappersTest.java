@@ -1,0 +1,24 @@
+package dev.switchboard.rest.errors;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
+import org.junit.jupiter.api.Test;
+
+class ErrorMappersTest {
+
+    @Test
+    void connectionFailuresAnywhereInTheChainAreDatabaseUnavailable() {
+        assertTrue(ErrorMappers.Unexpected.databaseUnreachable(
+                new RuntimeException("ejb", new IllegalStateException(new SQLException("refused", "08001")))));
+        assertTrue(ErrorMappers.Unexpected.databaseUnreachable(new RuntimeException(new SQLTransientConnectionException("pool"))));
+    }
+
+    @Test
+    void otherDatabaseErrorsAreBugsNotOutages() {
+        assertFalse(ErrorMappers.Unexpected.databaseUnreachable(new RuntimeException(new SQLException("dup", "23505"))));
+        assertFalse(ErrorMappers.Unexpected.databaseUnreachable(new IllegalStateException("no cause")));
+    }
+}
