@@ -9,7 +9,7 @@ import dev.switchboard.rest.auth.Caller;
 import dev.switchboard.rest.errors.ApiException;
 import dev.switchboard.rest.runs.RunJson;
 import jakarta.ejb.EJB;
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -23,7 +23,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /** {@code POST /v1/messages}: 202 with the run envelope once the run is committed. */
 @Path("/v1/messages")
-@RequestScoped
+@ApplicationScoped
 public class MessagesResource {
 
     @EJB

@@ -5,7 +5,7 @@ import dev.switchboard.rest.auth.Caller;
 import dev.switchboard.rest.errors.ApiException;
 import jakarta.ejb.EJB;
 import jakarta.inject.Inject;
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
 
 /** {@code GET /v1/runs/{run_id}} and its long-poll {@code /wait}. */
 @Path("/v1/runs")
-@RequestScoped
+@ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
 public class RunsResource {
 

@@ -6,7 +6,7 @@ import dev.switchboard.rest.auth.Caller;
 import dev.switchboard.rest.errors.ApiException;
 import jakarta.ejb.EJB;
 import jakarta.inject.Inject;
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.ws.rs.GET;
@@ -22,7 +22,7 @@ import jakarta.ws.rs.core.MediaType;
  * order, paged by per-thread sequence. Thread keys may contain {@code /} (e.g. {@code event:o/r}).
  */
 @Path("/v1/threads")
-@RequestScoped
+@ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
 public class ThreadRunsResource {
 
