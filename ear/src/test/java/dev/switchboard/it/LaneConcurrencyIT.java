@@ -56,35 +56,6 @@ class LaneConcurrencyIT {
 
     @Test
     void twoHundredRunsOverTwentyThreadsNeverOverlapAndKeepTheirOrder() throws Exception {
-        String prefix = "lanes-" + UUID.randomUUID() + "-";
-        int threads = 20;
-        int perThread = 10;
-        ExecutorService pool = Executors.newFixedThreadPool(8);
-        List<Future<List<String>>> posted = new ArrayList<>();
-        for (int t = 0; t < threads; t++) {
-            String key = prefix + t;
-            posted.add(pool.submit(() -> {
-                List<String> texts = new ArrayList<>();
-                for (int i = 0; i < perThread; i++) {
-                    String text = key + "#" + i;
-                    api.message(key, "sleep 5; " + text);
-                    texts.add(text);
-                }
-                return texts;
-            }));
-        }
-        List<List<String>> texts = new ArrayList<>();
-        for (Future<List<String>> f : posted) {
-            texts.add(f.get(120, TimeUnit.SECONDS));
-        }
-        pool.shutdown();
-        for (int t = 0; t < threads; t++) {
-            String key = prefix + t;
-            List<JsonObject> runs = api.threadRuns(key);
-            api.awaitRun(runs.get(runs.size() - 1).getString("run_id"), 60);
-            runs = api.threadRuns(key);
-            LaneAssertions.assertSerialFifo(key, runs, texts.get(t));
-            LaneAssertions.assertAllFirstAttempt(runs);
-        }
+        LaneLoad.postAndVerify("lanes-" + UUID.randomUUID() + "-", 20, 10, i -> api);
     }
 }

@@ -7,10 +7,6 @@ import jakarta.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -50,36 +46,7 @@ class MultiInstanceIT {
     @Test
     @Order(1)
     void twoInstancesLoadedTogetherNeverOverlapWithinAThreadNorExecuteARunTwice() throws Exception {
-        String prefix = "multi-" + UUID.randomUUID() + "-";
-        int threads = 20;
-        int perThread = 10;
-        ExecutorService pool = Executors.newFixedThreadPool(8);
-        List<Future<List<String>>> posted = new ArrayList<>();
-        for (int t = 0; t < threads; t++) {
-            String key = prefix + t;
-            posted.add(pool.submit(() -> {
-                List<String> texts = new ArrayList<>();
-                for (int i = 0; i < perThread; i++) {
-                    String text = key + "#" + i;
-                    (i % 2 == 0 ? a : b).api.message(key, "sleep 5; " + text);
-                    texts.add(text);
-                }
-                return texts;
-            }));
-        }
-        List<List<String>> texts = new ArrayList<>();
-        for (Future<List<String>> f : posted) {
-            texts.add(f.get(120, TimeUnit.SECONDS));
-        }
-        pool.shutdown();
-        for (int t = 0; t < threads; t++) {
-            String key = prefix + t;
-            List<JsonObject> runs = a.api.threadRuns(key);
-            a.api.awaitRun(runs.get(runs.size() - 1).getString("run_id"), 60);
-            runs = b.api.threadRuns(key);
-            LaneAssertions.assertSerialFifo(key, runs, texts.get(t));
-            LaneAssertions.assertAllFirstAttempt(runs);
-        }
+        LaneLoad.postAndVerify("multi-" + UUID.randomUUID() + "-", 20, 10, i -> i % 2 == 0 ? a.api : b.api);
     }
 
     @Test

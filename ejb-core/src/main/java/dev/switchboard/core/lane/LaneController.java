@@ -116,6 +116,29 @@ public class LaneController {
         drain();
     }
 
+    /**
+     * Reserves an execution slot for a run about to be claimed inside another transaction (an
+     * ingest into an idle lane). Returns the owner name to claim for, or null when this instance
+     * is at capacity or stopping. Every reservation ends in {@link #start} or {@link #releaseSlot}.
+     */
+    public String reserveSlot() {
+        return accepting && slots.tryAcquire() ? owner : null;
+    }
+
+    /** Gives back a reservation that claimed nothing; null (no reservation) is ignored. */
+    public void releaseSlot(String reservation) {
+        if (reservation != null) {
+            slots.release();
+            drain();
+        }
+    }
+
+    /** Executes a run claimed under a reservation, on its slot. */
+    public void start(Claim claim) {
+        driven.put(claim.threadId(), Boolean.FALSE);
+        executor.execute(() -> execute(claim));
+    }
+
     public boolean isRunning() {
         return accepting;
     }
@@ -158,7 +181,7 @@ public class LaneController {
     /** Runs on a slot: claims the lane and starts its head, or gives the slot back. */
     private void driveLane(long threadId) {
         try {
-            LaneLedger.ClaimResult result = ledger.claim(threadId, owner);
+            ClaimResult result = ledger.claim(threadId, owner);
             result.abandonedRunIds().forEach(watch::changed);
             if (result.claim().isPresent()) {
                 driven.put(threadId, Boolean.FALSE);

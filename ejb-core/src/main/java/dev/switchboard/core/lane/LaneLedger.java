@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
-import java.util.logging.Logger;
 
 /**
  * The lane's transactions. Each public method is one transaction that first locks the thread
@@ -22,17 +21,12 @@ import java.util.logging.Logger;
 @Stateless
 public class LaneLedger {
 
-    private static final Logger LOG = Logger.getLogger(LaneLedger.class.getName());
 
     @PersistenceContext(unitName = "switchboard")
     EntityManager em;
 
     @Inject
     LaneSettings settings;
-
-    /** Outcome of a claim attempt: the claimed run, if any, and runs failed on the way. */
-    public record ClaimResult(Optional<Claim> claim, List<String> abandonedRunIds) {
-    }
 
     /** Outcome of finishing a run. {@code fenced} means a newer attempt owns the run: nothing was written. */
     public record FinishResult(boolean fenced, ClaimResult next) {
@@ -42,9 +36,9 @@ public class LaneLedger {
     public ClaimResult claim(long threadId, String owner) {
         ThreadRecord thread = em.find(ThreadRecord.class, threadId, LockModeType.PESSIMISTIC_WRITE);
         if (thread == null) {
-            return new ClaimResult(Optional.empty(), List.of());
+            return ClaimResult.none();
         }
-        return claimHead(thread, owner, System.currentTimeMillis());
+        return new LaneHead(em, settings).claim(thread, owner, System.currentTimeMillis());
     }
 
     /**
@@ -57,7 +51,7 @@ public class LaneLedger {
         boolean holdsLease = thread != null && owner.equals(thread.getLeaseOwner())
                 && claim.runId().equals(thread.getLeaseRunId());
         if (run == null || !holdsLease || !run.isExecutingAttempt(claim.attempt())) {
-            return new FinishResult(true, new ClaimResult(Optional.empty(), List.of()));
+            return new FinishResult(true, ClaimResult.none());
         }
         long now = System.currentTimeMillis();
         if (errorMessage == null) {
@@ -66,7 +60,7 @@ public class LaneLedger {
             run.fail(errorMessage, now);
         }
         thread.releaseLease();
-        return new FinishResult(false, claimHead(thread, owner, now));
+        return new FinishResult(false, new LaneHead(em, settings).claim(thread, owner, now));
     }
 
     /**
@@ -126,54 +120,4 @@ public class LaneLedger {
         return ids;
     }
 
-    private ClaimResult claimHead(ThreadRecord thread, String owner, long now) {
-        LanePolicy policy = new LanePolicy(settings.maxAttempts());
-        List<String> abandoned = new ArrayList<>();
-        while (true) {
-            RunRecord head = laneHead(thread.getId());
-            LanePolicy.Decision decision = policy.decide(thread.getLeaseOwner(), thread.getLeaseUntil(),
-                    head == null ? null : head.getState(), head == null ? 0 : head.getAttempt(), now);
-            switch (decision) {
-                case BUSY:
-                    return new ClaimResult(Optional.empty(), abandoned);
-                case IDLE:
-                    if (thread.getLeaseOwner() != null) {
-                        thread.releaseLease();
-                    }
-                    return new ClaimResult(Optional.empty(), abandoned);
-                case ABANDON:
-                    head.fail(policy.abandonReason(head.getAttempt()), now);
-                    abandoned.add(head.getRunId());
-                    thread.releaseLease();
-                    em.flush();
-                    break;
-                case CLAIM:
-                    if (head.getState() == RunState.EXECUTING) {
-                        LOG.warning("Recovering run " + head.getRunId() + " of thread " + thread.getId()
-                                + ": attempt " + head.getAttempt() + " by " + head.getClaimedBy()
-                                + " lost its lease (owner " + thread.getLeaseOwner() + ", expired "
-                                + (thread.getLeaseUntil() == null ? "-" : (now - thread.getLeaseUntil()) + " ms ago")
-                                + ")");
-                        head.requeue(now);
-                    }
-                    int attempt = head.claim(owner, now);
-                    thread.grantLease(owner, now + settings.leaseMs(), head.getRunId());
-                    return new ClaimResult(Optional.of(new Claim(head.getRunId(), thread.getId(), attempt,
-                            head.getUserKey(), head.getThreadKey(), head.getInputText(), head.getDeliveryMode())),
-                            abandoned);
-                default:
-                    throw new IllegalStateException("unhandled decision " + decision);
-            }
-        }
-    }
-
-    private RunRecord laneHead(long threadId) {
-        List<RunRecord> head = em.createNamedQuery(RunRecord.LANE_HEAD, RunRecord.class)
-                .setParameter("threadId", threadId)
-                .setParameter("queued", RunState.QUEUED)
-                .setParameter("executing", RunState.EXECUTING)
-                .setMaxResults(1)
-                .getResultList();
-        return head.isEmpty() ? null : head.get(0);
-    }
 }

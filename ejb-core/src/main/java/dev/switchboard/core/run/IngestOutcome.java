@@ -1,5 +1,14 @@
 package dev.switchboard.core.run;
 
-/** The run a message created, or the existing run its idempotency key names. */
-public record IngestOutcome(RunView run, long threadId, boolean deduplicated) {
+import dev.switchboard.core.lane.ClaimResult;
+
+/**
+ * The run a message created, or the existing run its idempotency key names. {@code claim} says
+ * whether the ingest also claimed its idle lane for this instance (then the caller starts it).
+ */
+public record IngestOutcome(RunView run, long threadId, boolean deduplicated, ClaimResult claim) {
+
+    IngestOutcome(RunView run, long threadId, boolean deduplicated) {
+        this(run, threadId, deduplicated, ClaimResult.none());
+    }
 }

@@ -1,11 +1,15 @@
 package dev.switchboard.core.run;
 
+import dev.switchboard.core.lane.ClaimResult;
+import dev.switchboard.core.lane.LaneHead;
+import dev.switchboard.core.lane.LaneSettings;
 import dev.switchboard.persistence.run.IngestRecord;
 import dev.switchboard.persistence.run.RunRecord;
 import dev.switchboard.persistence.thread.ThreadRecord;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
+import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceContext;
@@ -19,6 +23,9 @@ public class RunLedger {
 
     @PersistenceContext(unitName = "switchboard")
     EntityManager em;
+
+    @Inject
+    LaneSettings settings;
 
     /** The thread's id, creating the thread in its own transaction when it is new. */
     @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
@@ -39,6 +46,15 @@ public class RunLedger {
      * concurrent duplicates of one key wait for each other instead of racing.
      */
     public IngestOutcome ingest(MessageCommand command, long threadId) {
+        return ingest(command, threadId, null);
+    }
+
+    /**
+     * As {@link #ingest(MessageCommand, long)}; when {@code claimFor} names this instance (which
+     * has reserved a slot) and the lane is idle, the lane head is claimed in the same transaction,
+     * saving the separate claim a wake-up would cost.
+     */
+    public IngestOutcome ingest(MessageCommand command, long threadId, String claimFor) {
         ThreadRecord thread = em.find(ThreadRecord.class, threadId, LockModeType.PESSIMISTIC_WRITE);
         String fingerprint = command.fingerprint();
         IngestRecord.Key key = command.idempotencyKey() == null ? null
@@ -58,8 +74,9 @@ public class RunLedger {
             em.flush(); // the run row first: the idempotency record references it
             em.persist(new IngestRecord(key, run.getRunId(), fingerprint, now));
         }
+        ClaimResult claim = claimFor == null ? ClaimResult.none() : new LaneHead(em, settings).claim(thread, claimFor, now);
         em.flush();
-        return new IngestOutcome(RunView.of(run), threadId, false);
+        return new IngestOutcome(RunView.of(run), threadId, false, claim);
     }
 
     /** Resolves a key whose first ingest committed concurrently with ours. */

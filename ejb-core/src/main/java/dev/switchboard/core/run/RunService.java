@@ -19,7 +19,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The runs service the web modules call. Each ingest is committed before it returns (so the
- * caller may acknowledge it) and then wakes the run's lane.
+ * caller may acknowledge it); an ingest into an idle lane claims it in the same transaction and
+ * starts the run here, otherwise it wakes the lane.
  */
 @Stateless
 @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
@@ -44,20 +45,34 @@ public class RunService {
     /** Stores the message as a durable run (or finds the one its key names) and wakes its lane. */
     public IngestOutcome ingest(MessageCommand command) {
         long threadId = threadId(command.userKey(), command.threadKey());
-        IngestOutcome outcome;
+        String claimFor = lanes.reserveSlot(); // null at capacity: the lane is then only woken
+        IngestOutcome outcome = null;
         try {
-            outcome = ledger.ingest(command, threadId);
+            outcome = store(command, threadId, claimFor);
+        } finally {
+            if (outcome == null || outcome.claim().claim().isEmpty()) {
+                lanes.releaseSlot(claimFor);
+            }
+        }
+        outcome.claim().abandonedRunIds().forEach(watch::changed);
+        if (outcome.claim().claim().isPresent()) {
+            lanes.start(outcome.claim().claim().get());
+        } else if (!outcome.deduplicated()) {
+            lanes.wake(outcome.threadId());
+        }
+        return outcome;
+    }
+
+    private IngestOutcome store(MessageCommand command, long threadId, String claimFor) {
+        try {
+            return ledger.ingest(command, threadId, claimFor);
         } catch (EJBException e) {
             // Two first uses of one key on different threads raced; the loser re-reads the winner.
             if (command.idempotencyKey() == null || !UniqueViolation.in(e)) {
                 throw e;
             }
-            outcome = ledger.findByKey(command).orElseThrow(() -> e);
+            return ledger.findByKey(command).orElseThrow(() -> e);
         }
-        if (!outcome.deduplicated()) {
-            lanes.wake(outcome.threadId());
-        }
-        return outcome;
     }
 
     public Optional<RunView> find(String userKey, String runId) {

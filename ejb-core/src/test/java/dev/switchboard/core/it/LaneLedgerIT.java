@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.switchboard.core.lane.Claim;
 import dev.switchboard.core.lane.LaneLedger;
-import dev.switchboard.core.lane.LaneLedger.ClaimResult;
+import dev.switchboard.core.lane.ClaimResult;
 import dev.switchboard.core.lane.LaneLedger.FinishResult;
 import dev.switchboard.core.lane.LaneSettings;
 import dev.switchboard.core.run.IngestOutcome;

@@ -1,0 +1,12 @@
+package dev.switchboard.core.lane;
+
+import java.util.List;
+import java.util.Optional;
+
+/** Outcome of a claim attempt: the claimed run, if any, and runs failed (abandoned) on the way. */
+public record ClaimResult(Optional<Claim> claim, List<String> abandonedRunIds) {
+
+    public static ClaimResult none() {
+        return new ClaimResult(Optional.empty(), List.of());
+    }
+}
