@@ -4,7 +4,7 @@
 #
 #   scripts/bench.sh
 #
-# Scenarios (each after an unreported warm-up of N=200 K=20):
+# Scenarios (each after an unreported warm-up of N=1000 K=50, so the JIT has compiled the hot path):
 #   echo50 N=500 K=50, echo50 N=500 K=1   (SWITCHBOARD_ENGINE_ECHO_DELAY_MS=50)
 #   echo0 N=5000 K=50                     (instance restarted with SWITCHBOARD_ENGINE_ECHO_DELAY_MS=0)
 #
@@ -56,7 +56,7 @@ status=0
 scenario() { # $1: N, $2: K, $3: label
   echo "== warm-up before $3"
   mkdir -p "$(dirname "$log")"
-  if ! load 200 20 "warm-up" >"$log" 2>&1; then
+  if ! load 1000 50 "warm-up" >"$log" 2>&1; then
     cat "$log" >&2
     echo "warm-up failed" >&2
     exit 1
