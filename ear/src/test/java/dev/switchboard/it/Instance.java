@@ -72,8 +72,8 @@ final class Instance implements AutoCloseable {
         stop();
     }
 
-    Path messagesLog() {
-        return ROOT.resolve("target/instances/" + name + "/switchboard/logs/messages.log");
+    static Path outputDir(String name) {
+        return ROOT.resolve("target/instances/" + name);
     }
 
     private void script(String command) {

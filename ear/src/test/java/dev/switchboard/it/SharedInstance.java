@@ -1,23 +1,62 @@
 package dev.switchboard.it;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.Map;
+import java.util.stream.Stream;
+
 /**
- * The instance most integration tests share: started once per test JVM on its own PostgreSQL
- * database, stopped when the JVM exits.
+ * The instance most integration tests share: started once per test JVM, stopped when the JVM
+ * exits. On PostgreSQL by default (a fresh database); with {@code -Dit.database=h2} on the
+ * embedded default database instead, so the same tests prove both behave alike.
  */
 final class SharedInstance {
 
-    static final int PORT = 9181;
     private static Instance instance;
 
     private SharedInstance() {
     }
 
+    static boolean onH2() {
+        return "h2".equals(System.getProperty("it.database"));
+    }
+
     static synchronized Api api() {
         if (instance == null) {
-            String db = TestDatabase.recreate("switchboard_it_shared");
-            instance = Instance.start("it-shared", PORT, Instance.defaults(db, PORT, "it-shared"));
+            instance = onH2() ? startOnH2() : startOnPostgres();
             Runtime.getRuntime().addShutdownHook(new Thread(instance::stop));
         }
         return instance.api;
+    }
+
+    private static Instance startOnPostgres() {
+        int port = 9181;
+        String db = TestDatabase.recreate("switchboard_it_shared");
+        return Instance.start("it-shared", port, Instance.defaults(db, port, "it-shared"));
+    }
+
+    private static Instance startOnH2() {
+        int port = 9185;
+        String name = "it-shared-h2";
+        deleteOutputOf(name); // a fresh embedded database
+        Map<String, String> env = Instance.defaults("unused", port, name);
+        env.remove("DB_URL");
+        env.remove("DB_USER");
+        env.remove("DB_PASSWORD");
+        return Instance.start(name, port, env);
+    }
+
+    private static void deleteOutputOf(String name) {
+        Path dir = Instance.outputDir(name);
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot clear " + dir, e);
+        }
     }
 }
