@@ -15,8 +15,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
- * Two instances on one PostgreSQL database: shared lanes under load, a crashed owner's run
- * recovered by the survivor, and a restarted instance finishing the runs it had queued.
+ * Instances on one PostgreSQL database: shared lanes under load, a crashed owner's run recovered
+ * by the survivor, a restarted instance finishing the runs it had queued, and a graceful stop
+ * handing unfinished runs back at once.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class MultiInstanceIT {
@@ -25,10 +26,11 @@ class MultiInstanceIT {
     private static final int PORT_B = 9183;
     private static Instance a;
     private static Instance b;
+    private static String db;
 
     @BeforeAll
     static void start() {
-        String db = TestDatabase.recreate("switchboard_it_multi");
+        db = TestDatabase.recreate("switchboard_it_multi");
         a = Instance.start("it-a", PORT_A, Instance.defaults(db, PORT_A, "it-a"));
         b = Instance.start("it-b", PORT_B, Instance.defaults(db, PORT_B, "it-b"));
     }
@@ -100,6 +102,26 @@ class MultiInstanceIT {
             assertEquals(texts.get(t), outputs, "FIFO after restart");
         }
         a.restart();
+    }
+
+    @Test
+    @Order(4)
+    void aGracefulStopHandsUnfinishedRunsBackAtOnce() throws Exception {
+        int port = 9186;
+        var env = Instance.defaults(db, port, "it-c");
+        env.put("SWITCHBOARD_LANES_LEASE_MS", "120000"); // a crash would keep the run for two minutes
+        Instance c = Instance.start("it-c", port, env);
+        String thread = "handback-" + UUID.randomUUID();
+        String runId = c.api.message(thread, "sleep 5000; handed back").getString("run_id");
+        awaitState(c.api, runId, "executing");
+        long stopped = System.currentTimeMillis();
+        c.stop();
+
+        JsonObject done = a.api.awaitRun(runId, 60);
+        assertEquals("succeeded", done.getString("status"), done.toString());
+        assertEquals(2, done.getInt("attempt"));
+        long resumedAfterMs = LaneAssertions.millis(done, "started_at") - stopped;
+        assertTrue(resumedAfterMs < 30_000, "resumed " + resumedAfterMs + " ms after the stop, not after the lease");
     }
 
     private static void awaitState(Api api, String runId, String state) throws InterruptedException {
