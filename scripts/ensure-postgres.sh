@@ -46,7 +46,7 @@ echo "Initialising a throwaway PostgreSQL cluster in $data"
 mkdir -p "$root/target/pg"
 [ "$(id -u)" = 0 ] && chown -R postgres "$root/target/pg"
 if [ ! -f "$data/PG_VERSION" ]; then
-  as_postgres "$bin/initdb" -q -D "$data" -A trust -U postgres >/dev/null
+  as_postgres "$bin/initdb" -D "$data" -A trust -U postgres >/dev/null
 fi
 as_postgres "$bin/pg_ctl" -D "$data" -l "$root/target/pg/log" -w \
   -o "-p $port -c listen_addresses=$host -k $root/target/pg" start >/dev/null

@@ -12,6 +12,7 @@ import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLRecoverableException;
 import java.sql.SQLTransientConnectionException;
+import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -74,14 +75,19 @@ public final class ErrorMappers {
             return ErrorBody.response(500, "internal_error", "request failed");
         }
 
-        /** A connection failure: SQLSTATE class 08, or the pool's and driver's connection exceptions. */
+        /**
+         * The database is unreachable or refusing work, not our bug: SQLSTATE classes 08
+         * (connection), 53 (insufficient resources, e.g. too many connections) and 57 (operator
+         * intervention: shutting down, starting up), or the pool's and driver's connection exceptions.
+         */
         static boolean databaseUnreachable(Throwable e) {
             for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
                 if (t instanceof SQLTransientConnectionException || t instanceof SQLNonTransientConnectionException
                         || t instanceof SQLRecoverableException) {
                     return true;
                 }
-                if (t instanceof SQLException sql && sql.getSQLState() != null && sql.getSQLState().startsWith("08")) {
+                if (t instanceof SQLException sql && sql.getSQLState() != null
+                        && List.of("08", "53", "57").contains(sql.getSQLState().substring(0, 2))) {
                     return true;
                 }
             }

@@ -14,6 +14,8 @@ class ErrorMappersTest {
         assertTrue(ErrorMappers.Unexpected.databaseUnreachable(
                 new RuntimeException("ejb", new IllegalStateException(new SQLException("refused", "08001")))));
         assertTrue(ErrorMappers.Unexpected.databaseUnreachable(new RuntimeException(new SQLTransientConnectionException("pool"))));
+        assertTrue(ErrorMappers.Unexpected.databaseUnreachable(new SQLException("shutting down", "57P01")));
+        assertTrue(ErrorMappers.Unexpected.databaseUnreachable(new SQLException("too many clients", "53300")));
     }
 
     @Test
