@@ -95,7 +95,7 @@ public class LaneController {
         engine = engines.engine();
         owner = settings.instanceId();
         executor = Executors.newFixedThreadPool(settings.workerThreads(), threadFactory);
-        scheduler = Executors.newSingleThreadScheduledExecutor(threadFactory);
+        scheduler = Executors.newScheduledThreadPool(2, threadFactory); // a slow poll must not delay a heartbeat
         slots = new Semaphore(settings.maxConcurrent());
         accepting = true;
         timers.add(scheduler.scheduleWithFixedDelay(this::heartbeat, settings.heartbeatMs(),

@@ -1,0 +1,59 @@
+package dev.switchboard.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import jakarta.json.JsonObject;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The database goes away while a run executes: requests get a clear 503 instead of a 500 or a
+ * hang, and once the database is back the acknowledged run still completes.
+ */
+class DatabaseOutageIT {
+
+    private static final int PORT = 9187;
+    private static ThrowawayPostgres postgres;
+    private static Instance instance;
+
+    @BeforeAll
+    static void start() throws Exception {
+        postgres = new ThrowawayPostgres(5499);
+        postgres.createDatabase("switchboard");
+        Map<String, String> env = Instance.defaults("switchboard", PORT, "it-outage");
+        env.put("DB_URL", postgres.jdbcUrl("switchboard"));
+        instance = Instance.start("it-outage", PORT, env);
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (instance != null) {
+            instance.stop();
+        }
+        if (postgres != null) {
+            postgres.close();
+        }
+    }
+
+    @Test
+    void anAcknowledgedRunSurvivesADatabaseOutageAndRequestsMeanwhileGet503() throws Exception {
+        Api api = instance.api;
+        String runId = api.message("outage", "sleep 3000; survived the outage").getString("run_id");
+        postgres.stop();
+
+        Api.Reply during = api.postJson("/v1/messages", "{\"text\":\"during\"}");
+        assertEquals(503, during.status(), during.body());
+        assertEquals("database_unavailable", during.errorCode());
+        Api.Reply read = api.get("/v1/runs/" + runId);
+        assertEquals(503, read.status(), read.body());
+        assertEquals(503, api.get("/health/ready").status());
+
+        Thread.sleep(3000);
+        postgres.start();
+        JsonObject done = api.awaitRun(runId, 60);
+        assertEquals("succeeded", done.getString("status"), done.toString());
+        assertEquals("survived the outage", done.getJsonObject("output").getString("text"));
+    }
+}
