@@ -173,6 +173,32 @@ class JagcConformanceIT {
     }
 
     @Test
+    void cancellingAThreadEndsItsQueuedAndExecutingRunsAndFreesTheLane() throws InterruptedException {
+        String thread = unique("cancel");
+        String executing = api.message(thread, "sleep 20000; never").getString("run_id");
+        String queued = api.message(thread, "queued").getString("run_id");
+        long deadline = System.currentTimeMillis() + 10_000;
+        while (!"executing".equals(api.get("/v1/runs/" + executing).json().getString("state"))
+                && System.currentTimeMillis() < deadline) {
+            Thread.sleep(20);
+        }
+        Api.Reply cancel = api.postJson("/v1/threads/" + thread + "/cancel", "{}");
+        assertEquals(200, cancel.status(), cancel.body());
+        assertEquals(2, cancel.json().getJsonArray("cancelled_run_ids").size());
+        for (String runId : new String[] {executing, queued}) {
+            JsonObject run = api.get("/v1/runs/" + runId).json();
+            assertEquals("failed", run.getString("status"));
+            assertEquals("cancelled", run.getJsonObject("error").getString("code"));
+            assertEquals(JsonValue.NULL, run.get("output"));
+        }
+        String after = api.message(thread, "after the cancel").getString("run_id");
+        assertEquals("succeeded", api.awaitRun(after, 10).getString("status"), "the lane is free again");
+        assertEquals(0, api.postJson("/v1/threads/" + thread + "/cancel", "{}").json()
+                .getJsonArray("cancelled_run_ids").size());
+        assertError(api.postJson("/v1/threads/" + unique("none") + "/cancel", "{}"), 404, "thread_not_found");
+    }
+
+    @Test
     void frameworkErrorsUseTheEnvelope() {
         assertError(api.postJson("/v1/messages", "{\"text\":"), 400, "invalid_json_body");
         assertError(api.postJson("/v1/messages", ""), 400, "empty_json_body");

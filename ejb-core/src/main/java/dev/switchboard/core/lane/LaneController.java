@@ -139,6 +139,17 @@ public class LaneController {
         executor.execute(() -> execute(claim));
     }
 
+    /** Runs cancelled in the database: stop their engines here, if they execute here. */
+    public void cancelled(List<String> runIds) {
+        for (String runId : runIds) {
+            Execution execution = executing.get(runId);
+            if (execution != null) {
+                execution.cancelled().set(true);
+            }
+            watch.changed(runId);
+        }
+    }
+
     public boolean isRunning() {
         return accepting;
     }
@@ -240,8 +251,8 @@ public class LaneController {
         executing.remove(claim.runId());
         watch.changed(claim.runId());
         if (result.fenced()) {
-            LOG.warning(() -> "Result of run " + claim.runId() + " attempt " + claim.attempt()
-                    + " discarded: a newer attempt owns the run");
+            LOG.info(() -> "Result of run " + claim.runId() + " attempt " + claim.attempt()
+                    + " discarded: the run was cancelled, or a newer attempt owns it");
         }
         result.next().abandonedRunIds().forEach(watch::changed);
         if (result.next().claim().isPresent() && accepting) {

@@ -44,7 +44,7 @@ public final class LaneHead {
                     }
                     return new ClaimResult(Optional.empty(), abandoned);
                 case ABANDON:
-                    head.fail(policy.abandonReason(head.getAttempt()), now);
+                    head.fail("abandoned", policy.abandonReason(head.getAttempt()), now);
                     abandoned.add(head.getRunId());
                     thread.releaseLease();
                     em.flush();
@@ -70,7 +70,7 @@ public final class LaneHead {
     }
 
     private RunRecord laneHead(long threadId) {
-        List<RunRecord> head = em.createNamedQuery(RunRecord.LANE_HEAD, RunRecord.class)
+        List<RunRecord> head = em.createNamedQuery(RunRecord.LANE, RunRecord.class)
                 .setParameter("threadId", threadId)
                 .setParameter("queued", RunState.QUEUED)
                 .setParameter("executing", RunState.EXECUTING)

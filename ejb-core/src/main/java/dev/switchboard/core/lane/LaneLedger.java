@@ -64,6 +64,30 @@ public class LaneLedger {
     }
 
     /**
+     * Cancels every unfinished run of the thread, queued or executing (jagc J6): each ends
+     * {@code failed} with code {@code cancelled}, and the lane's lease is released, so the lane
+     * is free at once. An executing owner's later result is fenced out. Returns the cancelled run ids.
+     */
+    public List<String> cancel(long threadId) {
+        ThreadRecord thread = em.find(ThreadRecord.class, threadId, LockModeType.PESSIMISTIC_WRITE);
+        if (thread == null) {
+            return List.of();
+        }
+        long now = System.currentTimeMillis();
+        List<String> cancelled = new ArrayList<>();
+        for (RunRecord run : em.createNamedQuery(RunRecord.LANE, RunRecord.class)
+                .setParameter("threadId", threadId)
+                .setParameter("queued", RunState.QUEUED)
+                .setParameter("executing", RunState.EXECUTING)
+                .getResultList()) {
+            run.fail("cancelled", "cancelled", now);
+            cancelled.add(run.getRunId());
+        }
+        thread.releaseLease();
+        return cancelled;
+    }
+
+    /**
      * Hands the lanes of unfinished runs back (graceful shutdown): the runs become queued again
      * and the leases are released, so any instance can continue at once.
      */

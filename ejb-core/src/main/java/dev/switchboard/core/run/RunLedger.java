@@ -99,6 +99,10 @@ public class RunLedger {
         return run == null || !run.getUserKey().equals(userKey) ? Optional.empty() : Optional.of(RunView.of(run));
     }
 
+    public Optional<Long> threadId(String userKey, String threadKey) {
+        return findThread(userKey, threadKey).map(ThreadRecord::getId);
+    }
+
     /** Null when the user has no such thread. */
     public RunPage page(String userKey, String threadKey, long afterSeq, int limit) {
         Optional<ThreadRecord> thread = findThread(userKey, threadKey);

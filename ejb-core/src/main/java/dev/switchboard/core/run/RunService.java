@@ -1,6 +1,7 @@
 package dev.switchboard.core.run;
 
 import dev.switchboard.core.lane.LaneController;
+import dev.switchboard.core.lane.LaneLedger;
 import jakarta.annotation.Resource;
 import jakarta.ejb.EJB;
 import jakarta.ejb.EJBException;
@@ -9,6 +10,7 @@ import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.inject.Inject;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -35,6 +37,9 @@ public class RunService {
 
     @EJB
     LaneController lanes;
+
+    @EJB
+    LaneLedger laneLedger;
 
     @Inject
     RunWatch watch;
@@ -73,6 +78,17 @@ public class RunService {
             }
             return ledger.findByKey(command).orElseThrow(() -> e);
         }
+    }
+
+    /** Cancels the thread's queued and executing runs; empty when the user has no such thread. */
+    public Optional<List<String>> cancelThread(String userKey, String threadKey) {
+        Optional<Long> threadId = ledger.threadId(userKey, threadKey);
+        if (threadId.isEmpty()) {
+            return Optional.empty();
+        }
+        List<String> cancelled = laneLedger.cancel(threadId.get());
+        lanes.cancelled(cancelled);
+        return Optional.of(cancelled);
     }
 
     public Optional<RunView> find(String userKey, String runId) {

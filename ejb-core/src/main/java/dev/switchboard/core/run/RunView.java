@@ -7,7 +7,7 @@ import dev.switchboard.persistence.run.RunState;
  * A run as callers see it: jagc's envelope fields ({@code status} is {@code running},
  * {@code succeeded} or {@code failed}) plus the finer lifecycle. Times are epoch ms, or null.
  */
-public record RunView(String runId, String status, String state, String outputJson, String errorMessage,
+public record RunView(String runId, String status, String state, String outputJson, String errorMessage, String errorCode,
         String threadKey, long threadSeq, String source, String deliveryMode, int attempt,
         long createdAt, Long startedAt, Long finishedAt) {
 
@@ -15,7 +15,7 @@ public record RunView(String runId, String status, String state, String outputJs
         RunState state = r.getState();
         String output = state == RunState.SUCCEEDED ? r.getOutputJson() : null;
         String error = r.getErrorMessage() == null || r.getErrorMessage().isEmpty() ? null : r.getErrorMessage();
-        return new RunView(r.getRunId(), state.jagcStatus(), state.wire(), output, error, r.getThreadKey(),
+        return new RunView(r.getRunId(), state.jagcStatus(), state.wire(), output, error, r.getErrorCode(), r.getThreadKey(),
                 r.getThreadSeq(), r.getSource(), r.getDeliveryMode(), r.getAttempt(), r.getCreatedAt(),
                 r.getStartedAt(), r.getFinishedAt());
     }

@@ -13,7 +13,8 @@ import jakarta.persistence.Table;
  */
 @Entity
 @Table(name = "runs")
-@NamedQuery(name = RunRecord.LANE_HEAD,
+/* A thread's lane: its unfinished runs in FIFO order; the first is the lane head. */
+@NamedQuery(name = RunRecord.LANE,
         query = "SELECT r FROM RunRecord r WHERE r.threadId = :threadId AND (r.state = :queued OR r.state = :executing) ORDER BY r.threadSeq")
 @NamedQuery(name = RunRecord.THREADS_WITH_STATE,
         query = "SELECT DISTINCT r.threadId FROM RunRecord r WHERE r.state = :state")
@@ -21,7 +22,7 @@ import jakarta.persistence.Table;
         query = "SELECT r FROM RunRecord r WHERE r.threadId = :threadId AND r.threadSeq > :afterSeq ORDER BY r.threadSeq")
 public class RunRecord {
 
-    public static final String LANE_HEAD = "RunRecord.laneHead";
+    public static final String LANE = "RunRecord.lane";
     public static final String THREADS_WITH_STATE = "RunRecord.threadsWithState";
     public static final String BY_THREAD_PAGE = "RunRecord.byThreadPage";
 
@@ -62,6 +63,9 @@ public class RunRecord {
 
     @Column(name = "error_message")
     private String errorMessage;
+
+    @Column(name = "error_code")
+    private String errorCode;
 
     @Column(name = "attempt", nullable = false)
     private int attempt;
@@ -137,7 +141,13 @@ public class RunRecord {
     }
 
     public void fail(String errorMessage, long now) {
+        fail(null, errorMessage, now);
+    }
+
+    /** Fails the run with a machine-readable reason (e.g. {@code cancelled}) as well as a message. */
+    public void fail(String errorCode, String errorMessage, long now) {
         moveTo(RunState.FAILED, now);
+        this.errorCode = errorCode;
         this.errorMessage = errorMessage;
         this.finishedAt = now;
     }
@@ -189,6 +199,10 @@ public class RunRecord {
 
     public String getOutputJson() {
         return outputJson;
+    }
+
+    public String getErrorCode() {
+        return errorCode;
     }
 
     public String getErrorMessage() {

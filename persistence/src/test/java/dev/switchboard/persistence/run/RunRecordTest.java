@@ -58,6 +58,26 @@ class RunRecordTest {
     }
 
     @Test
+    void queuedAndExecutingRunsCanBeCancelledWithAReasonCode() {
+        RunRecord queued = newRun();
+        queued.fail("cancelled", "cancelled", 1500);
+        assertEquals(RunState.FAILED, queued.getState());
+        assertEquals("cancelled", queued.getErrorCode());
+        RunRecord executing = newRun();
+        executing.claim("a", 2000);
+        executing.fail("cancelled", "cancelled", 2500);
+        assertFalse(executing.isExecutingAttempt(1), "the owner's late result is fenced out");
+        assertNull(newRunFailedByEngine().getErrorCode());
+    }
+
+    private static RunRecord newRunFailedByEngine() {
+        RunRecord run = newRun();
+        run.claim("a", 2000);
+        run.fail("agent exploded", 2500);
+        return run;
+    }
+
+    @Test
     void terminalRunsRefuseEveryTransitionWithJagcsMessage() {
         RunRecord run = newRun();
         run.claim("a", 2000);

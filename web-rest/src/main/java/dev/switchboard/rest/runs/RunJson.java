@@ -29,7 +29,11 @@ public final class RunJson {
         if (run.errorMessage() == null) {
             b.addNull("error");
         } else {
-            b.add("error", Json.createObjectBuilder().add("message", run.errorMessage()));
+            JsonObjectBuilder error = Json.createObjectBuilder().add("message", run.errorMessage());
+            if (run.errorCode() != null) {
+                error.add("code", run.errorCode());
+            }
+            b.add("error", error);
         }
         return b.add("state", run.state())
                 .add("thread_key", run.threadKey())

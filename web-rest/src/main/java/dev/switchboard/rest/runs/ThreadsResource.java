@@ -10,21 +10,24 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
+import java.util.List;
 
 /**
- * {@code GET /v1/threads/{thread_key}/runs?after_seq=&limit=}: a thread's runs in lane (FIFO)
- * order, paged by per-thread sequence. Thread keys may contain {@code /} (e.g. {@code event:o/r}).
+ * A thread's runs: {@code GET /v1/threads/{thread_key}/runs?after_seq=&limit=} lists them in lane
+ * (FIFO) order, paged by per-thread sequence; {@code POST /v1/threads/{thread_key}/cancel} cancels
+ * its queued and executing runs. Thread keys may contain {@code /} (e.g. {@code event:o/r}).
  */
 @Path("/v1/threads")
 @ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
-public class ThreadRunsResource {
+public class ThreadsResource {
 
     static final int MAX_LIMIT = 200;
     static final int DEFAULT_LIMIT = 50;
@@ -39,14 +42,11 @@ public class ThreadRunsResource {
     @Path("{thread_key: .+}/runs")
     public String list(@PathParam("thread_key") String threadKey,
             @QueryParam("after_seq") String afterSeq, @QueryParam("limit") String limit) {
-        String key = threadKey.strip();
-        if (key.isEmpty()) {
-            throw new ApiException(400, "invalid_thread_key", "thread_key must not be empty");
-        }
+        String key = checkedKey(threadKey);
         long after = number(afterSeq, 0, 0, Long.MAX_VALUE, "after_seq");
         int size = (int) number(limit, DEFAULT_LIMIT, 1, MAX_LIMIT, "limit");
         RunPage page = runs.page(caller.user(), key, after, size)
-                .orElseThrow(() -> new ApiException(404, "thread_not_found", "thread " + key + " not found"));
+                .orElseThrow(() -> notFound(key));
         JsonArrayBuilder items = Json.createArrayBuilder();
         page.runs().forEach(r -> items.add(RunJson.of(r)));
         var body = Json.createObjectBuilder().add("thread_key", key).add("runs", items);
@@ -56,6 +56,28 @@ public class ThreadRunsResource {
             body.add("next_after_seq", page.nextAfterSeq());
         }
         return body.build().toString();
+    }
+
+    @POST
+    @Path("{thread_key: .+}/cancel")
+    public String cancel(@PathParam("thread_key") String threadKey) {
+        String key = checkedKey(threadKey);
+        List<String> cancelled = runs.cancelThread(caller.user(), key).orElseThrow(() -> notFound(key));
+        JsonArrayBuilder ids = Json.createArrayBuilder();
+        cancelled.forEach(ids::add);
+        return Json.createObjectBuilder().add("thread_key", key).add("cancelled_run_ids", ids).build().toString();
+    }
+
+    private static String checkedKey(String threadKey) {
+        String key = threadKey.strip();
+        if (key.isEmpty()) {
+            throw new ApiException(400, "invalid_thread_key", "thread_key must not be empty");
+        }
+        return key;
+    }
+
+    private static ApiException notFound(String key) {
+        return new ApiException(404, "thread_not_found", "thread " + key + " not found");
     }
 
     private static long number(String value, long fallback, long min, long max, String name) {
