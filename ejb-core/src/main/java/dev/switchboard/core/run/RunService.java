@@ -30,7 +30,9 @@ public class RunService {
 
     /** While waiting, the database is re-read this often for runs finishing on other instances. */
     private static final long WAIT_RECHECK_MS = 500;
+    /** Thread rows are never deleted, so (user, key) → id can be cached; bounded by clearing. */
     private static final ConcurrentMap<String, Long> THREAD_IDS = new ConcurrentHashMap<>();
+    private static final int THREAD_ID_CACHE_LIMIT = 100_000;
 
     @EJB
     RunLedger ledger;
@@ -149,6 +151,9 @@ public class RunService {
                 throw e;
             }
             id = ledger.ensureThread(userKey, threadKey); // created concurrently: now it is found
+        }
+        if (THREAD_IDS.size() >= THREAD_ID_CACHE_LIMIT) {
+            THREAD_IDS.clear();
         }
         THREAD_IDS.put(cacheKey, id);
         return id;

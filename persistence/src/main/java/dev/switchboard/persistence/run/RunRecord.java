@@ -16,14 +16,11 @@ import jakarta.persistence.Table;
 /* A thread's lane: its unfinished runs in FIFO order; the first is the lane head. */
 @NamedQuery(name = RunRecord.LANE,
         query = "SELECT r FROM RunRecord r WHERE r.threadId = :threadId AND (r.state = :queued OR r.state = :executing) ORDER BY r.threadSeq")
-@NamedQuery(name = RunRecord.THREADS_WITH_STATE,
-        query = "SELECT DISTINCT r.threadId FROM RunRecord r WHERE r.state = :state")
 @NamedQuery(name = RunRecord.BY_THREAD_PAGE,
         query = "SELECT r FROM RunRecord r WHERE r.threadId = :threadId AND r.threadSeq > :afterSeq ORDER BY r.threadSeq")
 public class RunRecord {
 
     public static final String LANE = "RunRecord.lane";
-    public static final String THREADS_WITH_STATE = "RunRecord.threadsWithState";
     public static final String BY_THREAD_PAGE = "RunRecord.byThreadPage";
 
     @Id

@@ -1,8 +1,5 @@
 package dev.switchboard.persistence.run;
 
-import java.util.EnumSet;
-import java.util.Set;
-
 /**
  * Lifecycle of a run. jagc clients see only {@code running | succeeded | failed}; Switchboard
  * keeps the finer state (a queued run waits for its lane, an executing one holds the lane lease).
@@ -19,9 +16,6 @@ public enum RunState {
     EXECUTING("executing"),
     SUCCEEDED("succeeded"),
     FAILED("failed");
-
-    /** States in which a run still occupies its lane (the lane head is the oldest of them). */
-    public static final Set<RunState> UNFINISHED = EnumSet.of(QUEUED, EXECUTING);
 
     private final String wire;
 

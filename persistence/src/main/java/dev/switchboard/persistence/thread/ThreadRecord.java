@@ -15,13 +15,10 @@ import jakarta.persistence.Table;
         query = "SELECT t FROM ThreadRecord t WHERE t.userKey = :userKey AND t.threadKey = :threadKey")
 @NamedQuery(name = ThreadRecord.EXPIRED_LEASES,
         query = "SELECT t.id FROM ThreadRecord t WHERE t.leaseUntil < :now ORDER BY t.leaseUntil")
-@NamedQuery(name = ThreadRecord.RENEW_LEASES,
-        query = "UPDATE ThreadRecord t SET t.leaseUntil = :until WHERE t.leaseOwner = :owner AND t.leaseUntil IS NOT NULL")
 public class ThreadRecord {
 
     public static final String BY_KEY = "ThreadRecord.byKey";
     public static final String EXPIRED_LEASES = "ThreadRecord.expiredLeases";
-    public static final String RENEW_LEASES = "ThreadRecord.renewLeases";
 
     @Id
     @SequenceGenerator(name = "threadIdSeq", sequenceName = "thread_id_seq", allocationSize = 50)
