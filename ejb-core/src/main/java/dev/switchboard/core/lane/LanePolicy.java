@@ -58,8 +58,4 @@ public final class LanePolicy {
         return "run abandoned after " + attempts + " attempt" + (attempts == 1 ? "" : "s")
                 + ": the instance executing it stopped renewing its lease";
     }
-
-    public int maxAttempts() {
-        return maxAttempts;
-    }
 }

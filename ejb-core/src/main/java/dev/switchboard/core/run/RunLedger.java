@@ -43,16 +43,9 @@ public class RunLedger {
     /**
      * Stores the message as a queued run, or returns the run its idempotency key already names.
      * The thread row is locked first: it hands out the per-thread sequence number, and it makes
-     * concurrent duplicates of one key wait for each other instead of racing.
-     */
-    public IngestOutcome ingest(MessageCommand command, long threadId) {
-        return ingest(command, threadId, null);
-    }
-
-    /**
-     * As {@link #ingest(MessageCommand, long)}; when {@code claimFor} names this instance (which
-     * has reserved a slot) and the lane is idle, the lane head is claimed in the same transaction,
-     * saving the separate claim a wake-up would cost.
+     * concurrent duplicates of one key wait for each other instead of racing. When
+     * {@code claimFor} names this instance (which has reserved a slot) and the lane is idle, the
+     * lane head is claimed in the same transaction, saving the claim a wake-up would cost.
      */
     public IngestOutcome ingest(MessageCommand command, long threadId, String claimFor) {
         ThreadRecord thread = em.find(ThreadRecord.class, threadId, LockModeType.PESSIMISTIC_WRITE);

@@ -341,7 +341,7 @@ class LaneLedgerIT {
     private String ingest(long threadId, String text) {
         ThreadRecord thread = thread(threadId);
         IngestOutcome outcome = runs.ingest(new MessageCommand(user, SOURCE, thread.getThreadKey(), null, text,
-                "followUp", null), threadId);
+                "followUp", null), threadId, null);
         assertFalse(outcome.deduplicated());
         assertEquals("queued", outcome.run().state());
         return outcome.run().runId();

@@ -1,6 +1,7 @@
 package dev.switchboard.rest.runs;
 
 import dev.switchboard.core.run.RunService;
+import dev.switchboard.rest.QueryParams;
 import dev.switchboard.rest.auth.Caller;
 import dev.switchboard.rest.errors.ApiException;
 import jakarta.ejb.EJB;
@@ -52,7 +53,7 @@ public class RunsResource {
     public void await(@PathParam("run_id") String runId,
             @QueryParam("timeout") String timeout, @Suspended AsyncResponse response) {
         String id = checkedId(runId);
-        int seconds = waitSeconds(timeout);
+        int seconds = (int) QueryParams.bounded(timeout, DEFAULT_WAIT_SECONDS, 0, MAX_WAIT_SECONDS, "timeout");
         response.setTimeout(seconds + 30L, TimeUnit.SECONDS);
         runs.awaitTerminal(caller.user(), id, seconds * 1000L).whenComplete((found, error) -> {
             if (error != null) {
@@ -63,22 +64,6 @@ public class RunsResource {
                 response.resume(RunJson.of(found.get()).toString());
             }
         });
-    }
-
-    static int waitSeconds(String timeout) {
-        if (timeout == null) {
-            return DEFAULT_WAIT_SECONDS;
-        }
-        try {
-            int seconds = Integer.parseInt(timeout.strip());
-            if (seconds >= 0 && seconds <= MAX_WAIT_SECONDS) {
-                return seconds;
-            }
-        } catch (NumberFormatException e) {
-            // answered below
-        }
-        throw new ApiException(400, "invalid_timeout",
-                "timeout must be a whole number of seconds from 0 to " + MAX_WAIT_SECONDS);
     }
 
     private static String checkedId(String runId) {

@@ -2,6 +2,7 @@ package dev.switchboard.rest.runs;
 
 import dev.switchboard.core.run.RunPage;
 import dev.switchboard.core.run.RunService;
+import dev.switchboard.rest.QueryParams;
 import dev.switchboard.rest.auth.Caller;
 import dev.switchboard.rest.errors.ApiException;
 import jakarta.ejb.EJB;
@@ -43,8 +44,8 @@ public class ThreadsResource {
     public String list(@PathParam("thread_key") String threadKey,
             @QueryParam("after_seq") String afterSeq, @QueryParam("limit") String limit) {
         String key = checkedKey(threadKey);
-        long after = number(afterSeq, 0, 0, Long.MAX_VALUE, "after_seq");
-        int size = (int) number(limit, DEFAULT_LIMIT, 1, MAX_LIMIT, "limit");
+        long after = QueryParams.bounded(afterSeq, 0, 0, Long.MAX_VALUE, "after_seq");
+        int size = (int) QueryParams.bounded(limit, DEFAULT_LIMIT, 1, MAX_LIMIT, "limit");
         RunPage page = runs.page(caller.user(), key, after, size)
                 .orElseThrow(() -> notFound(key));
         JsonArrayBuilder items = Json.createArrayBuilder();
@@ -78,20 +79,5 @@ public class ThreadsResource {
 
     private static ApiException notFound(String key) {
         return new ApiException(404, "thread_not_found", "thread " + key + " not found");
-    }
-
-    private static long number(String value, long fallback, long min, long max, String name) {
-        if (value == null) {
-            return fallback;
-        }
-        try {
-            long n = Long.parseLong(value.strip());
-            if (n >= min && n <= max) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // answered below
-        }
-        throw new ApiException(400, "invalid_" + name, name + " must be a whole number from " + min + " to " + max);
     }
 }
