@@ -61,7 +61,8 @@ public final class JsonBody {
                 && ("json".equalsIgnoreCase(type.getSubtype()) || type.getSubtype().toLowerCase().endsWith("+json"));
     }
 
-    private static byte[] readLimited(InputStream in, long limit) {
+    /** The body, failing with 413 above {@code limit} bytes and 400 when it cannot be read. */
+    public static byte[] readLimited(InputStream in, long limit) {
         if (in == null) {
             return new byte[0];
         }

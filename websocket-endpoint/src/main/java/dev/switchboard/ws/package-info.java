@@ -1,5 +1,7 @@
 /**
- * The WebSocket edge at {@code /ws}. It will speak JSON-RPC both ways (requests, subscriptions
- * and turn-lifecycle notifications); until then the module deploys empty.
+ * The WebSocket edge at {@code /ws}: JSON-RPC both ways. Clients send the control plane's
+ * requests and {@code subscribe}/{@code unsubscribe}; the server sends responses and the
+ * notifications of the subscription, resumable by seq. {@link dev.switchboard.ws.SocketGate}
+ * authenticates and checks the origin before the upgrade.
  */
 package dev.switchboard.ws;

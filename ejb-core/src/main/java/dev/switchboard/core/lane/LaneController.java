@@ -22,6 +22,8 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -32,6 +34,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -87,7 +90,8 @@ public class LaneController {
     private AgentEngine engine;
     private String owner;
 
-    private record Execution(Claim claim, AtomicBoolean cancelled) {
+    /** A run executing here; {@code outcome} completes with the engine's result, or early when the run is stopped. */
+    private record Execution(Claim claim, AtomicBoolean cancelled, CompletableFuture<JsonObject> outcome) {
     }
 
     @PostConstruct
@@ -133,18 +137,43 @@ public class LaneController {
         }
     }
 
+    /**
+     * Runs {@code store} — a transaction that may claim an idle lane for the owner name it is
+     * given (null at capacity) — on a reserved slot, then starts the claimed run here, or gives
+     * the slot back. Returns the transaction's outcome.
+     */
+    public <T> T admit(Function<String, T> store, Function<T, ClaimResult> claimOf) {
+        String claimFor = reserveSlot();
+        T outcome = null;
+        try {
+            outcome = store.apply(claimFor);
+        } finally {
+            if (outcome == null || claimOf.apply(outcome).claim().isEmpty()) {
+                releaseSlot(claimFor);
+            }
+        }
+        ClaimResult claim = claimOf.apply(outcome);
+        claim.abandonedRunIds().forEach(watch::changed);
+        claim.claim().ifPresent(this::start);
+        return outcome;
+    }
+
     /** Executes a run claimed under a reservation, on its slot. */
     public void start(Claim claim) {
         driven.put(claim.threadId(), Boolean.FALSE);
         executor.execute(() -> execute(claim));
     }
 
-    /** Runs cancelled in the database: stop their engines here, if they execute here. */
+    /**
+     * Runs ended in the database while executing (cancelled, interrupted): their engines here are
+     * asked to stop, and their slots are freed at once (the run's late result would be fenced out).
+     */
     public void cancelled(List<String> runIds) {
         for (String runId : runIds) {
             Execution execution = executing.get(runId);
             if (execution != null) {
                 execution.cancelled().set(true);
+                execution.outcome().completeExceptionally(new CancellationException("run " + runId + " was stopped"));
             }
             watch.changed(runId);
         }
@@ -208,17 +237,23 @@ public class LaneController {
 
     private void execute(Claim claim) {
         AtomicBoolean cancelled = new AtomicBoolean();
-        Execution execution = new Execution(claim, cancelled);
+        Execution execution = new Execution(claim, cancelled, new CompletableFuture<>());
         executing.put(claim.runId(), execution);
         watch.changed(claim.runId());
         EngineRequest request = new EngineRequest(claim.runId(), claim.userKey(), claim.threadKey(),
                 claim.inputText(), claim.deliveryMode(), claim.attempt(), cancelled::get);
         try {
-            engine.execute(request).toCompletableFuture()
-                    .orTimeout(settings.runTimeoutMs(), TimeUnit.MILLISECONDS)
+            execution.outcome().orTimeout(settings.runTimeoutMs(), TimeUnit.MILLISECONDS)
                     .whenComplete((output, error) -> executor.execute(() -> finish(execution, output, error)));
+            engine.execute(request).whenComplete((output, error) -> {
+                if (error != null) {
+                    execution.outcome().completeExceptionally(error);
+                } else {
+                    execution.outcome().complete(output);
+                }
+            });
         } catch (RuntimeException e) {
-            executor.execute(() -> finish(execution, null, e));
+            execution.outcome().completeExceptionally(e);
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.switchboard.core.lane;
 
+import dev.switchboard.core.turn.TurnTracker;
 import dev.switchboard.persistence.run.RunRecord;
 import dev.switchboard.persistence.run.RunState;
 import dev.switchboard.persistence.thread.ThreadRecord;
@@ -21,10 +22,12 @@ public final class LaneHead {
 
     private final EntityManager em;
     private final LaneSettings settings;
+    private final TurnTracker turns;
 
-    public LaneHead(EntityManager em, LaneSettings settings) {
+    public LaneHead(EntityManager em, LaneSettings settings, TurnTracker turns) {
         this.em = em;
         this.settings = settings;
+        this.turns = turns;
     }
 
     /** Claims the lane head for {@code owner} unless the lease is live; the thread row must be locked. */
@@ -46,6 +49,7 @@ public final class LaneHead {
                 case ABANDON:
                     head.fail("abandoned", policy.abandonReason(head.getAttempt()), now);
                     abandoned.add(head.getRunId());
+                    turns.runEnded(head);
                     thread.releaseLease();
                     em.flush();
                     break;
@@ -60,6 +64,7 @@ public final class LaneHead {
                     }
                     int attempt = head.claim(owner, now);
                     thread.grantLease(owner, now + settings.leaseMs(), head.getRunId());
+                    turns.runStarted(head);
                     return new ClaimResult(Optional.of(new Claim(head.getRunId(), thread.getId(), attempt,
                             head.getUserKey(), head.getThreadKey(), head.getInputText(), head.getDeliveryMode())),
                             abandoned);

@@ -1,5 +1,7 @@
 package dev.switchboard.core.lane;
 
+import dev.switchboard.core.turn.TurnEvents;
+import dev.switchboard.core.turn.TurnTracker;
 import dev.switchboard.persistence.run.RunRecord;
 import dev.switchboard.persistence.run.RunState;
 import dev.switchboard.persistence.thread.ThreadRecord;
@@ -28,6 +30,13 @@ public class LaneLedger {
     @Inject
     LaneSettings settings;
 
+    @Inject
+    TurnEvents events;
+
+    private LaneHead head() {
+        return new LaneHead(em, settings, new TurnTracker(em, events));
+    }
+
     /** Outcome of finishing a run. {@code fenced} means a newer attempt owns the run: nothing was written. */
     public record FinishResult(boolean fenced, ClaimResult next) {
     }
@@ -38,7 +47,7 @@ public class LaneLedger {
         if (thread == null) {
             return ClaimResult.none();
         }
-        return new LaneHead(em, settings).claim(thread, owner, System.currentTimeMillis());
+        return head().claim(thread, owner, System.currentTimeMillis());
     }
 
     /**
@@ -59,8 +68,9 @@ public class LaneLedger {
         } else {
             run.fail(errorMessage, now);
         }
+        new TurnTracker(em, events).runEnded(run);
         thread.releaseLease();
-        return new FinishResult(false, new LaneHead(em, settings).claim(thread, owner, now));
+        return new FinishResult(false, head().claim(thread, owner, now));
     }
 
     /**
@@ -75,6 +85,7 @@ public class LaneLedger {
         }
         long now = System.currentTimeMillis();
         List<String> cancelled = new ArrayList<>();
+        TurnTracker turns = new TurnTracker(em, events);
         for (RunRecord run : em.createNamedQuery(RunRecord.LANE, RunRecord.class)
                 .setParameter("threadId", threadId)
                 .setParameter("queued", RunState.QUEUED)
@@ -82,6 +93,7 @@ public class LaneLedger {
                 .getResultList()) {
             run.fail("cancelled", "cancelled", now);
             cancelled.add(run.getRunId());
+            turns.runEnded(run);
         }
         thread.releaseLease();
         return cancelled;

@@ -6,6 +6,7 @@ import jakarta.inject.Inject;
 import java.net.InetAddress;
 import java.util.Optional;
 import java.util.UUID;
+import dev.switchboard.core.turn.TurnPolicy;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /** Lane tuning, from MicroProfile Config (environment variables in production). */
@@ -52,6 +53,16 @@ public class LaneSettings {
     @ConfigProperty(name = "switchboard.lanes.shutdown-grace-ms", defaultValue = "5000")
     long shutdownGraceMs;
 
+    /** What a new turn does to a thread with active turns: followup, collect or interrupt. */
+    @Inject
+    @ConfigProperty(name = "switchboard.lanes.followup-policy", defaultValue = "followup")
+    String followupPolicy;
+
+    /** Active turns a thread may hold (Holon's HOLON_SERVE_MAX_QUEUED_TURNS). */
+    @Inject
+    @ConfigProperty(name = "switchboard.lanes.max-queued-turns", defaultValue = "8")
+    int maxQueuedTurns;
+
     @Inject
     @ConfigProperty(name = "switchboard.instance-id")
     Optional<String> configuredInstanceId;
@@ -84,6 +95,15 @@ public class LaneSettings {
         } catch (Exception e) {
             return "switchboard";
         }
+    }
+
+    public TurnPolicy followupPolicy() {
+        return TurnPolicy.parse(followupPolicy);
+    }
+
+    /** Invalid values (below 1) fall back to Holon's default, 8. */
+    public int maxQueuedTurns() {
+        return maxQueuedTurns >= 1 ? maxQueuedTurns : 8;
     }
 
     public int maxConcurrent() {

@@ -3,7 +3,12 @@ package dev.switchboard.core.run;
 import dev.switchboard.core.lane.ClaimResult;
 import dev.switchboard.core.lane.LaneHead;
 import dev.switchboard.core.lane.LaneSettings;
+import dev.switchboard.core.turn.TurnEvents;
+import dev.switchboard.core.turn.TurnIds;
+import dev.switchboard.core.turn.TurnInput;
+import dev.switchboard.core.turn.TurnTracker;
 import dev.switchboard.persistence.run.IngestRecord;
+import dev.switchboard.persistence.turn.TurnRecord;
 import dev.switchboard.persistence.run.RunRecord;
 import dev.switchboard.persistence.thread.ThreadRecord;
 import jakarta.ejb.Stateless;
@@ -26,6 +31,9 @@ public class RunLedger {
 
     @Inject
     LaneSettings settings;
+
+    @Inject
+    TurnEvents events;
 
     /** The thread's id, creating the thread in its own transaction when it is new. */
     @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
@@ -59,15 +67,20 @@ public class RunLedger {
             }
         }
         long now = System.currentTimeMillis();
+        TurnRecord turn = new TurnRecord(TurnIds.turnId(), command.userKey(), threadId, command.threadKey(), now);
+        em.persist(turn);
         RunRecord run = new RunRecord(UUID.randomUUID().toString(), threadId, thread.takeNextSeq(),
                 command.userKey(), command.threadKey(), command.source(), command.externalUserKey(),
-                command.deliveryMode(), command.text(), fingerprint, now);
+                command.deliveryMode(), command.text(), fingerprint, now, turn.getTurnId(), null);
         em.persist(run);
+        events.started(turn);
+        events.userItems(turn, TurnInput.ofText(command.text()));
+        events.progress(turn, "queued", null, run.getRunId());
         if (key != null) {
             em.flush(); // the run row first: the idempotency record references it
             em.persist(new IngestRecord(key, run.getRunId(), fingerprint, now));
         }
-        ClaimResult claim = claimFor == null ? ClaimResult.none() : new LaneHead(em, settings).claim(thread, claimFor, now);
+        ClaimResult claim = claimFor == null ? ClaimResult.none() : new LaneHead(em, settings, new TurnTracker(em, events)).claim(thread, claimFor, now);
         em.flush();
         return new IngestOutcome(RunView.of(run), threadId, false, claim);
     }

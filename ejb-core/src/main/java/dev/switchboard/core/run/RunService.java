@@ -52,19 +52,8 @@ public class RunService {
     /** Stores the message as a durable run (or finds the one its key names) and wakes its lane. */
     public IngestOutcome ingest(MessageCommand command) {
         long threadId = threadId(command.userKey(), command.threadKey());
-        String claimFor = lanes.reserveSlot(); // null at capacity: the lane is then only woken
-        IngestOutcome outcome = null;
-        try {
-            outcome = store(command, threadId, claimFor);
-        } finally {
-            if (outcome == null || outcome.claim().claim().isEmpty()) {
-                lanes.releaseSlot(claimFor);
-            }
-        }
-        outcome.claim().abandonedRunIds().forEach(watch::changed);
-        if (outcome.claim().claim().isPresent()) {
-            lanes.start(outcome.claim().claim().get());
-        } else if (!outcome.deduplicated()) {
+        IngestOutcome outcome = lanes.admit(claimFor -> store(command, threadId, claimFor), IngestOutcome::claim);
+        if (outcome.claim().claim().isEmpty() && !outcome.deduplicated()) {
             lanes.wake(outcome.threadId());
         }
         return outcome;
@@ -137,7 +126,8 @@ public class RunService {
         }, scheduler);
     }
 
-    private long threadId(String userKey, String threadKey) {
+    /** The thread's id, creating the thread when it is new; cached, as thread rows are never deleted. */
+    public long threadId(String userKey, String threadKey) {
         String cacheKey = userKey + '\u0000' + threadKey;
         Long cached = THREAD_IDS.get(cacheKey);
         if (cached != null) {

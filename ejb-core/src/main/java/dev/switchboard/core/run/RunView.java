@@ -9,7 +9,7 @@ import dev.switchboard.persistence.run.RunState;
  */
 public record RunView(String runId, String status, String state, String outputJson, String errorMessage, String errorCode,
         String threadKey, long threadSeq, String source, String deliveryMode, int attempt,
-        long createdAt, Long startedAt, Long finishedAt) {
+        long createdAt, Long startedAt, Long finishedAt, String turnId) {
 
     public static RunView of(RunRecord r) {
         RunState state = r.getState();
@@ -17,7 +17,7 @@ public record RunView(String runId, String status, String state, String outputJs
         String error = r.getErrorMessage() == null || r.getErrorMessage().isEmpty() ? null : r.getErrorMessage();
         return new RunView(r.getRunId(), state.jagcStatus(), state.wire(), output, error, r.getErrorCode(), r.getThreadKey(),
                 r.getThreadSeq(), r.getSource(), r.getDeliveryMode(), r.getAttempt(), r.getCreatedAt(),
-                r.getStartedAt(), r.getFinishedAt());
+                r.getStartedAt(), r.getFinishedAt(), r.getTurnId());
     }
 
     public boolean isTerminal() {

@@ -18,9 +18,12 @@ import jakarta.persistence.Table;
         query = "SELECT r FROM RunRecord r WHERE r.threadId = :threadId AND (r.state = :queued OR r.state = :executing) ORDER BY r.threadSeq")
 @NamedQuery(name = RunRecord.BY_THREAD_PAGE,
         query = "SELECT r FROM RunRecord r WHERE r.threadId = :threadId AND r.threadSeq > :afterSeq ORDER BY r.threadSeq")
+@NamedQuery(name = RunRecord.BY_TURN,
+        query = "SELECT r FROM RunRecord r WHERE r.turnId = :turnId ORDER BY r.threadSeq")
 public class RunRecord {
 
     public static final String LANE = "RunRecord.lane";
+    public static final String BY_TURN = "RunRecord.byTurn";
     public static final String BY_THREAD_PAGE = "RunRecord.byThreadPage";
 
     @Id
@@ -54,6 +57,12 @@ public class RunRecord {
 
     @Column(name = "input_text", nullable = false, updatable = false)
     private String inputText;
+
+    @Column(name = "input_json", updatable = false)
+    private String inputJson;
+
+    @Column(name = "turn_id", updatable = false)
+    private String turnId;
 
     @Column(name = "output_json")
     private String outputJson;
@@ -91,6 +100,16 @@ public class RunRecord {
     public RunRecord(String runId, long threadId, long threadSeq, String userKey, String threadKey,
             String source, String externalUserKey, String deliveryMode, String inputText,
             String payloadHash, long now) {
+        this(runId, threadId, threadSeq, userKey, threadKey, source, externalUserKey, deliveryMode, inputText,
+                payloadHash, now, null, null);
+    }
+
+    /** A run of turn {@code turnId}; {@code inputJson} holds structured input items (or null). */
+    public RunRecord(String runId, long threadId, long threadSeq, String userKey, String threadKey,
+            String source, String externalUserKey, String deliveryMode, String inputText,
+            String payloadHash, long now, String turnId, String inputJson) {
+        this.turnId = turnId;
+        this.inputJson = inputJson;
         this.runId = runId;
         this.threadId = threadId;
         this.threadSeq = threadSeq;
@@ -192,6 +211,14 @@ public class RunRecord {
 
     public String getInputText() {
         return inputText;
+    }
+
+    public String getInputJson() {
+        return inputJson;
+    }
+
+    public String getTurnId() {
+        return turnId;
     }
 
     public String getOutputJson() {

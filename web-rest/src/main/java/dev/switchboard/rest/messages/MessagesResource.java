@@ -7,7 +7,7 @@ import dev.switchboard.core.run.RunService;
 import dev.switchboard.rest.JsonBody;
 import dev.switchboard.rest.auth.Caller;
 import dev.switchboard.rest.errors.ApiException;
-import dev.switchboard.rest.runs.RunJson;
+import dev.switchboard.core.run.RunJson;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;

@@ -1,5 +1,6 @@
 package dev.switchboard.rest.runs;
 
+import dev.switchboard.core.run.RunJson;
 import dev.switchboard.core.run.RunService;
 import dev.switchboard.rest.QueryParams;
 import dev.switchboard.rest.auth.Caller;

@@ -1,6 +1,7 @@
 package dev.switchboard.rest.runs;
 
 import dev.switchboard.core.run.RunPage;
+import dev.switchboard.core.run.RunJson;
 import dev.switchboard.core.run.RunService;
 import dev.switchboard.rest.QueryParams;
 import dev.switchboard.rest.auth.Caller;

@@ -1,6 +1,5 @@
-package dev.switchboard.rest.runs;
+package dev.switchboard.core.run;
 
-import dev.switchboard.core.run.RunView;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -9,7 +8,7 @@ import jakarta.json.JsonValue;
 import java.io.StringReader;
 import java.time.Instant;
 
-/** The run envelope: jagc's four fields first, then Switchboard's lifecycle fields. */
+/** The run envelope (REST and RPC): jagc's four fields first, then Switchboard's lifecycle fields. */
 public final class RunJson {
 
     private RunJson() {
@@ -44,6 +43,7 @@ public final class RunJson {
                 .add("created_at", time(run.createdAt()))
                 .add("started_at", run.startedAt() == null ? JsonValue.NULL : time(run.startedAt()))
                 .add("finished_at", run.finishedAt() == null ? JsonValue.NULL : time(run.finishedAt()))
+                .add("turn_id", run.turnId() == null ? JsonValue.NULL : Json.createValue(run.turnId()))
                 .build();
     }
 

@@ -1,0 +1,23 @@
+package dev.switchboard.core.notify;
+
+import dev.switchboard.persistence.notify.NotificationRecord;
+
+/**
+ * A sequenced notification, ready to send: {@code line} is the JSON-RPC notification with
+ * {@code params.seq}, rendered once and shared by every subscriber.
+ */
+public record Notification(long seq, String userKey, String threadKey, String method, String line) {
+
+    static Notification of(NotificationRecord r) {
+        return new Notification(r.getSeq(), r.getUserKey(), r.getThreadKey(), r.getMethod(),
+                render(r.getSeq(), r.getMethod(), r.getParams()));
+    }
+
+    /** The JSON-RPC notification; {@code params} is a JSON object text, {@code method} needs no escaping. */
+    static String render(long seq, String method, String params) {
+        String body = params.strip();
+        String withSeq = body.equals("{}") ? "{\"seq\":" + seq + "}"
+                : "{\"seq\":" + seq + "," + body.substring(1);
+        return "{\"jsonrpc\":\"2.0\",\"method\":\"" + method + "\",\"params\":" + withSeq + "}";
+    }
+}

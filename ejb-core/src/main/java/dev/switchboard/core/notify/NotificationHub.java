@@ -1,0 +1,218 @@
+package dev.switchboard.core.notify;
+
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Resource;
+import jakarta.ejb.ConcurrencyManagement;
+import jakarta.ejb.ConcurrencyManagementType;
+import jakarta.ejb.DependsOn;
+import jakarta.ejb.EJB;
+import jakarta.ejb.Singleton;
+import jakarta.ejb.Startup;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
+import jakarta.inject.Inject;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Sequences the outbox and fans notifications out to this instance's subscribers. One pump
+ * thread, woken by local commits ({@link OutboxSignal}) and by a short poll (for notifications
+ * other instances wrote or sequenced), stamps committed notifications and delivers everything up
+ * to the log's end in seq order. Replays for resuming subscribers run on their own threads and
+ * hand over to the live feed without gap or repeat (see {@link Subscription}).
+ */
+@Singleton
+@Startup
+@DependsOn("SchemaBootstrap")
+@ConcurrencyManagement(ConcurrencyManagementType.BEAN)
+@TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
+public class NotificationHub {
+
+    private static final Logger LOG = Logger.getLogger(NotificationHub.class.getName());
+    private static final int STAMP_BATCH = 1000;
+    private static final int READ_PAGE = 1000;
+    private static final long REPLAY_ROOM_WAIT_MS = 30_000;
+
+    @Resource
+    ManagedThreadFactory threadFactory;
+
+    @EJB
+    NotificationLedger ledger;
+
+    @Inject
+    OutboxSignal signal;
+
+    @Inject
+    NotifySettings settings;
+
+    private final Object feedLock = new Object();
+    private final List<Subscription> live = new CopyOnWriteArrayList<>();
+    /** The last seq fanned out to live subscribers; guarded by feedLock for writes. */
+    private volatile long delivered;
+    private volatile boolean running;
+    private Thread pump;
+    private ExecutorService replays;
+
+    @PostConstruct
+    void start() {
+        delivered = ledger.lastSeq();
+        running = true;
+        replays = Executors.newFixedThreadPool(2, threadFactory);
+        pump = threadFactory.newThread(this::pumpLoop);
+        pump.setName("switchboard-notify-pump");
+        pump.start();
+        LOG.info(() -> "Notification hub started at seq " + delivered);
+    }
+
+    /**
+     * Starts delivering to {@code subscription}: everything after {@code afterSeq} (replayed from
+     * the database first), or, when null, what is sequenced from now on. Returns the start point.
+     */
+    public long subscribe(Subscription subscription, Long afterSeq) {
+        if (afterSeq == null) {
+            synchronized (feedLock) {
+                subscription.startAt(delivered);
+                live.add(subscription);
+                return delivered;
+            }
+        }
+        subscription.startAt(afterSeq);
+        replays.execute(() -> replay(subscription));
+        return afterSeq;
+    }
+
+    public void unsubscribe(Subscription subscription) {
+        live.remove(subscription);
+        subscription.close();
+    }
+
+    public int subscriberCount() {
+        return live.size();
+    }
+
+    /** The last seq delivered on this instance. */
+    public long deliveredSeq() {
+        return delivered;
+    }
+
+    private void replay(Subscription sub) {
+        try {
+            while (running && !sub.isClosed()) {
+                long target = delivered;
+                if (sub.cursor() >= target) {
+                    synchronized (feedLock) {
+                        if (sub.cursor() >= delivered) {
+                            live.add(sub);
+                            return;
+                        }
+                    }
+                    continue; // the live feed moved on meanwhile: read the difference
+                }
+                List<Notification> page = ledger.afterForUser(sub.userKey(), sub.cursor(), target, READ_PAGE);
+                for (Notification n : page) {
+                    if (!sub.hasRoom()) {
+                        sub.awaitRoom(REPLAY_ROOM_WAIT_MS);
+                    }
+                    if (!sub.offer(n)) {
+                        return;
+                    }
+                }
+                sub.advance(page.size() == READ_PAGE ? page.get(page.size() - 1).seq() : target);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "Replay for a subscriber failed; it is disconnected and may resume", e);
+            sub.cutOff();
+        }
+    }
+
+    private void pumpLoop() {
+        long backoff = 0;
+        while (running) {
+            try {
+                boolean woken = signal.await(backoff > 0 ? backoff : settings.pollMs());
+                if (!running) {
+                    return;
+                }
+                pump(!woken);
+                backoff = 0;
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                backoff = Math.min(5_000, Math.max(100, backoff * 2));
+                LOG.log(Level.WARNING, "Notification pump failed; retrying in " + backoff + " ms", e);
+            }
+        }
+    }
+
+    /** Stamps what is committed and delivers up to the log's end. */
+    private void pump(boolean pollTick) {
+        boolean contiguous = true;
+        while (true) {
+            NotificationLedger.StampBatch batch = ledger.stamp(STAMP_BATCH);
+            if (batch.stamped().isEmpty()) {
+                break;
+            }
+            if (contiguous && batch.before() == delivered) {
+                fanOut(batch.stamped());
+            } else {
+                contiguous = false; // another instance stamped in between: read the log instead
+            }
+            if (batch.stamped().size() < STAMP_BATCH) {
+                break;
+            }
+        }
+        if (!contiguous || pollTick) {
+            catchUp();
+        }
+    }
+
+    private void catchUp() {
+        while (true) {
+            long end = ledger.lastSeq();
+            if (end <= delivered) {
+                return;
+            }
+            List<Notification> page = ledger.after(delivered, end, READ_PAGE);
+            if (page.isEmpty()) {
+                return;
+            }
+            fanOut(page);
+        }
+    }
+
+    private void fanOut(List<Notification> batch) {
+        synchronized (feedLock) {
+            for (Notification n : batch) {
+                if (n.seq() <= delivered) {
+                    continue;
+                }
+                for (Subscription sub : live) {
+                    if (!sub.offer(n)) {
+                        live.remove(sub);
+                    }
+                }
+                delivered = n.seq();
+            }
+        }
+    }
+
+    @PreDestroy
+    void stop() {
+        running = false;
+        signal.raise();
+        live.forEach(Subscription::close);
+        live.clear();
+        replays.shutdownNow();
+        if (pump != null) {
+            pump.interrupt();
+        }
+    }
+}

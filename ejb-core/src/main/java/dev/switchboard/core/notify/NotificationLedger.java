@@ -1,0 +1,74 @@
+package dev.switchboard.core.notify;
+
+import dev.switchboard.persistence.notify.NotificationRecord;
+import dev.switchboard.persistence.notify.SequencerRecord;
+import jakarta.ejb.Stateless;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.LockModeType;
+import jakarta.persistence.PersistenceContext;
+import java.util.List;
+
+/** The outbox's transactions: stamping committed notifications with seqs, and reading them back. */
+@Stateless
+public class NotificationLedger {
+
+    @PersistenceContext(unitName = "switchboard")
+    EntityManager em;
+
+    /** The notifications one stamping transaction sequenced; {@code before} is the last seq before them. */
+    public record StampBatch(long before, List<Notification> stamped) {
+    }
+
+    /**
+     * Gives the committed, unsequenced notifications the next seqs, in insertion order. Stampers
+     * (one per instance) serialise on the sequencer row, so a stamping transaction commits before
+     * the next one can read: whoever sees seq N also sees every seq below it — seq order is commit
+     * order, and a tailer never skips a notification that commits late.
+     */
+    public StampBatch stamp(int limit) {
+        List<NotificationRecord> pending = unstamped(1);
+        if (pending.isEmpty()) {
+            return new StampBatch(-1, List.of()); // nothing to do: no need to take the lock
+        }
+        SequencerRecord sequencer = em.find(SequencerRecord.class, SequencerRecord.ID, LockModeType.PESSIMISTIC_WRITE);
+        long before = sequencer.getLastSeq();
+        long seq = before;
+        List<NotificationRecord> rows = unstamped(limit);
+        for (NotificationRecord row : rows) {
+            row.stamp(++seq);
+        }
+        sequencer.advanceTo(seq);
+        em.flush();
+        return new StampBatch(before, rows.stream().map(Notification::of).toList());
+    }
+
+    /** Sequenced notifications with {@code after < seq <= upTo}, in seq order. */
+    public List<Notification> after(long after, long upTo, int limit) {
+        return em.createNamedQuery(NotificationRecord.AFTER, NotificationRecord.class)
+                .setParameter("after", after)
+                .setParameter("upTo", upTo)
+                .setMaxResults(limit)
+                .getResultList().stream().map(Notification::of).toList();
+    }
+
+    /** As {@link #after}, for one user only. */
+    public List<Notification> afterForUser(String userKey, long after, long upTo, int limit) {
+        return em.createNamedQuery(NotificationRecord.AFTER_FOR_USER, NotificationRecord.class)
+                .setParameter("userKey", userKey)
+                .setParameter("after", after)
+                .setParameter("upTo", upTo)
+                .setMaxResults(limit)
+                .getResultList().stream().map(Notification::of).toList();
+    }
+
+    /** The highest seq handed out; everything up to it is committed. */
+    public long lastSeq() {
+        return em.find(SequencerRecord.class, SequencerRecord.ID).getLastSeq();
+    }
+
+    private List<NotificationRecord> unstamped(int limit) {
+        return em.createNamedQuery(NotificationRecord.UNSTAMPED, NotificationRecord.class)
+                .setMaxResults(limit)
+                .getResultList();
+    }
+}

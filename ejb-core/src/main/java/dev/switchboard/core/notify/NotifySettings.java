@@ -1,0 +1,37 @@
+package dev.switchboard.core.notify;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/** Notification delivery tuning, from MicroProfile Config. */
+@ApplicationScoped
+public class NotifySettings {
+
+    /** How often the log is re-read for notifications other instances sequenced. */
+    @Inject
+    @ConfigProperty(name = "switchboard.notify.poll-ms", defaultValue = "100")
+    long pollMs;
+
+    /** Notifications a subscriber may have waiting before it is cut off as too slow. */
+    @Inject
+    @ConfigProperty(name = "switchboard.notify.buffer", defaultValue = "10000")
+    int buffer;
+
+    /** NDJSON keep-alive interval (Holon: 3 s). */
+    @Inject
+    @ConfigProperty(name = "switchboard.notify.keepalive-ms", defaultValue = "3000")
+    long keepAliveMs;
+
+    public long pollMs() {
+        return Math.max(5, pollMs);
+    }
+
+    public int buffer() {
+        return Math.max(10, buffer);
+    }
+
+    public long keepAliveMs() {
+        return Math.max(100, keepAliveMs);
+    }
+}

@@ -1,0 +1,99 @@
+package dev.switchboard.core.rpc;
+
+import jakarta.json.JsonNumber;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A method's params: an object, or absent/null (the same as {@code {}}). Members of the wrong
+ * JSON type fail as undecodable params ({@code invalid params: ...}), as Holon's decoder does.
+ */
+public final class Params {
+
+    private final JsonObject object;
+
+    private Params(JsonObject object) {
+        this.object = object;
+    }
+
+    public static Params of(JsonValue params) {
+        if (params == null || params.getValueType() == JsonValue.ValueType.NULL) {
+            return new Params(JsonValue.EMPTY_JSON_OBJECT);
+        }
+        if (params.getValueType() != JsonValue.ValueType.OBJECT) {
+            throw new RpcException(RpcError.undecodable("params must be an object"));
+        }
+        return new Params(params.asJsonObject());
+    }
+
+    private JsonValue present(String name) {
+        JsonValue value = object.get(name);
+        return value == null || value.getValueType() == JsonValue.ValueType.NULL ? null : value;
+    }
+
+    /** The string member, or null when absent. */
+    public String string(String name) {
+        JsonValue value = present(name);
+        if (value == null) {
+            return null;
+        }
+        if (value.getValueType() != JsonValue.ValueType.STRING) {
+            throw new RpcException(RpcError.undecodable(name + " must be a string"));
+        }
+        return ((JsonString) value).getString();
+    }
+
+    /** The string member, trimmed; null when absent or blank. */
+    public String trimmed(String name) {
+        String value = string(name);
+        return value == null || value.isBlank() ? null : value.strip();
+    }
+
+    /** The integer member, or {@code fallback} when absent. */
+    public long integer(String name, long fallback) {
+        JsonValue value = present(name);
+        if (value == null) {
+            return fallback;
+        }
+        if (value.getValueType() != JsonValue.ValueType.NUMBER || !((JsonNumber) value).isIntegral()) {
+            throw new RpcException(RpcError.undecodable(name + " must be an integer"));
+        }
+        return ((JsonNumber) value).longValue();
+    }
+
+    /** The integer member within [min, max], or {@code fallback} when absent; otherwise a field error. */
+    public int bounded(String name, int min, int max, int fallback, String reason) {
+        long value = integer(name, fallback);
+        if (value < min || value > max) {
+            throw new RpcException(RpcError.invalidField(name, reason));
+        }
+        return (int) value;
+    }
+
+    /** A list of strings, or null when absent. */
+    public List<String> strings(String name) {
+        JsonValue value = present(name);
+        if (value == null) {
+            return null;
+        }
+        if (value.getValueType() != JsonValue.ValueType.ARRAY) {
+            throw new RpcException(RpcError.undecodable(name + " must be an array of strings"));
+        }
+        List<String> result = new ArrayList<>();
+        for (JsonValue v : value.asJsonArray()) {
+            if (v.getValueType() != JsonValue.ValueType.STRING) {
+                throw new RpcException(RpcError.undecodable(name + " must be an array of strings"));
+            }
+            result.add(((JsonString) v).getString());
+        }
+        return result;
+    }
+
+    /** The raw member, or null when absent. */
+    public JsonValue raw(String name) {
+        return present(name);
+    }
+}

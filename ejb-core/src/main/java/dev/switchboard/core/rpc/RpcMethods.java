@@ -1,0 +1,298 @@
+package dev.switchboard.core.rpc;
+
+import dev.switchboard.core.run.IdempotencyConflictException;
+import dev.switchboard.core.run.RunJson;
+import dev.switchboard.core.runtime.LogJournal;
+import dev.switchboard.core.runtime.RuntimeLedger;
+import dev.switchboard.core.runtime.RuntimeService;
+import dev.switchboard.core.turn.InvalidInputException;
+import dev.switchboard.core.turn.Lifecycle;
+import dev.switchboard.core.turn.TurnInput;
+import dev.switchboard.core.turn.TurnItem;
+import dev.switchboard.core.turn.TurnLedger;
+import dev.switchboard.core.turn.TurnQueries;
+import dev.switchboard.core.turn.TurnRejectedException;
+import dev.switchboard.core.turn.TurnService;
+import dev.switchboard.core.turn.TurnView;
+import jakarta.ejb.EJB;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.json.Json;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonValue;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The control plane's JSON-RPC methods (holon-serve spec §4 plus Switchboard's reads), for one
+ * authenticated user. Transports parse envelopes ({@link RpcEnvelope}) and call {@link #call};
+ * failures are thrown as {@link RpcException}.
+ */
+@ApplicationScoped
+public class RpcMethods {
+
+    /** Holon's names for the server methods. */
+    static final Map<String, String> ALIASES = Map.of(
+            "holon/status", "server/status",
+            "holon/pause", "server/pause",
+            "holon/resume", "server/resume",
+            "holon/logStream", "server/logStream");
+
+    static final Set<String> METHODS = Set.of("server/status", "server/pause", "server/resume", "server/logStream",
+            "thread/start", "thread/list", "thread/read", "turn/start", "turn/steer", "turn/interrupt", "turn/read");
+
+    private static final int MAX_KEY_LENGTH = 512;
+
+    @EJB
+    TurnService turns;
+
+    @EJB
+    TurnQueries queries;
+
+    @EJB
+    RuntimeService runtime;
+
+    /** The canonical name of a method, or null when there is no such method. */
+    public static String canonical(String method) {
+        String name = ALIASES.getOrDefault(method, method);
+        return METHODS.contains(name) ? name : null;
+    }
+
+    public JsonObject call(String userKey, String method, JsonValue rawParams) {
+        String name = canonical(method);
+        if (name == null) {
+            throw new RpcException(new RpcError(RpcError.METHOD_NOT_FOUND, "Method not found", null));
+        }
+        Params params = Params.of(rawParams);
+        try {
+            return switch (name) {
+                case "server/status" -> status(userKey);
+                case "server/pause" -> pause(userKey);
+                case "server/resume" -> resume(userKey);
+                case "server/logStream" -> logStream(params);
+                case "thread/start" -> threadStart(userKey, params);
+                case "thread/list" -> threadList(userKey, params);
+                case "thread/read" -> threadRead(userKey, params);
+                case "turn/start" -> turnStart(userKey, params);
+                case "turn/steer" -> turnSteer(userKey, params);
+                case "turn/interrupt" -> turnInterrupt(userKey, params);
+                case "turn/read" -> turnRead(userKey, params);
+                default -> throw new IllegalStateException("unrouted method " + name);
+            };
+        } catch (TurnRejectedException e) {
+            throw new RpcException(e.reason() == TurnRejectedException.Reason.NOT_ACTIVE
+                    ? RpcError.invalidField("turn_id", e.getMessage())
+                    : RpcError.internal(e.getMessage()));
+        } catch (IdempotencyConflictException e) {
+            throw new RpcException(RpcError.invalidField("idempotency_key",
+                    "idempotency_key was already used with a different input"));
+        }
+    }
+
+    private JsonObject status(String userKey) {
+        RuntimeLedger.Status s = runtime.status(userKey);
+        return Json.createObjectBuilder()
+                .add("state", s.paused() ? "paused" : "running")
+                .add("events_processed", s.eventsProcessed())
+                .add("last_event_at", time(s.lastEventAt()))
+                .add("session_id", s.sessionId())
+                .add("paused_at", time(s.pausedAt()))
+                .add("resumed_at", time(s.resumedAt()))
+                .build();
+    }
+
+    private JsonObject pause(String userKey) {
+        if (!runtime.pause(userKey)) {
+            throw new RpcException(RpcError.internal("failed to pause: already paused"));
+        }
+        return success("Paused event processing");
+    }
+
+    private JsonObject resume(String userKey) {
+        return success(runtime.resume(userKey) ? "Resumed event processing" : "Runtime already running");
+    }
+
+    private JsonObject logStream(Params params) {
+        int maxLines = params.bounded("max_lines", 1, 10_000, 100, "max_lines must be between 1 and 10000");
+        long from = Math.max(0, params.integer("from_position", 0));
+        JsonArrayBuilder logs = Json.createArrayBuilder();
+        for (LogJournal.Entry e : runtime.logs((int) Math.min(Integer.MAX_VALUE, from), maxLines)) {
+            logs.add(Json.createObjectBuilder().add("level", e.level()).add("time", e.time().toString())
+                    .add("message", e.message()));
+        }
+        return Json.createObjectBuilder()
+                .add("stream_id", "stream_" + Instant.now().getEpochSecond())
+                .add("logs", logs)
+                .build();
+    }
+
+    private JsonObject threadStart(String userKey, Params params) {
+        String thread = threadOrSession(userKey, params, "thread_id is required when no default session is configured");
+        Instant started = runtime.startThread(userKey, thread);
+        return Json.createObjectBuilder()
+                .add("thread_id", thread)
+                .add("session_id", thread)
+                .add("started_at", started.toString())
+                .build();
+    }
+
+    private JsonObject threadList(String userKey, Params params) {
+        int limit = params.bounded("limit", 1, 200, 50, "limit must be between 1 and 200");
+        TurnQueries.ThreadPage page = queries.threads(userKey, params.string("after"), limit);
+        JsonArrayBuilder threads = Json.createArrayBuilder();
+        page.threads().forEach(t -> threads.add(threadJson(t)));
+        return Json.createObjectBuilder()
+                .add("threads", threads)
+                .add("next_after", page.nextAfter() == null ? JsonValue.NULL : Json.createValue(page.nextAfter()))
+                .build();
+    }
+
+    private JsonObject threadRead(String userKey, Params params) {
+        String thread = threadOrSession(userKey, params, "thread_id is required");
+        int limit = params.bounded("limit", 1, 200, 50, "limit must be between 1 and 200");
+        long afterSeq = params.integer("after_seq", 0);
+        if (afterSeq < 0) {
+            throw new RpcException(RpcError.invalidField("after_seq", "after_seq must not be negative"));
+        }
+        TurnQueries.ThreadContent content = queries.thread(userKey, thread, afterSeq, limit)
+                .orElseThrow(() -> new RpcException(RpcError.invalidField("thread_id", "thread not found")));
+        JsonObjectBuilder b = Json.createObjectBuilder().add("thread", threadJson(content.thread()));
+        conversation(b, content.page());
+        return b.add("next_after_seq",
+                content.nextAfterSeq() == null ? JsonValue.NULL : Json.createValue(content.nextAfterSeq())).build();
+    }
+
+    private JsonObject turnStart(String userKey, Params params) {
+        String thread = threadOrSession(userKey, params, "thread_id is required");
+        TurnInput input = input(params);
+        String key = params.string("idempotency_key");
+        if (key != null && (key.isBlank() || key.length() > MAX_KEY_LENGTH)) {
+            throw new RpcException(RpcError.invalidField("idempotency_key",
+                    "idempotency_key must be 1 to " + MAX_KEY_LENGTH + " characters"));
+        }
+        TurnLedger.Outcome outcome = turns.start(userKey, thread, input, key);
+        TurnView turn = outcome.turn();
+        return Json.createObjectBuilder()
+                .add("turn_id", turn.turnId())
+                .add("state", turn.state())
+                .add("started_at", Lifecycle.time(turn.startedAt()))
+                .build();
+    }
+
+    private JsonObject turnSteer(String userKey, Params params) {
+        String turnId = params.trimmed("turn_id");
+        if (turnId == null) {
+            throw new RpcException(RpcError.invalidField("turn_id", "turn_id is required"));
+        }
+        TurnInput input = input(params);
+        TurnLedger.Outcome outcome = turns.steer(userKey, turnId, input);
+        return Json.createObjectBuilder()
+                .add("turn_id", outcome.turn().turnId())
+                .add("state", "active")
+                .add("accepted_items", outcome.acceptedItems())
+                .add("accepted_at", Instant.now().toString())
+                .build();
+    }
+
+    private JsonObject turnInterrupt(String userKey, Params params) {
+        String turnId = params.trimmed("turn_id");
+        String reason = params.trimmed("reason");
+        String message = reason == null ? "Turn interrupted" : "Turn interrupted: " + reason;
+        String id;
+        String state;
+        if (turnId == null) {
+            id = turns.interruptRuntime(userKey, message);
+            state = "interrupted";
+        } else {
+            id = turns.interrupt(userKey, turnId, message).turn().turnId();
+            state = "cancel_requested";
+        }
+        return Json.createObjectBuilder()
+                .add("turn_id", id)
+                .add("state", state)
+                .add("interrupted_at", Instant.now().toString())
+                .add("message", message)
+                .build();
+    }
+
+    private JsonObject turnRead(String userKey, Params params) {
+        String turnId = params.trimmed("turn_id");
+        if (turnId == null) {
+            throw new RpcException(RpcError.invalidField("turn_id", "turn_id is required"));
+        }
+        TurnQueries.TurnContent content = queries.turn(userKey, turnId)
+                .orElseThrow(() -> new RpcException(RpcError.invalidField("turn_id", "turn not found")));
+        TurnView t = content.turn();
+        JsonObjectBuilder turn = Json.createObjectBuilder()
+                .add("turn_id", t.turnId())
+                .add("thread_id", t.threadKey())
+                .add("state", t.state())
+                .add("status", t.outcome() == null ? JsonValue.NULL : Json.createValue(t.outcome()))
+                .add("message", t.message() == null ? JsonValue.NULL : Json.createValue(t.message()))
+                .add("started_at", Lifecycle.time(t.startedAt()))
+                .add("ended_at", time(t.endedAt()))
+                .add("merged_into", t.mergedInto() == null ? JsonValue.NULL : Json.createValue(t.mergedInto()));
+        JsonObjectBuilder b = Json.createObjectBuilder().add("turn", turn);
+        conversation(b, content.conversation());
+        return b.build();
+    }
+
+    private String threadOrSession(String userKey, Params params, String missingReason) {
+        String thread = params.trimmed("thread_id");
+        if (thread == null) {
+            thread = runtime.status(userKey).sessionId();
+        }
+        if (thread == null || thread.isEmpty()) {
+            throw new RpcException(RpcError.invalidField("thread_id", missingReason));
+        }
+        if (thread.length() > MAX_KEY_LENGTH) {
+            throw new RpcException(RpcError.invalidField("thread_id",
+                    "thread_id must be at most " + MAX_KEY_LENGTH + " characters"));
+        }
+        return thread;
+    }
+
+    private static TurnInput input(Params params) {
+        try {
+            return TurnInput.parse(params.raw("input"));
+        } catch (InvalidInputException e) {
+            throw new RpcException(RpcError.invalidField(e.field(), e.getMessage()));
+        } catch (IllegalArgumentException e) {
+            throw new RpcException(RpcError.undecodable(e.getMessage()));
+        }
+    }
+
+    private static void conversation(JsonObjectBuilder b, TurnQueries.Conversation conversation) {
+        JsonArrayBuilder runs = Json.createArrayBuilder();
+        conversation.runs().forEach(r -> runs.add(RunJson.of(r)));
+        JsonArrayBuilder items = Json.createArrayBuilder();
+        for (TurnItem item : conversation.items()) {
+            items.add(Json.createObjectBuilder()
+                    .add("item_id", item.itemId())
+                    .add("run_id", item.runId())
+                    .add("turn_id", item.turnId() == null ? JsonValue.NULL : Json.createValue(item.turnId()))
+                    .add("role", item.role())
+                    .add("status", item.status())
+                    .add("content", item.content()));
+        }
+        b.add("runs", runs).add("items", items);
+    }
+
+    private static JsonObject threadJson(TurnQueries.ThreadSummary t) {
+        return Json.createObjectBuilder()
+                .add("thread_id", t.threadKey())
+                .add("created_at", Lifecycle.time(t.createdAt()))
+                .add("active_turns", t.activeTurns())
+                .build();
+    }
+
+    private static JsonObject success(String message) {
+        return Json.createObjectBuilder().add("success", true).add("message", message).build();
+    }
+
+    private static JsonValue time(Long epochMs) {
+        return epochMs == null ? JsonValue.NULL : Json.createValue(Lifecycle.time(epochMs));
+    }
+}

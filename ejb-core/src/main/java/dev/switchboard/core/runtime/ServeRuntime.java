@@ -1,0 +1,93 @@
+package dev.switchboard.core.runtime;
+
+import dev.switchboard.core.turn.TurnEvents;
+import dev.switchboard.persistence.runtime.RuntimeRecord;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.LockModeType;
+import java.time.Instant;
+
+/**
+ * A user's runtime row inside the caller's transaction: created on first use, locked for every
+ * change, and every change that Holon announces (pause, resume, session start) is journalled with
+ * it. Shared by the runtime's own calls and by turn starts, which resume a paused runtime (H10).
+ */
+public final class ServeRuntime {
+
+    private final EntityManager em;
+    private final TurnEvents events;
+    private final String defaultSession;
+
+    public ServeRuntime(EntityManager em, TurnEvents events, String defaultSession) {
+        this.em = em;
+        this.events = events;
+        this.defaultSession = defaultSession;
+    }
+
+    /** The row without a lock, or a fresh (unsaved) default when the user has none yet. */
+    public RuntimeRecord read(String userKey) {
+        RuntimeRecord found = em.find(RuntimeRecord.class, userKey);
+        return found != null ? found : new RuntimeRecord(userKey, defaultSession);
+    }
+
+    /** The row, locked for update; created when missing. */
+    public RuntimeRecord locked(String userKey) {
+        RuntimeRecord found = em.find(RuntimeRecord.class, userKey, LockModeType.PESSIMISTIC_WRITE);
+        if (found != null) {
+            return found;
+        }
+        RuntimeRecord created = new RuntimeRecord(userKey, defaultSession);
+        em.persist(created);
+        em.flush(); // a concurrent first use fails here with a unique violation; the caller retries
+        return created;
+    }
+
+    /** False when already paused. */
+    public boolean pause(String userKey) {
+        RuntimeRecord rt = locked(userKey);
+        Instant now = Instant.now();
+        if (!rt.pause(now.toEpochMilli())) {
+            return false;
+        }
+        if (!rt.getSessionId().isEmpty()) {
+            events.threadState(userKey, rt.getSessionId(), "paused", "paused", now);
+        }
+        return true;
+    }
+
+    /** False when not paused. */
+    public boolean resume(String userKey) {
+        return resume(locked(userKey));
+    }
+
+    private boolean resume(RuntimeRecord rt) {
+        Instant now = Instant.now();
+        if (!rt.resume(now.toEpochMilli())) {
+            return false;
+        }
+        if (!rt.getSessionId().isEmpty()) {
+            events.threadState(rt.getUserKey(), rt.getSessionId(), "resumed", "running", now);
+        }
+        return true;
+    }
+
+    /** {@code thread/start}: resume if paused, make the thread the session, announce it. */
+    public Instant startThread(String userKey, String threadKey) {
+        RuntimeRecord rt = locked(userKey);
+        resume(rt);
+        rt.useSession(threadKey);
+        Instant now = Instant.now();
+        events.threadState(userKey, threadKey, "started", "running", now);
+        return now;
+    }
+
+    /** A turn starts on {@code threadKey}: resume if paused and make it the session; writes only on change. */
+    public void turnStarting(String userKey, String threadKey) {
+        RuntimeRecord current = read(userKey);
+        if (em.contains(current) && !current.isPaused() && current.getSessionId().equals(threadKey)) {
+            return;
+        }
+        RuntimeRecord rt = locked(userKey);
+        resume(rt);
+        rt.useSession(threadKey);
+    }
+}

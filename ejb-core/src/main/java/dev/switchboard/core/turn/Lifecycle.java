@@ -1,0 +1,145 @@
+package dev.switchboard.core.turn;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import java.time.Instant;
+
+/**
+ * The params of Holon's lifecycle notifications (holon-serve spec §5), built from plain values.
+ * Times are UTC RFC3339; optional members are omitted when empty.
+ */
+public final class Lifecycle {
+
+    /** Holon's progress phrasing for an interactive request (spec §11.6). */
+    public static final String LABEL = "interactive user request";
+
+    private Lifecycle() {
+    }
+
+    public static String time(long epochMs) {
+        return Instant.ofEpochMilli(epochMs).toString();
+    }
+
+    public static JsonObject thread(String type, String state, String threadKey, Instant at) {
+        JsonObjectBuilder b = Json.createObjectBuilder()
+                .add("thread_id", threadKey)
+                .add("type", type)
+                .add("state", state);
+        b.add(type.equals("started") ? "started_at" : type + "_at", at.toString());
+        return b.build();
+    }
+
+    public static JsonObject turnStarted(String turnId, String threadKey, long startedAt) {
+        return Json.createObjectBuilder()
+                .add("turn_id", turnId)
+                .add("type", "started")
+                .add("state", "active")
+                .add("thread_id", threadKey)
+                .add("started_at", time(startedAt))
+                .build();
+    }
+
+    public static JsonObject progress(String turnId, String threadKey, String state, String message, String runId,
+            Instant at, long startedAt) {
+        JsonObjectBuilder b = Json.createObjectBuilder()
+                .add("turn_id", turnId)
+                .add("thread_id", threadKey)
+                .add("state", state)
+                .add("message", message);
+        if (runId != null) {
+            b.add("event_id", runId);
+        }
+        return b.add("updated_at", at.toString())
+                .add("elapsed_ms", Math.max(0, at.toEpochMilli() - startedAt))
+                .build();
+    }
+
+    public static String progressMessage(String state, long elapsedMs) {
+        return switch (state) {
+            case "queued" -> "Queued: waiting to process " + LABEL;
+            case "cancel_requested" -> "Cancel requested: waiting for controller to stop current work";
+            case "running" -> runningPhase(elapsedMs) + ": " + LABEL;
+            default -> "Waiting for " + LABEL + " status update";
+        };
+    }
+
+    static String runningPhase(long elapsedMs) {
+        if (elapsedMs < 6_000) {
+            return "Understanding request and scanning relevant code";
+        }
+        if (elapsedMs < 20_000) {
+            return "Inspecting files and planning code changes";
+        }
+        if (elapsedMs < 60_000) {
+            return "Implementing changes and running checks";
+        }
+        return "Verifying results and preparing response";
+    }
+
+    /** A user echo ({@code status active}) or assistant reply ({@code status completed}). */
+    public static JsonObject item(String itemId, JsonObject content, String status, String threadKey, String turnId,
+            Instant at) {
+        return Json.createObjectBuilder()
+                .add("item_id", itemId)
+                .add("type", "created")
+                .add("status", status)
+                .add("content", content)
+                .add("timestamp", at.toString())
+                .add("thread_id", threadKey)
+                .add("turn_id", turnId)
+                .build();
+    }
+
+    public static JsonObject assistantMessage(String text) {
+        return Json.createObjectBuilder()
+                .add("type", "message")
+                .add("role", "assistant")
+                .add("content", Json.createArrayBuilder().add(Json.createObjectBuilder()
+                        .add("type", "text").add("text", text)))
+                .build();
+    }
+
+    public static JsonObject turnCompleted(String turnId, String threadKey, long startedAt, Instant completedAt,
+            String message) {
+        JsonObjectBuilder b = Json.createObjectBuilder()
+                .add("turn_id", turnId)
+                .add("type", "completed")
+                .add("state", "completed")
+                .add("thread_id", threadKey)
+                .add("started_at", time(startedAt))
+                .add("completed_at", completedAt.toString());
+        if (message != null && !message.isEmpty()) {
+            b.add("message", message);
+        }
+        return b.build();
+    }
+
+    /**
+     * A turn ended without success. {@code status} is {@code interrupted} or {@code failed} (H6:
+     * failures carry {@code error}); {@code threadKey} is null for an untargeted interrupt.
+     */
+    public static JsonObject turnInterrupted(String turnId, String threadKey, long startedAt, Instant at,
+            String status, String message, String mergedInto) {
+        JsonObjectBuilder b = Json.createObjectBuilder()
+                .add("turn_id", turnId)
+                .add("type", "interrupted")
+                .add("state", "interrupted");
+        if (threadKey != null) {
+            b.add("thread_id", threadKey);
+        }
+        b.add("started_at", time(startedAt))
+                .add("interrupted_at", at.toString())
+                .add("status", status);
+        if (message != null && !message.isEmpty()) {
+            b.add("message", message);
+        }
+        if ("failed".equals(status)) {
+            b.add("error", Json.createObjectBuilder().add("message", message == null ? "failed" : message));
+        }
+        if (mergedInto != null) {
+            b.add("merged_into", mergedInto);
+        }
+        return b.build();
+    }
+}

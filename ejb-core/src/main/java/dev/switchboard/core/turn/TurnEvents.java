@@ -1,0 +1,65 @@
+package dev.switchboard.core.turn;
+
+import dev.switchboard.core.notify.Outbox;
+import dev.switchboard.persistence.turn.TurnRecord;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.json.JsonObject;
+import java.time.Instant;
+
+/** Appends turn and thread lifecycle notifications to the outbox, in the caller's transaction. */
+@ApplicationScoped
+public class TurnEvents {
+
+    @Inject
+    Outbox outbox;
+
+    public void threadState(String userKey, String threadKey, String type, String state, Instant at) {
+        outbox.append(userKey, threadKey, "thread/" + type, Lifecycle.thread(type, state, threadKey, at));
+    }
+
+    public void started(TurnRecord turn) {
+        outbox.append(turn.getUserKey(), turn.getThreadKey(), "turn/started",
+                Lifecycle.turnStarted(turn.getTurnId(), turn.getThreadKey(), turn.getStartedAt()));
+    }
+
+    public void userItems(TurnRecord turn, TurnInput input) {
+        for (JsonObject message : input.messages()) {
+            item(turn, message, "active");
+        }
+    }
+
+    public void assistantItem(TurnRecord turn, String text) {
+        item(turn, Lifecycle.assistantMessage(text), "completed");
+    }
+
+    private void item(TurnRecord turn, JsonObject content, String status) {
+        outbox.append(turn.getUserKey(), turn.getThreadKey(), "item/created", Lifecycle.item(TurnIds.itemId("item"),
+                content, status, turn.getThreadKey(), turn.getTurnId(), Instant.now()));
+    }
+
+    public void progress(TurnRecord turn, String state, String message, String runId) {
+        Instant now = Instant.now();
+        String text = message != null ? message
+                : Lifecycle.progressMessage(state, now.toEpochMilli() - turn.getStartedAt());
+        outbox.append(turn.getUserKey(), turn.getThreadKey(), "turn/progress",
+                Lifecycle.progress(turn.getTurnId(), turn.getThreadKey(), state, text, runId, now, turn.getStartedAt()));
+    }
+
+    public void completed(TurnRecord turn, Instant at) {
+        outbox.append(turn.getUserKey(), turn.getThreadKey(), "turn/completed", Lifecycle.turnCompleted(
+                turn.getTurnId(), turn.getThreadKey(), turn.getStartedAt(), at, turn.getMessage()));
+    }
+
+    public void interrupted(TurnRecord turn, Instant at) {
+        outbox.append(turn.getUserKey(), turn.getThreadKey(), "turn/interrupted", Lifecycle.turnInterrupted(
+                turn.getTurnId(), turn.getThreadKey(), turn.getStartedAt(), at, turn.getOutcome(), turn.getMessage(),
+                turn.getMergedInto()));
+    }
+
+    /** Holon's untargeted interrupt: a turn/interrupted for a fresh id and no thread. */
+    public void untargetedInterrupt(String userKey, String turnId, Instant at, String message) {
+        outbox.append(userKey, null, "turn/interrupted", Lifecycle.turnInterrupted(turnId, null, at.toEpochMilli(),
+                at, "interrupted", message, null));
+    }
+}

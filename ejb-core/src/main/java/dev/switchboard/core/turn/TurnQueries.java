@@ -1,0 +1,118 @@
+package dev.switchboard.core.turn;
+
+import dev.switchboard.core.run.RunView;
+import dev.switchboard.persistence.run.RunRecord;
+import dev.switchboard.persistence.run.RunState;
+import dev.switchboard.persistence.thread.ThreadRecord;
+import dev.switchboard.persistence.turn.TurnRecord;
+import jakarta.ejb.Stateless;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** Read models for {@code thread/list}, {@code thread/read} and {@code turn/read}. */
+@Stateless
+public class TurnQueries {
+
+    @PersistenceContext(unitName = "switchboard")
+    EntityManager em;
+
+    public record ThreadSummary(String threadKey, long createdAt, long activeTurns) {
+    }
+
+    public record ThreadPage(List<ThreadSummary> threads, String nextAfter) {
+    }
+
+    public record Conversation(List<RunView> runs, List<TurnItem> items) {
+    }
+
+    public record ThreadContent(ThreadSummary thread, Conversation page, Long nextAfterSeq) {
+    }
+
+    public record TurnContent(TurnView turn, Conversation conversation) {
+    }
+
+    public ThreadPage threads(String userKey, String after, int limit) {
+        List<ThreadRecord> rows = em.createQuery("SELECT t FROM ThreadRecord t WHERE t.userKey = :userKey "
+                        + "AND t.threadKey > :after ORDER BY t.threadKey", ThreadRecord.class)
+                .setParameter("userKey", userKey)
+                .setParameter("after", after == null ? "" : after)
+                .setMaxResults(limit + 1)
+                .getResultList();
+        boolean more = rows.size() > limit;
+        List<ThreadRecord> page = more ? rows.subList(0, limit) : rows;
+        Map<Long, Long> active = activeTurns(userKey, page.stream().map(ThreadRecord::getId).toList());
+        List<ThreadSummary> threads = page.stream()
+                .map(t -> new ThreadSummary(t.getThreadKey(), t.getCreatedAt(), active.getOrDefault(t.getId(), 0L)))
+                .toList();
+        return new ThreadPage(threads, more ? page.get(limit - 1).getThreadKey() : null);
+    }
+
+    public Optional<ThreadContent> thread(String userKey, String threadKey, long afterSeq, int limit) {
+        Optional<ThreadRecord> thread = em.createNamedQuery(ThreadRecord.BY_KEY, ThreadRecord.class)
+                .setParameter("userKey", userKey)
+                .setParameter("threadKey", threadKey)
+                .getResultStream().findFirst();
+        if (thread.isEmpty()) {
+            return Optional.empty();
+        }
+        ThreadRecord t = thread.get();
+        List<RunRecord> runs = em.createNamedQuery(RunRecord.BY_THREAD_PAGE, RunRecord.class)
+                .setParameter("threadId", t.getId())
+                .setParameter("afterSeq", afterSeq)
+                .setMaxResults(limit + 1)
+                .getResultList();
+        boolean more = runs.size() > limit;
+        List<RunRecord> page = more ? runs.subList(0, limit) : runs;
+        long active = activeTurns(userKey, List.of(t.getId())).getOrDefault(t.getId(), 0L);
+        return Optional.of(new ThreadContent(new ThreadSummary(t.getThreadKey(), t.getCreatedAt(), active),
+                conversation(page), more ? page.get(limit - 1).getThreadSeq() : null));
+    }
+
+    public Optional<TurnContent> turn(String userKey, String turnId) {
+        TurnRecord turn = em.find(TurnRecord.class, turnId);
+        if (turn == null || !turn.getUserKey().equals(userKey)) {
+            return Optional.empty();
+        }
+        List<RunRecord> runs = em.createNamedQuery(RunRecord.BY_TURN, RunRecord.class)
+                .setParameter("turnId", turnId)
+                .getResultList();
+        return Optional.of(new TurnContent(TurnView.of(turn), conversation(runs)));
+    }
+
+    private Conversation conversation(List<RunRecord> runs) {
+        List<TurnItem> items = new ArrayList<>();
+        for (RunRecord run : runs) {
+            List<jakarta.json.JsonObject> input = TurnLedger.inputOf(run).messages();
+            for (int i = 0; i < input.size(); i++) {
+                items.add(new TurnItem(run.getRunId() + ":in:" + i, run.getRunId(), run.getTurnId(),
+                        input.get(i).getString("role", "user"), "completed", input.get(i)));
+            }
+            String reply = run.getState() == RunState.SUCCEEDED ? TurnTracker.replyText(run.getOutputJson()) : null;
+            if (reply != null && !reply.isEmpty()) {
+                items.add(new TurnItem(run.getRunId() + ":out", run.getRunId(), run.getTurnId(), "assistant",
+                        "completed", Lifecycle.assistantMessage(reply)));
+            }
+        }
+        return new Conversation(runs.stream().map(RunView::of).toList(), items);
+    }
+
+    private Map<Long, Long> activeTurns(String userKey, List<Long> threadIds) {
+        Map<Long, Long> counts = new HashMap<>();
+        if (threadIds.isEmpty()) {
+            return counts;
+        }
+        for (Object[] row : em.createQuery("SELECT t.threadId, COUNT(t) FROM TurnRecord t WHERE t.userKey = :userKey "
+                        + "AND t.state = 'active' AND t.threadId IN :ids GROUP BY t.threadId", Object[].class)
+                .setParameter("userKey", userKey)
+                .setParameter("ids", threadIds)
+                .getResultList()) {
+            counts.put(((Number) row[0]).longValue(), ((Number) row[1]).longValue());
+        }
+        return counts;
+    }
+}

@@ -1,0 +1,57 @@
+package dev.switchboard.core.turn;
+
+import dev.switchboard.core.lane.LaneController;
+import dev.switchboard.core.run.RunService;
+import dev.switchboard.core.run.UniqueViolation;
+import jakarta.ejb.EJB;
+import jakarta.ejb.Stateless;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+
+/**
+ * The turn calls the web modules make. Each change is committed (with its notifications) before
+ * it returns; a new run in an idle lane is claimed in the same transaction and started here,
+ * otherwise the lane is woken; stopped runs have their engines stopped here.
+ */
+@Stateless
+@TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
+public class TurnService {
+
+    @EJB
+    TurnLedger ledger;
+
+    @EJB
+    RunService runs;
+
+    @EJB
+    LaneController lanes;
+
+    public TurnLedger.Outcome start(String userKey, String threadKey, TurnInput input, String idempotencyKey) {
+        long threadId = runs.threadId(userKey, threadKey);
+        TurnLedger.Outcome outcome = UniqueViolation.retryOnce(() -> lanes.admit(
+                claimFor -> ledger.start(userKey, threadKey, input, idempotencyKey, threadId, claimFor),
+                TurnLedger.Outcome::claim));
+        return settled(outcome);
+    }
+
+    public TurnLedger.Outcome steer(String userKey, String turnId, TurnInput input) {
+        return settled(lanes.admit(claimFor -> ledger.steer(userKey, turnId, input, claimFor),
+                TurnLedger.Outcome::claim));
+    }
+
+    public TurnLedger.Outcome interrupt(String userKey, String turnId, String message) {
+        return settled(ledger.interrupt(userKey, turnId, message));
+    }
+
+    public String interruptRuntime(String userKey, String message) {
+        return UniqueViolation.retryOnce(() -> ledger.interruptRuntime(userKey, message));
+    }
+
+    private TurnLedger.Outcome settled(TurnLedger.Outcome outcome) {
+        lanes.cancelled(outcome.stopped());
+        if (outcome.claim().claim().isEmpty() && !outcome.deduplicated()) {
+            lanes.wake(outcome.threadId());
+        }
+        return outcome;
+    }
+}

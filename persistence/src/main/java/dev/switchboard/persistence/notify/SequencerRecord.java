@@ -1,0 +1,35 @@
+package dev.switchboard.persistence.notify;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+
+/** The single row holding the last notification seq; locking it serialises the stampers. */
+@Entity
+@Table(name = "notification_sequencer")
+public class SequencerRecord {
+
+    public static final int ID = 1;
+
+    @Id
+    @Column(name = "id")
+    private int id;
+
+    @Column(name = "last_seq", nullable = false)
+    private long lastSeq;
+
+    protected SequencerRecord() {
+    }
+
+    public long getLastSeq() {
+        return lastSeq;
+    }
+
+    public void advanceTo(long seq) {
+        if (seq < lastSeq) {
+            throw new IllegalArgumentException("seq must not go back: " + seq + " < " + lastSeq);
+        }
+        this.lastSeq = seq;
+    }
+}

@@ -1,0 +1,2 @@
+/** The notification outbox and its sequencer row. */
+package dev.switchboard.persistence.notify;

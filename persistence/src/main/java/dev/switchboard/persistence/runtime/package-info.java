@@ -1,0 +1,2 @@
+/** The per-user serve runtime record. */
+package dev.switchboard.persistence.runtime;

@@ -1,0 +1,216 @@
+package dev.switchboard.ws;
+
+import dev.switchboard.core.notify.Notification;
+import dev.switchboard.core.notify.NotificationHub;
+import dev.switchboard.core.notify.NotifySettings;
+import dev.switchboard.core.notify.Subscription;
+import dev.switchboard.core.rpc.Params;
+import dev.switchboard.core.rpc.RpcEnvelope;
+import dev.switchboard.core.rpc.RpcError;
+import dev.switchboard.core.rpc.RpcException;
+import dev.switchboard.core.rpc.RpcMethods;
+import jakarta.enterprise.concurrent.ManagedExecutorService;
+import jakarta.enterprise.inject.spi.CDI;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.websocket.CloseReason;
+import jakarta.websocket.OnClose;
+import jakarta.websocket.OnError;
+import jakarta.websocket.OnMessage;
+import jakarta.websocket.OnOpen;
+import jakarta.websocket.Session;
+import jakarta.websocket.server.ServerEndpoint;
+import java.io.IOException;
+import java.util.HashSet;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
+
+/**
+ * One WebSocket connection speaking JSON-RPC both ways. Requests are answered in order;
+ * notifications of the connection's subscription are interleaved with the answers. Outgoing
+ * frames go one at a time (asynchronously, so a slow client holds no thread); what waits is the
+ * subscription's bounded queue, and a client that lets it overflow is closed with 1013 and told
+ * the seq to resume after.
+ */
+@ServerEndpoint(value = "/", configurator = SocketConfigurator.class)
+public class RpcSocket {
+
+    private static final Logger LOG = Logger.getLogger(RpcSocket.class.getName());
+
+    // Looked up rather than injected: Liberty does not inject into endpoints that have their own configurator.
+    private RpcMethods methods;
+    private NotificationHub hub;
+    private NotifySettings notifySettings;
+    private ManagedExecutorService executor;
+
+    private Session session;
+    private String user;
+    private volatile Subscription subscription;
+    private final ConcurrentLinkedQueue<String> answers = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean sending = new AtomicBoolean();
+
+    @OnOpen
+    public void open(Session session) {
+        this.session = session;
+        this.user = (String) session.getUserProperties().get(SocketConfigurator.USER);
+        methods = CDI.current().select(RpcMethods.class).get();
+        hub = CDI.current().select(NotificationHub.class).get();
+        notifySettings = CDI.current().select(NotifySettings.class).get();
+        try {
+            executor = InitialContext.doLookup("java:comp/DefaultManagedExecutorService");
+        } catch (NamingException e) {
+            throw new IllegalStateException("no default managed executor", e);
+        }
+        session.setMaxTextMessageBufferSize(CDI.current().select(SocketSettings.class).get().maxMessageBytes());
+        session.setMaxIdleTimeout(0);
+        if (user == null) {
+            close(new CloseReason(CloseReason.CloseCodes.VIOLATED_POLICY, "unauthorized"));
+        }
+    }
+
+    @OnMessage
+    public void message(String text) {
+        RpcEnvelope.Parsed parsed = RpcEnvelope.parse(text);
+        if (parsed.error() != null) {
+            answer(RpcEnvelope.error(null, parsed.error()));
+            return;
+        }
+        RpcEnvelope.Request request = parsed.request();
+        JsonObject response;
+        try {
+            response = switch (request.method()) {
+                case "subscribe" -> RpcEnvelope.result(request.id(), subscribe(Params.of(request.params())));
+                case "unsubscribe" -> RpcEnvelope.result(request.id(), unsubscribe());
+                default -> RpcEnvelope.result(request.id(), methods.call(user, request.method(), request.params()));
+            };
+        } catch (RpcException e) {
+            response = RpcEnvelope.error(request.id(), e.error());
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "JSON-RPC " + request.method() + " over WebSocket failed", e);
+            response = RpcEnvelope.error(request.id(), RpcError.internal("internal error: " + request.method()
+                    + " could not be completed; retry later"));
+        }
+        if (!request.isNotification()) {
+            answer(response);
+        }
+    }
+
+    /** Binary frames are not part of the protocol; answered, not dropped. */
+    @OnMessage
+    public void binary(byte[] data) {
+        answer(RpcEnvelope.error(null, new RpcError(RpcError.PARSE_ERROR, "Parse error: binary frames are not supported", null)));
+    }
+
+    private JsonObject subscribe(Params params) {
+        List<String> threads = params.strings("threads");
+        long after = params.integer("after_seq", -1);
+        if (params.raw("after_seq") != null && after < 0) {
+            throw new RpcException(RpcError.invalidField("after_seq", "after_seq must not be negative"));
+        }
+        Subscription previous = subscription;
+        if (previous != null) {
+            hub.unsubscribe(previous);
+        }
+        Subscription next = new Subscription(user, threads == null ? null : new HashSet<>(threads),
+                notifySettings.buffer(), new Subscription.Sink() {
+                    @Override
+                    public void available() {
+                        pump();
+                    }
+
+                    @Override
+                    public void overflow(long lastSentSeq) {
+                        close(new CloseReason(CloseReason.CloseCodes.TRY_AGAIN_LATER,
+                                "slow consumer: resume with after_seq=" + lastSentSeq));
+                    }
+                });
+        subscription = next;
+        long start = hub.subscribe(next, after < 0 ? null : after);
+        return Json.createObjectBuilder().add("subscribed", true).add("after_seq", start).build();
+    }
+
+    private JsonObject unsubscribe() {
+        Subscription previous = subscription;
+        subscription = null;
+        if (previous != null) {
+            hub.unsubscribe(previous);
+        }
+        return Json.createObjectBuilder().add("subscribed", false).build();
+    }
+
+    private void answer(JsonObject response) {
+        answers.add(response.toString());
+        pump();
+    }
+
+    /** Sends the next frame unless one is in flight; answers go before queued notifications. */
+    private void pump() {
+        while (session != null && session.isOpen()) {
+            if (!sending.compareAndSet(false, true)) {
+                return;
+            }
+            String next = answers.poll();
+            if (next == null) {
+                Subscription sub = subscription;
+                Notification n = sub == null ? null : sub.poll();
+                next = n == null ? null : n.line();
+            }
+            if (next == null) {
+                sending.set(false);
+                if (!answers.isEmpty() || hasQueuedNotification()) {
+                    continue; // something arrived between the poll and the reset
+                }
+                return;
+            }
+            session.getAsyncRemote().sendText(next, result -> {
+                sending.set(false);
+                if (!result.isOK()) {
+                    LOG.log(Level.FINE, "WebSocket send failed; closing", result.getException());
+                    close(new CloseReason(CloseReason.CloseCodes.CLOSED_ABNORMALLY, "send failed"));
+                    return;
+                }
+                executor.execute(this::pump); // not inline: a completed send must not deepen the stack
+            });
+            return;
+        }
+    }
+
+    private boolean hasQueuedNotification() {
+        Subscription sub = subscription;
+        return sub != null && sub.hasQueued();
+    }
+
+    @OnClose
+    public void closed(Session session, CloseReason reason) {
+        Subscription sub = subscription;
+        subscription = null;
+        if (sub != null) {
+            hub.unsubscribe(sub);
+        }
+    }
+
+    @OnError
+    public void error(Session session, Throwable error) {
+        LOG.log(Level.FINE, "WebSocket error", error);
+    }
+
+    private void close(CloseReason reason) {
+        Subscription sub = subscription;
+        subscription = null;
+        if (sub != null) {
+            hub.unsubscribe(sub);
+        }
+        try {
+            if (session.isOpen()) {
+                session.close(reason);
+            }
+        } catch (IOException | IllegalStateException e) {
+            LOG.log(Level.FINE, "Closing a WebSocket failed", e);
+        }
+    }
+}
