@@ -30,13 +30,20 @@ final class SwitchboardClient {
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(60);
 
     private final URI base;
+    private final String token;
     private final HttpClient http = HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(10))
             .build();
 
     SwitchboardClient(URI base) {
+        this(base, null);
+    }
+
+    /** {@code token}: sent as {@code Authorization: Bearer <token>} unless null. */
+    SwitchboardClient(URI base, String token) {
         this.base = base;
+        this.token = token;
     }
 
     /** Fails unless {@code GET /health/ready} answers 200. */
@@ -81,6 +88,9 @@ final class SwitchboardClient {
     }
 
     private HttpResponse<String> send(HttpRequest.Builder request) throws IOException, InterruptedException {
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
         return http.send(request.timeout(REQUEST_TIMEOUT).build(), HttpResponse.BodyHandlers.ofString());
     }
 
