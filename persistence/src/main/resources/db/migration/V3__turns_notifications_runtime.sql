@@ -37,6 +37,8 @@ CREATE TABLE notifications (
     CONSTRAINT notifications_pk PRIMARY KEY (id)
 );
 CREATE UNIQUE INDEX notifications_seq_uk ON notifications (seq);
+-- The sequencer's lookup of pending rows (seq IS NULL, in id order) must not scan the whole log.
+CREATE INDEX notifications_pending_idx ON notifications (seq, id);
 
 -- One row: the last seq handed out. Stampers lock it, which serialises them cluster-wide.
 CREATE TABLE notification_sequencer (

@@ -9,7 +9,6 @@ import dev.switchboard.core.rpc.RpcEnvelope;
 import dev.switchboard.core.rpc.RpcError;
 import dev.switchboard.core.rpc.RpcException;
 import dev.switchboard.core.rpc.RpcMethods;
-import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.inject.spi.CDI;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
@@ -27,15 +26,13 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import javax.naming.InitialContext;
-import javax.naming.NamingException;
 
 /**
  * One WebSocket connection speaking JSON-RPC both ways. Requests are answered in order;
  * notifications of the connection's subscription are interleaved with the answers. Outgoing
- * frames go one at a time (asynchronously, so a slow client holds no thread); what waits is the
- * subscription's bounded queue, and a client that lets it overflow is closed with 1013 and told
- * the seq to resume after.
+ * frames are written by {@link SocketSenders}' threads, one writer per connection at a time; what
+ * waits is the subscription's bounded queue, and a client that lets it overflow (or stops reading
+ * altogether) is closed with 1013 and told the seq to resume after.
  */
 @ServerEndpoint(value = "/", configurator = SocketConfigurator.class)
 public class RpcSocket {
@@ -46,7 +43,8 @@ public class RpcSocket {
     private RpcMethods methods;
     private NotificationHub hub;
     private NotifySettings notifySettings;
-    private ManagedExecutorService executor;
+    private SocketSenders senders;
+    private volatile long writeStartedAt;
 
     private Session session;
     private String user;
@@ -61,11 +59,8 @@ public class RpcSocket {
         methods = CDI.current().select(RpcMethods.class).get();
         hub = CDI.current().select(NotificationHub.class).get();
         notifySettings = CDI.current().select(NotifySettings.class).get();
-        try {
-            executor = InitialContext.doLookup("java:comp/DefaultManagedExecutorService");
-        } catch (NamingException e) {
-            throw new IllegalStateException("no default managed executor", e);
-        }
+        senders = CDI.current().select(SocketSenders.class).get();
+        senders.register(this);
         session.setMaxTextMessageBufferSize(CDI.current().select(SocketSettings.class).get().maxMessageBytes());
         session.setMaxIdleTimeout(0);
         if (user == null) {
@@ -120,7 +115,7 @@ public class RpcSocket {
                 notifySettings.buffer(), new Subscription.Sink() {
                     @Override
                     public void available() {
-                        pump();
+                        schedulePump(); // the hub's thread never writes to sockets
                     }
 
                     @Override
@@ -145,39 +140,63 @@ public class RpcSocket {
 
     private void answer(JsonObject response) {
         answers.add(response.toString());
-        pump();
+        schedulePump();
     }
 
-    /** Sends the next frame unless one is in flight; answers go before queued notifications. */
+    /** Makes sure a writer drains this connection's queues (answers first, then notifications). */
+    private void schedulePump() {
+        if (!sending.get()) {
+            senders.execute(this::pump);
+        }
+    }
+
+    /** Drains the queues with blocking writes; only one thread at a time per connection. */
     private void pump() {
         while (session != null && session.isOpen()) {
             if (!sending.compareAndSet(false, true)) {
                 return;
             }
-            String next = answers.poll();
-            if (next == null) {
-                Subscription sub = subscription;
-                Notification n = sub == null ? null : sub.poll();
-                next = n == null ? null : n.line();
-            }
-            if (next == null) {
-                sending.set(false);
-                if (!answers.isEmpty() || hasQueuedNotification()) {
-                    continue; // something arrived between the poll and the reset
+            try {
+                String next;
+                while ((next = nextFrame()) != null) {
+                    writeStartedAt = System.currentTimeMillis();
+                    session.getBasicRemote().sendText(next);
+                    writeStartedAt = 0;
                 }
+            } catch (IOException | RuntimeException e) {
+                writeStartedAt = 0;
+                LOG.log(Level.FINE, "WebSocket write failed; closing", e);
+                close(new CloseReason(CloseReason.CloseCodes.CLOSED_ABNORMALLY, "write failed"));
                 return;
-            }
-            session.getAsyncRemote().sendText(next, result -> {
+            } finally {
                 sending.set(false);
-                if (!result.isOK()) {
-                    LOG.log(Level.FINE, "WebSocket send failed; closing", result.getException());
-                    close(new CloseReason(CloseReason.CloseCodes.CLOSED_ABNORMALLY, "send failed"));
-                    return;
-                }
-                executor.execute(this::pump); // not inline: a completed send must not deepen the stack
-            });
-            return;
+            }
+            if (answers.isEmpty() && !hasQueuedNotification()) {
+                return; // else something arrived after the last poll: drain again
+            }
         }
+    }
+
+    private String nextFrame() {
+        String next = answers.poll();
+        if (next != null) {
+            return next;
+        }
+        Subscription sub = subscription;
+        Notification n = sub == null ? null : sub.poll();
+        return n == null ? null : n.line();
+    }
+
+    /** True when a write has been blocked longer than {@code timeoutMs} (the client stopped reading). */
+    boolean writeStalledSince(long now, long timeoutMs) {
+        long started = writeStartedAt;
+        return started > 0 && now - started > timeoutMs;
+    }
+
+    void closeStalled() {
+        Subscription sub = subscription;
+        long at = sub == null ? 0 : sub.lastTakenSeq();
+        close(new CloseReason(CloseReason.CloseCodes.TRY_AGAIN_LATER, "slow consumer: resume with after_seq=" + at));
     }
 
     private boolean hasQueuedNotification() {
@@ -187,6 +206,9 @@ public class RpcSocket {
 
     @OnClose
     public void closed(Session session, CloseReason reason) {
+        if (senders != null) {
+            senders.unregister(this);
+        }
         Subscription sub = subscription;
         subscription = null;
         if (sub != null) {
@@ -200,6 +222,7 @@ public class RpcSocket {
     }
 
     private void close(CloseReason reason) {
+        senders.unregister(this);
         Subscription sub = subscription;
         subscription = null;
         if (sub != null) {

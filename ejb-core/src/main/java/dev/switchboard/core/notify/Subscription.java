@@ -111,6 +111,11 @@ public final class Subscription {
         return queue.size() <= capacity / 2;
     }
 
+    /** The seq of the last notification handed to the transport. */
+    public synchronized long lastTakenSeq() {
+        return lastTaken;
+    }
+
     public synchronized boolean hasQueued() {
         return !queue.isEmpty();
     }
