@@ -1,11 +1,13 @@
 package dev.switchboard.core.notify;
 
 import dev.switchboard.persistence.notify.NotificationRecord;
+import dev.switchboard.persistence.notify.OutboxRecord;
 import dev.switchboard.persistence.notify.SequencerRecord;
 import jakarta.ejb.Stateless;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceContext;
+import java.util.ArrayList;
 import java.util.List;
 
 /** The outbox's transactions: stamping committed notifications with seqs, and reading them back. */
@@ -20,26 +22,28 @@ public class NotificationLedger {
     }
 
     /**
-     * Gives the committed, unsequenced notifications the next seqs, in insertion order. Stampers
-     * (one per instance) serialise on the sequencer row, so a stamping transaction commits before
-     * the next one can read: whoever sees seq N also sees every seq below it — seq order is commit
-     * order, and a tailer never skips a notification that commits late.
+     * Moves committed notifications from the outbox into the log, in insertion order, giving each
+     * the next seq. Stampers (one per instance) serialise on the sequencer row, so a stamping
+     * transaction commits before the next one can read: whoever sees seq N also sees every seq
+     * below it — seq order is commit order, and a tailer never skips a notification that commits late.
      */
     public StampBatch stamp(int limit) {
-        List<NotificationRecord> pending = unstamped(1);
-        if (pending.isEmpty()) {
+        if (pending(1).isEmpty()) {
             return new StampBatch(-1, List.of()); // nothing to do: no need to take the lock
         }
         SequencerRecord sequencer = em.find(SequencerRecord.class, SequencerRecord.ID, LockModeType.PESSIMISTIC_WRITE);
         long before = sequencer.getLastSeq();
         long seq = before;
-        List<NotificationRecord> rows = unstamped(limit);
-        for (NotificationRecord row : rows) {
-            row.stamp(++seq);
+        List<Notification> stamped = new ArrayList<>();
+        for (OutboxRecord row : pending(limit)) {
+            NotificationRecord entry = row.sequenced(++seq);
+            em.persist(entry);
+            em.remove(row);
+            stamped.add(Notification.of(entry));
         }
         sequencer.advanceTo(seq);
         em.flush();
-        return new StampBatch(before, rows.stream().map(Notification::of).toList());
+        return new StampBatch(before, stamped);
     }
 
     /** Sequenced notifications with {@code after < seq <= upTo}, in seq order. */
@@ -66,8 +70,8 @@ public class NotificationLedger {
         return em.find(SequencerRecord.class, SequencerRecord.ID).getLastSeq();
     }
 
-    private List<NotificationRecord> unstamped(int limit) {
-        return em.createNamedQuery(NotificationRecord.UNSTAMPED, NotificationRecord.class)
+    private List<OutboxRecord> pending(int limit) {
+        return em.createNamedQuery(OutboxRecord.PENDING, OutboxRecord.class)
                 .setMaxResults(limit)
                 .getResultList();
     }

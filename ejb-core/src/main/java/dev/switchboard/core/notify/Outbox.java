@@ -18,7 +18,7 @@ import jakarta.transaction.TransactionSynchronizationRegistry;
 @ApplicationScoped
 public class Outbox {
 
-    private static final String INSERT = "INSERT INTO notifications (user_key, thread_key, method, params, created_at) "
+    private static final String INSERT = "INSERT INTO notification_outbox (user_key, thread_key, method, params, created_at) "
             + "VALUES (?, ?, ?, ?, ?)";
     private static final Object WAKE_REGISTERED = new Object();
 
