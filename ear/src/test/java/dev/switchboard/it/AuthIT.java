@@ -2,10 +2,17 @@ package dev.switchboard.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import jakarta.json.Json;
 import jakarta.json.JsonObject;
+import java.net.URI;
 import java.net.http.HttpRequest;
+import java.net.http.WebSocketHandshakeException;
+import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -72,5 +79,45 @@ class AuthIT {
         String key = "{\"text\":\"k\",\"idempotency_key\":\"same-key\"}";
         assertNotEquals(post(ALICE, key).json().getString("run_id"), post(BOB, key).json().getString("run_id"),
                 "idempotency keys are scoped per user");
+    }
+
+    @Test
+    void theWebSocketNeedsAKnownTokenInTheHeaderOrTheQuery() throws Exception {
+        IllegalStateException refused = assertThrows(IllegalStateException.class, () -> RpcSocket.connect(PORT));
+        assertTrue(refused.getCause() instanceof WebSocketHandshakeException, refused.toString());
+        assertEquals(401, ((WebSocketHandshakeException) refused.getCause()).getResponse().statusCode());
+        IllegalStateException wrong = assertThrows(IllegalStateException.class,
+                () -> RpcSocket.connect(PORT, "Authorization", "Bearer wrong-token-0123456789"));
+        assertEquals(401, ((WebSocketHandshakeException) wrong.getCause()).getResponse().statusCode());
+
+        try (RpcSocket viaHeader = RpcSocket.connect(PORT, "Authorization", "Bearer " + ALICE);
+                RpcSocket viaQuery = RpcSocket.connectAsync(
+                        URI.create("ws://127.0.0.1:" + PORT + "/ws?access_token=" + BOB)).get(15, TimeUnit.SECONDS)) {
+            String aliceThread = viaHeader.result("thread/start", Json.createObjectBuilder()
+                    .add("thread_id", "ws-alice").build()).getString("thread_id");
+            assertEquals("ws-alice", aliceThread);
+            assertEquals("main", viaQuery.result("server/status", null).getString("session_id"),
+                    "bob's runtime is his own: alice's thread/start did not change it");
+        }
+    }
+
+    @Test
+    void subscribersSeeOnlyTheirOwnUsersNotifications() throws Exception {
+        try (RpcSocket alice = RpcSocket.connect(PORT, "Authorization", "Bearer " + ALICE);
+                RpcSocket bob = RpcSocket.connect(PORT, "Authorization", "Bearer " + BOB)) {
+            alice.result("subscribe", null);
+            bob.result("subscribe", null);
+            String alicesTurn = post(ALICE, "{\"text\":\"for alice\",\"thread_key\":\"iso\"}").json().getString("turn_id");
+            String bobsTurn = post(BOB, "{\"text\":\"for bob\",\"thread_key\":\"iso\"}").json().getString("turn_id");
+            alice.notifications.await(Rpc.endOf(alicesTurn), Duration.ofSeconds(20));
+            bob.notifications.await(Rpc.endOf(bobsTurn), Duration.ofSeconds(20));
+            assertTrue(alice.notifications.matching(Rpc.ofTurn(bobsTurn)).isEmpty(), "alice saw bob's turn");
+            assertTrue(bob.notifications.matching(Rpc.ofTurn(alicesTurn)).isEmpty(), "bob saw alice's turn");
+            try (RpcSocket replay = RpcSocket.connect(PORT, "Authorization", "Bearer " + ALICE)) {
+                replay.result("subscribe", Json.createObjectBuilder().add("after_seq", 0).build());
+                replay.notifications.await(Rpc.endOf(alicesTurn), Duration.ofSeconds(20));
+                assertTrue(replay.notifications.matching(Rpc.ofTurn(bobsTurn)).isEmpty(), "a replay is per user too");
+            }
+        }
     }
 }

@@ -20,6 +20,7 @@ import jakarta.websocket.OnOpen;
 import jakarta.websocket.Session;
 import jakarta.websocket.server.ServerEndpoint;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -45,6 +46,9 @@ public class RpcSocket {
     private NotifySettings notifySettings;
     private SocketSenders senders;
     private volatile long writeStartedAt;
+    private int maxMessageBytes;
+    private volatile CloseReason pendingClose;
+    private volatile String closingNotice;
 
     private Session session;
     private String user;
@@ -61,7 +65,9 @@ public class RpcSocket {
         notifySettings = CDI.current().select(NotifySettings.class).get();
         senders = CDI.current().select(SocketSenders.class).get();
         senders.register(this);
-        session.setMaxTextMessageBufferSize(CDI.current().select(SocketSettings.class).get().maxMessageBytes());
+        maxMessageBytes = CDI.current().select(SocketSettings.class).get().maxMessageBytes();
+        // Room above the limit, so an oversized frame reaches message() and is refused with a reason.
+        session.setMaxTextMessageBufferSize(maxMessageBytes * 4);
         session.setMaxIdleTimeout(0);
         if (user == null) {
             close(new CloseReason(CloseReason.CloseCodes.VIOLATED_POLICY, "unauthorized"));
@@ -70,6 +76,10 @@ public class RpcSocket {
 
     @OnMessage
     public void message(String text) {
+        if (tooBig(text)) {
+            closeAfterWrites(new CloseReason(CloseReason.CloseCodes.TOO_BIG, "message larger than " + maxMessageBytes + " bytes"), null);
+            return;
+        }
         RpcEnvelope.Parsed parsed = RpcEnvelope.parse(text);
         if (parsed.error() != null) {
             answer(RpcEnvelope.error(null, parsed.error()));
@@ -93,6 +103,12 @@ public class RpcSocket {
         if (!request.isNotification()) {
             answer(response);
         }
+    }
+
+    /** The container may accept frames above the configured size; the limit is enforced here too. */
+    private boolean tooBig(String text) {
+        return (long) text.length() * 3 > maxMessageBytes
+                && text.getBytes(StandardCharsets.UTF_8).length > maxMessageBytes;
     }
 
     /** Binary frames are not part of the protocol; answered, not dropped. */
@@ -120,8 +136,12 @@ public class RpcSocket {
 
                     @Override
                     public void overflow(long lastSentSeq) {
-                        close(new CloseReason(CloseReason.CloseCodes.TRY_AGAIN_LATER,
-                                "slow consumer: resume with after_seq=" + lastSentSeq));
+                        String notice = Json.createObjectBuilder().add("jsonrpc", "2.0").add("method", "stream/overflow")
+                                .add("params", Json.createObjectBuilder().add("last_seq", lastSentSeq)
+                                        .add("message", "subscriber fell too far behind; resume with after_seq"))
+                                .build().toString();
+                        closeAfterWrites(new CloseReason(CloseReason.CloseCodes.TRY_AGAIN_LATER,
+                                "slow consumer: resume with after_seq=" + lastSentSeq), notice);
                     }
                 });
         subscription = next;
@@ -157,8 +177,13 @@ public class RpcSocket {
                 return;
             }
             try {
+                CloseReason closing = pendingClose;
+                if (closing != null) {
+                    finishClosing(closing);
+                    return;
+                }
                 String next;
-                while ((next = nextFrame()) != null) {
+                while (pendingClose == null && (next = nextFrame()) != null) {
                     writeStartedAt = System.currentTimeMillis();
                     session.getBasicRemote().sendText(next);
                     writeStartedAt = 0;
@@ -171,8 +196,8 @@ public class RpcSocket {
             } finally {
                 sending.set(false);
             }
-            if (answers.isEmpty() && !hasQueuedNotification()) {
-                return; // else something arrived after the last poll: drain again
+            if (pendingClose == null && answers.isEmpty() && !hasQueuedNotification()) {
+                return; // else something arrived after the last poll (or a close is due): go again
             }
         }
     }
@@ -187,12 +212,39 @@ public class RpcSocket {
         return n == null ? null : n.line();
     }
 
+    /**
+     * Closes once the frame being written (if any) is out: a close frame must never be written into
+     * the middle of another frame. {@code notice} is sent first, when given.
+     */
+    private void closeAfterWrites(CloseReason reason, String notice) {
+        Subscription sub = subscription;
+        subscription = null;
+        if (sub != null) {
+            hub.unsubscribe(sub);
+        }
+        closingNotice = notice;
+        pendingClose = reason;
+        senders.execute(this::pump);
+    }
+
+    private void finishClosing(CloseReason reason) throws IOException {
+        String notice = closingNotice;
+        closingNotice = null;
+        if (notice != null) {
+            writeStartedAt = System.currentTimeMillis();
+            session.getBasicRemote().sendText(notice);
+            writeStartedAt = 0;
+        }
+        close(reason);
+    }
+
     /** True when a write has been blocked longer than {@code timeoutMs} (the client stopped reading). */
     boolean writeStalledSince(long now, long timeoutMs) {
         long started = writeStartedAt;
         return started > 0 && now - started > timeoutMs;
     }
 
+    /** The watchdog's last resort for a client that stopped reading: the connection is dropped. */
     void closeStalled() {
         Subscription sub = subscription;
         long at = sub == null ? 0 : sub.lastTakenSeq();

@@ -27,10 +27,10 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 @ApplicationScoped
 public class SocketSenders {
 
-    private static final int MAX_WRITERS = 32;
+    private static final int MAX_WRITERS = 64;
 
     @Inject
-    @ConfigProperty(name = "switchboard.ws.send-timeout-ms", defaultValue = "10000")
+    @ConfigProperty(name = "switchboard.ws.send-timeout-ms", defaultValue = "30000")
     long sendTimeoutMs;
 
     private ThreadPoolExecutor writers;

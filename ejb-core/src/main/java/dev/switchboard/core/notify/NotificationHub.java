@@ -38,6 +38,8 @@ public class NotificationHub {
     private static final int STAMP_BATCH = 1000;
     private static final int READ_PAGE = 1000;
     private static final long REPLAY_ROOM_WAIT_MS = 30_000;
+    private static final long PRUNE_INTERVAL_MS = 300_000;
+    private static final int PRUNE_BATCH = 5_000;
 
     @Resource
     ManagedThreadFactory threadFactory;
@@ -56,6 +58,7 @@ public class NotificationHub {
     /** The last seq fanned out to live subscribers; guarded by feedLock for writes. */
     private volatile long delivered;
     private volatile boolean running;
+    private long nextPrune;
     private Thread pump;
     private ExecutorService replays;
 
@@ -142,6 +145,7 @@ public class NotificationHub {
                     return;
                 }
                 pump(!woken);
+                pruneNow();
                 backoff = 0;
             } catch (InterruptedException e) {
                 return;
@@ -149,6 +153,19 @@ public class NotificationHub {
                 backoff = Math.min(5_000, Math.max(100, backoff * 2));
                 LOG.log(Level.WARNING, "Notification pump failed; retrying in " + backoff + " ms", e);
             }
+        }
+    }
+
+    /** Every few minutes, deletes log entries older than the retention, a bounded batch at a time. */
+    private void pruneNow() {
+        long now = System.currentTimeMillis();
+        if (now < nextPrune) {
+            return;
+        }
+        int deleted = ledger.prune(now - settings.retentionMs(), PRUNE_BATCH);
+        nextPrune = deleted == PRUNE_BATCH ? now + 1_000 : now + PRUNE_INTERVAL_MS;
+        if (deleted > 0) {
+            LOG.fine(() -> "Pruned " + deleted + " notifications older than the retention");
         }
     }
 

@@ -65,6 +65,21 @@ public class NotificationLedger {
                 .getResultList().stream().map(Notification::of).toList();
     }
 
+    /** Deletes up to {@code limit} log entries older than {@code cutoffMs}; returns how many. */
+    public int prune(long cutoffMs, int limit) {
+        List<Long> old = em.createQuery("SELECT n.seq FROM NotificationRecord n WHERE n.createdAt < :cutoff ORDER BY n.seq",
+                        Long.class)
+                .setParameter("cutoff", cutoffMs)
+                .setMaxResults(limit)
+                .getResultList();
+        if (old.isEmpty()) {
+            return 0;
+        }
+        return em.createQuery("DELETE FROM NotificationRecord n WHERE n.seq IN :seqs")
+                .setParameter("seqs", old)
+                .executeUpdate();
+    }
+
     /** The highest seq handed out; everything up to it is committed. */
     public long lastSeq() {
         return em.find(SequencerRecord.class, SequencerRecord.ID).getLastSeq();

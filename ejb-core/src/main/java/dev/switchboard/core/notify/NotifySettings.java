@@ -23,6 +23,15 @@ public class NotifySettings {
     @ConfigProperty(name = "switchboard.notify.keepalive-ms", defaultValue = "3000")
     long keepAliveMs;
 
+    /** How long the log keeps notifications; older ones are pruned (clients cannot resume from before). */
+    @Inject
+    @ConfigProperty(name = "switchboard.notify.retention-hours", defaultValue = "168")
+    long retentionHours;
+
+    public long retentionMs() {
+        return Math.max(1, retentionHours) * 3_600_000L;
+    }
+
     public long pollMs() {
         return Math.max(5, pollMs);
     }

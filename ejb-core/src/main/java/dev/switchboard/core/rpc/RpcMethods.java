@@ -116,7 +116,10 @@ public class RpcMethods {
 
     private JsonObject logStream(Params params) {
         int maxLines = params.bounded("max_lines", 1, 10_000, 100, "max_lines must be between 1 and 10000");
-        long from = Math.max(0, params.integer("from_position", 0));
+        long from = params.integer("from_position", 0);
+        if (from < 0) {
+            throw new RpcException(RpcError.invalidField("from_position", "from_position must not be negative"));
+        }
         JsonArrayBuilder logs = Json.createArrayBuilder();
         for (LogJournal.Entry e : runtime.logs((int) Math.min(Integer.MAX_VALUE, from), maxLines)) {
             logs.add(Json.createObjectBuilder().add("level", e.level()).add("time", e.time().toString())
@@ -150,7 +153,10 @@ public class RpcMethods {
     }
 
     private JsonObject threadRead(String userKey, Params params) {
-        String thread = threadOrSession(userKey, params, "thread_id is required");
+        String thread = params.trimmed("thread_id");
+        if (thread == null) {
+            throw new RpcException(RpcError.invalidField("thread_id", "thread_id is required"));
+        }
         int limit = params.bounded("limit", 1, 200, 50, "limit must be between 1 and 200");
         long afterSeq = params.integer("after_seq", 0);
         if (afterSeq < 0) {

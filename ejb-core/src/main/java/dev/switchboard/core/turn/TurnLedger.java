@@ -74,8 +74,8 @@ public class TurnLedger {
                 .getResultList();
         String turnId = TurnIds.turnId();
         if (active.size() >= settings.maxQueuedTurns()) {
-            throw new TurnRejectedException(TurnRejectedException.Reason.QUEUE_FULL, "failed to dispatch turn " + turnId
-                    + " for thread " + threadKey + ": " + TurnPolicy.queueFullMessage(threadKey, settings.maxQueuedTurns()));
+            throw new TurnRejectedException(TurnRejectedException.Reason.QUEUE_FULL,
+                    TurnPolicy.queueFullMessage(threadKey, settings.maxQueuedTurns()));
         }
         new ServeRuntime(em, events, serve.defaultSession()).turnStarting(userKey, threadKey);
         TurnTracker tracker = new TurnTracker(em, events);

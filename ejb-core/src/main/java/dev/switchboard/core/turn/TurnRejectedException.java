@@ -2,8 +2,11 @@ package dev.switchboard.core.turn;
 
 import jakarta.ejb.ApplicationException;
 
-/** A turn call the current state does not allow; nothing was written. */
-@ApplicationException(rollback = true)
+/**
+ * A turn call the current state does not allow. Thrown before anything is written, so the
+ * transaction need not roll back (and the container logs no rollback error for a client mistake).
+ */
+@ApplicationException(rollback = false)
 public class TurnRejectedException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;

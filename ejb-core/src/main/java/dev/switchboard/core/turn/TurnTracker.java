@@ -76,7 +76,8 @@ public final class TurnTracker {
         }
         Instant now = Instant.now();
         if (failed != null) {
-            String outcome = INTERRUPTION_CODES.contains(failed.getErrorCode()) ? "interrupted" : "failed";
+            String code = failed.getErrorCode();
+            String outcome = code != null && INTERRUPTION_CODES.contains(code) ? "interrupted" : "failed";
             turn.end(outcome, failed.getErrorMessage(), now.toEpochMilli());
             events.interrupted(turn, now);
         } else {

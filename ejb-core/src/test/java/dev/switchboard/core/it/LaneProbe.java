@@ -17,10 +17,11 @@ public class LaneProbe {
     @PersistenceContext(unitName = "switchboard")
     EntityManager em;
 
-    /** Empties the tables (not the schema): every test starts without runs, threads or keys. */
+    /** Empties the lane tables (not the schema): every test starts without runs, turns, threads or keys. */
     public void clear() {
         em.createNativeQuery("DELETE FROM message_ingest").executeUpdate();
         em.createNativeQuery("DELETE FROM runs").executeUpdate();
+        em.createNativeQuery("DELETE FROM turns").executeUpdate();
         em.createNativeQuery("DELETE FROM threads").executeUpdate();
     }
 
