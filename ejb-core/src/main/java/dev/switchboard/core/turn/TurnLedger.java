@@ -83,10 +83,10 @@ public class TurnLedger {
         List<String> stopped = new ArrayList<>();
         TurnInput carried = null;
         long now = System.currentTimeMillis();
-        if (policy.supersedesWaitingTurns()) {
-            for (TurnRecord older : active) {
-                List<RunRecord> runs = runsOf(older);
-                if (runs.stream().allMatch(r -> r.getState() == RunState.QUEUED)) {
+        for (TurnRecord older : active) {
+            List<RunRecord> runs = runsOf(older);
+            switch (policy.effectOn(hasStarted(runs))) {
+                case SUPERSEDE -> {
                     for (RunRecord run : runs) {
                         if (policy.carriesInputForward()) {
                             carried = carried == null ? inputOf(run) : carried.then(inputOf(run));
@@ -97,8 +97,9 @@ public class TurnLedger {
                         older.mergeInto(turnId);
                     }
                     tracker.settle(older);
-                } else if (policy.interruptsRunningTurn()) {
-                    stopped.addAll(interrupt(thread, older, runs, policy.supersededReason(), tracker));
+                }
+                case INTERRUPT -> stopped.addAll(interrupt(thread, older, runs, policy.supersededReason(), tracker));
+                case KEEP -> {
                 }
             }
         }
@@ -149,7 +150,7 @@ public class TurnLedger {
             for (TurnRecord other : em.createNamedQuery(TurnRecord.ACTIVE_ON_THREAD, TurnRecord.class)
                     .setParameter("threadId", thread.getId()).getResultList()) {
                 List<RunRecord> otherRuns = runsOf(other);
-                if (otherRuns.stream().allMatch(r -> r.getState() == RunState.QUEUED)) {
+                if (!hasStarted(otherRuns)) {
                     otherRuns.forEach(r -> r.fail("superseded", USER_INTERRUPT, now));
                     tracker.settle(other);
                 }
@@ -189,6 +190,11 @@ public class TurnLedger {
         }
         tracker.settle(turn);
         return stopped;
+    }
+
+    /** A turn has started once any of its runs has left the queue. */
+    private static boolean hasStarted(List<RunRecord> runs) {
+        return runs.stream().anyMatch(r -> r.getState() != RunState.QUEUED);
     }
 
     private TurnRecord lockedActiveTurn(String userKey, String turnId) {

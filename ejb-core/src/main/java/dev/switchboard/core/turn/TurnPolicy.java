@@ -14,6 +14,27 @@ public enum TurnPolicy {
     /** Supersede the turns that have not started and interrupt the running one. */
     INTERRUPT;
 
+    /** What a new turn does to one of the thread's active turns. */
+    public enum Effect {
+        /** Left alone: the new turn queues behind it. */
+        KEEP,
+        /** Has not started: ends {@code interrupted} with {@link #supersededReason()}, its runs skipped. */
+        SUPERSEDE,
+        /** Has started: interrupted as by {@code turn/interrupt}. */
+        INTERRUPT
+    }
+
+    /** The effect of a new turn on an active turn that has ({@code started}) or has not begun executing. */
+    public Effect effectOn(boolean started) {
+        if (!supersedesWaitingTurns()) {
+            return Effect.KEEP;
+        }
+        if (!started) {
+            return Effect.SUPERSEDE;
+        }
+        return interruptsRunningTurn() ? Effect.INTERRUPT : Effect.KEEP;
+    }
+
     /** Unknown or empty values fall back to {@code followup}, as in Holon. */
     public static TurnPolicy parse(String value) {
         if (value == null) {

@@ -6,6 +6,8 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.regex.Pattern;
 
 /**
@@ -15,6 +17,23 @@ import java.util.regex.Pattern;
  * wrong credentials — fails the deployment and with it every test of the class; nothing is skipped.
  */
 final class ArqDatabase {
+
+    /** The tables that hold test rows and exist in this database (an older schema lacks the newer ones). */
+    private static List<String> existingTables(Connection db) throws SQLException {
+        List<String> existing = new ArrayList<>();
+        for (String table : new String[] {"message_ingest", "runs", "turns", "threads", "notification_outbox",
+                "serve_runtime"}) {
+            try (PreparedStatement check = db.prepareStatement("SELECT to_regclass(?) IS NOT NULL")) {
+                check.setString(1, table);
+                try (ResultSet rs = check.executeQuery()) {
+                    if (rs.next() && rs.getBoolean(1)) {
+                        existing.add(table);
+                    }
+                }
+            }
+        }
+        return existing;
+    }
 
     private static final Pattern SAFE_NAME = Pattern.compile("[a-z][a-z0-9_]{0,62}");
     private static boolean recreated;
@@ -56,7 +75,7 @@ final class ArqDatabase {
                         // A previous test class left rows behind: empty the tables before the next
                         // deployment, so that its lane controller's start-up poll finds no work.
                         try (Statement sql = db.createStatement()) {
-                            sql.execute("TRUNCATE message_ingest, runs, threads");
+                            sql.execute("TRUNCATE " + String.join(", ", existingTables(db)));
                         }
                     }
                 }

@@ -25,6 +25,16 @@ class TurnPolicyTest {
     }
 
     @Test
+    void effectsOnTheThreadsActiveTurns() {
+        assertEquals(TurnPolicy.Effect.KEEP, TurnPolicy.FOLLOWUP.effectOn(false));
+        assertEquals(TurnPolicy.Effect.KEEP, TurnPolicy.FOLLOWUP.effectOn(true));
+        assertEquals(TurnPolicy.Effect.SUPERSEDE, TurnPolicy.COLLECT.effectOn(false));
+        assertEquals(TurnPolicy.Effect.KEEP, TurnPolicy.COLLECT.effectOn(true));
+        assertEquals(TurnPolicy.Effect.SUPERSEDE, TurnPolicy.INTERRUPT.effectOn(false));
+        assertEquals(TurnPolicy.Effect.INTERRUPT, TurnPolicy.INTERRUPT.effectOn(true));
+    }
+
+    @Test
     void holonsTexts() {
         assertEquals("superseded by newer turn (collect policy)", TurnPolicy.COLLECT.supersededReason());
         assertEquals("superseded by newer turn (interrupt policy)", TurnPolicy.INTERRUPT.supersededReason());

@@ -115,7 +115,7 @@ public class RpcStreamResource {
                 if (wrote) {
                     out.flush();
                 }
-                if (!ready.tryAcquire(settings.keepAliveMs(), TimeUnit.MILLISECONDS) && sub.isClosed() == false) {
+                if (!ready.tryAcquire(settings.keepAliveMs(), TimeUnit.MILLISECONDS) && !sub.isClosed()) {
                     out.write('\n'); // keep-alive; also how a vanished client is noticed
                     out.flush();
                 }
