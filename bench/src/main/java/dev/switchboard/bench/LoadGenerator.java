@@ -38,32 +38,8 @@ public final class LoadGenerator {
         this.client = new SwitchboardClient(options.url());
     }
 
-    public static void main(String[] args) throws Exception {
-        Options options;
-        try {
-            options = Options.parse(args);
-        } catch (IllegalArgumentException e) {
-            if (!e.getMessage().isEmpty()) {
-                System.err.println(e.getMessage());
-            }
-            System.err.println(Options.USAGE);
-            System.exit(2);
-            return;
-        }
-        int status;
-        try {
-            Result result = new LoadGenerator(options).run();
-            System.out.println(result.human());
-            System.out.println("RESULT " + result.json());
-            status = result.ok() ? 0 : 1;
-        } catch (BenchException e) {
-            System.err.println("benchmark aborted: " + e.getMessage());
-            status = 2;
-        }
-        System.out.flush();
-        if (status != 0) {
-            System.exit(status);
-        }
+    public static void main(String[] args) {
+        Cli.main(args, Options::parse, Options.USAGE, options -> new LoadGenerator(options)::run);
     }
 
     private Result run() throws Exception {

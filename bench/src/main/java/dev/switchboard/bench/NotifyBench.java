@@ -53,35 +53,8 @@ public final class NotifyBench {
         this.client = new SwitchboardClient(options.url(), options.token());
     }
 
-    public static void main(String[] args) throws Exception {
-        NotifyOptions options;
-        try {
-            options = NotifyOptions.parse(args);
-        } catch (IllegalArgumentException e) {
-            if (!e.getMessage().isEmpty()) {
-                System.err.println(e.getMessage());
-            }
-            System.err.println(NotifyOptions.USAGE);
-            System.exit(2);
-            return;
-        }
-        int status;
-        try {
-            NotifyResult result = new NotifyBench(options).run();
-            System.out.println(result.human());
-            System.out.println("RESULT " + result.json());
-            status = result.ok() ? 0 : 1;
-        } catch (BenchException e) {
-            System.err.println("benchmark aborted: " + e.getMessage());
-            status = 2;
-        } catch (IOException e) {
-            System.err.println("benchmark aborted: cannot reach " + options.url() + ": " + e);
-            status = 2;
-        }
-        System.out.flush();
-        if (status != 0) {
-            System.exit(status);
-        }
+    public static void main(String[] args) {
+        Cli.main(args, NotifyOptions::parse, NotifyOptions.USAGE, options -> new NotifyBench(options)::run);
     }
 
     private NotifyResult run() throws Exception {

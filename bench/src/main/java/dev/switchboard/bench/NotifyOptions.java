@@ -5,6 +5,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * Command-line options of {@link NotifyBench}; {@code --name value} or {@code --name=value}. The
@@ -69,33 +70,22 @@ record NotifyOptions(Scenario scenario, URI url, String token, int subscribers, 
         Long serverPid = null;
         Path pidFile = null;
         String label = "";
-        for (int i = 0; i < args.length; i++) {
-            String arg = args[i];
-            String value;
-            int eq = arg.indexOf('=');
-            if (arg.startsWith("--") && eq > 0) {
-                value = arg.substring(eq + 1);
-                arg = arg.substring(0, eq);
-            } else if (arg.equals("--help") || arg.equals("-h")) {
-                throw new IllegalArgumentException("");
-            } else if (i + 1 < args.length) {
-                value = args[++i];
-            } else {
-                throw new IllegalArgumentException("missing value for " + arg);
-            }
+        for (Map.Entry<String, String> option : Cli.options(args).entrySet()) {
+            String arg = option.getKey();
+            String value = option.getValue();
             switch (arg) {
                 case "--scenario" -> scenario = scenario(value);
-                case "--url" -> url = value.endsWith("/") ? value.substring(0, value.length() - 1) : value;
+                case "--url" -> url = Cli.url(value);
                 case "--token" -> token = value.isBlank() ? null : value.strip();
-                case "--subscribers" -> subscribers = positive(arg, value);
-                case "--rate" -> rate = positiveNumber(arg, value);
-                case "--duration-s" -> durationS = positive(arg, value);
-                case "--k" -> k = positive(arg, value);
-                case "--concurrency" -> concurrency = positive(arg, value);
-                case "--grace-s" -> graceS = positive(arg, value);
-                case "--client-threads" -> clientThreads = positive(arg, value);
-                case "--connect-concurrency" -> connectConcurrency = positive(arg, value);
-                case "--server-pid" -> serverPid = (long) positive(arg, value);
+                case "--subscribers" -> subscribers = Cli.positive(arg, value);
+                case "--rate" -> rate = Cli.positiveNumber(arg, value);
+                case "--duration-s" -> durationS = Cli.positive(arg, value);
+                case "--k" -> k = Cli.positive(arg, value);
+                case "--concurrency" -> concurrency = Cli.positive(arg, value);
+                case "--grace-s" -> graceS = Cli.positive(arg, value);
+                case "--client-threads" -> clientThreads = Cli.positive(arg, value);
+                case "--connect-concurrency" -> connectConcurrency = Cli.positive(arg, value);
+                case "--server-pid" -> serverPid = (long) Cli.positive(arg, value);
                 case "--pid-file" -> pidFile = Path.of(value);
                 case "--label" -> label = value;
                 default -> throw new IllegalArgumentException("unknown option " + arg);
@@ -139,27 +129,5 @@ record NotifyOptions(Scenario scenario, URI url, String token, int subscribers, 
         }
     }
 
-    private static int positive(String name, String value) {
-        try {
-            int v = Integer.parseInt(value.strip());
-            if (v > 0) {
-                return v;
-            }
-        } catch (NumberFormatException e) {
-            // answered below
-        }
-        throw new IllegalArgumentException(name + " must be a positive whole number, got '" + value + "'");
-    }
 
-    private static double positiveNumber(String name, String value) {
-        try {
-            double v = Double.parseDouble(value.strip());
-            if (v > 0 && Double.isFinite(v)) {
-                return v;
-            }
-        } catch (NumberFormatException e) {
-            // answered below
-        }
-        throw new IllegalArgumentException(name + " must be a positive number, got '" + value + "'");
-    }
 }

@@ -14,7 +14,7 @@ record NotifyResult(NotifyOptions options, Load load, int connected, long connec
         int distinctTurns, long notified, int receivedMin, int receivedMax, long missing, int subscribersMissing,
         long duplicates, long interrupted, long seqRegressions, long foreign, long malformed, int closed,
         int overflowed, String firstClose, double minMs, double p50Ms, double p90Ms, double p99Ms, double maxMs,
-        Long heapBeforeBytes, Long heapAfterBytes) {
+        Long heapBeforeBytes, Long heapAfterBytes) implements Cli.Report {
 
     /** The POSTs: accepted (202), failed, how long the load took and how late the latest send started. */
     record Load(int runs, int accepted, int errors, String firstError, double durationS, double maxSendLagMs,
@@ -99,7 +99,8 @@ record NotifyResult(NotifyOptions options, Load load, int connected, long connec
         return Math.round(micros / 100.0) / 10.0;
     }
 
-    boolean ok() {
+    @Override
+    public boolean ok() {
         return load.accepted() > 0 && load.errors() == 0 && missing == 0 && duplicates == 0 && interrupted == 0
                 && seqRegressions == 0 && closed == 0;
     }
@@ -113,7 +114,8 @@ record NotifyResult(NotifyOptions options, Load load, int connected, long connec
                 : round((heapAfterBytes - heapBeforeBytes) / (1024.0 * 1024.0), 1);
     }
 
-    String human() {
+    @Override
+    public String human() {
         String heap;
         if (heapBeforeBytes == null || heapAfterBytes == null) {
             heap = "not measured (no --server-pid / --pid-file, or jcmd failed)";
@@ -145,7 +147,8 @@ record NotifyResult(NotifyOptions options, Load load, int connected, long connec
                 "verdict     " + (ok() ? "OK" : "FAILED"));
     }
 
-    String json() {
+    @Override
+    public String json() {
         JsonObjectBuilder json = Json.createObjectBuilder()
                 .add("label", options.label())
                 .add("scenario", options.scenario().id())

@@ -1,6 +1,7 @@
 package dev.switchboard.bench;
 
 import java.net.URI;
+import java.util.Map;
 
 /** Command-line options of the load generator; {@code --name value} or {@code --name=value}. */
 record Options(URI url, int n, int k, int concurrency, int timeoutS, String label) {
@@ -22,26 +23,15 @@ record Options(URI url, int n, int k, int concurrency, int timeoutS, String labe
         int concurrency = 16;
         int timeoutS = 300;
         String label = "";
-        for (int i = 0; i < args.length; i++) {
-            String arg = args[i];
-            String value;
-            int eq = arg.indexOf('=');
-            if (arg.startsWith("--") && eq > 0) {
-                value = arg.substring(eq + 1);
-                arg = arg.substring(0, eq);
-            } else if (arg.equals("--help") || arg.equals("-h")) {
-                throw new IllegalArgumentException("");
-            } else if (i + 1 < args.length) {
-                value = args[++i];
-            } else {
-                throw new IllegalArgumentException("missing value for " + arg);
-            }
+        for (Map.Entry<String, String> option : Cli.options(args).entrySet()) {
+            String arg = option.getKey();
+            String value = option.getValue();
             switch (arg) {
-                case "--url" -> url = value.endsWith("/") ? value.substring(0, value.length() - 1) : value;
-                case "--n" -> n = positive(arg, value);
-                case "--k" -> k = positive(arg, value);
-                case "--concurrency" -> concurrency = positive(arg, value);
-                case "--timeout-s" -> timeoutS = positive(arg, value);
+                case "--url" -> url = Cli.url(value);
+                case "--n" -> n = Cli.positive(arg, value);
+                case "--k" -> k = Cli.positive(arg, value);
+                case "--concurrency" -> concurrency = Cli.positive(arg, value);
+                case "--timeout-s" -> timeoutS = Cli.positive(arg, value);
                 case "--label" -> label = value;
                 default -> throw new IllegalArgumentException("unknown option " + arg);
             }
@@ -49,15 +39,4 @@ record Options(URI url, int n, int k, int concurrency, int timeoutS, String labe
         return new Options(URI.create(url), n, k, concurrency, timeoutS, label);
     }
 
-    private static int positive(String name, String value) {
-        try {
-            int v = Integer.parseInt(value.strip());
-            if (v > 0) {
-                return v;
-            }
-        } catch (NumberFormatException e) {
-            // answered below
-        }
-        throw new IllegalArgumentException(name + " must be a positive whole number, got '" + value + "'");
-    }
 }

@@ -12,7 +12,7 @@ import java.util.stream.Collectors;
  * the server's finish times, and the per-thread correctness checks.
  */
 record Result(Options options, int finished, int unfinished, double durationS, double runsPerS,
-        long p50Ms, long p99Ms, long maxMs, int failed, int retried, int overlaps, int orderViolations) {
+        long p50Ms, long p99Ms, long maxMs, int failed, int retried, int overlaps, int orderViolations) implements Cli.Report {
 
     /** A posted message: its run, its thread and when the client sent it (epoch ms). */
     record Sent(String runId, String threadKey, long sentAtMs) {
@@ -71,11 +71,13 @@ record Result(Options options, int finished, int unfinished, double durationS, d
         return sorted.get(Math.max(rank, 1) - 1);
     }
 
-    boolean ok() {
+    @Override
+    public boolean ok() {
         return unfinished == 0 && failed == 0 && overlaps == 0 && orderViolations == 0;
     }
 
-    String human() {
+    @Override
+    public String human() {
         return String.join(System.lineSeparator(),
                 "== " + (options.label().isEmpty() ? "benchmark" : options.label()) + " ==",
                 String.format("runs        %d/%d finished (N=%d, K=%d, concurrency %d); %d failed, %d retried",
@@ -86,7 +88,8 @@ record Result(Options options, int finished, int unfinished, double durationS, d
                 "verdict     " + (ok() ? "OK" : "FAILED" + (unfinished > 0 ? " (" + unfinished + " runs unfinished)" : "")));
     }
 
-    String json() {
+    @Override
+    public String json() {
         return Json.createObjectBuilder()
                 .add("label", options.label())
                 .add("n", options.n())
