@@ -9,16 +9,17 @@
 #   echo50 N=500 K=50, echo50 N=500 K=1   (SWITCHBOARD_ENGINE_ECHO_DELAY_MS=50)
 #   echo0 N=5000 K=50                     (instance restarted with SWITCHBOARD_ENGINE_ECHO_DELAY_MS=0)
 # Notification scenarios (NotifyBench; instance restarted with SWITCHBOARD_ENGINE_ECHO_DELAY_MS=0,
-# warm-up: 1000 runs at 100 runs/s with one subscriber):
-#   notify latency: 1 WebSocket subscriber, 200 runs/s for 20 s over 50 threads; latency from
-#                   completed_at to receipt of each turn/completed
-#   subscribers:    1000 WebSocket subscribers, 50 runs/s for 20 s; every subscriber must receive
-#                   every turn/completed; server heap (jcmd, after full GC) before and after
+# warm-up: 4000 runs at 100 runs/s with one subscriber, so the JIT has compiled the hot paths):
+#   notify latency: 1 WebSocket subscriber, 100 and then 200 runs/s for 20 s over 50 threads;
+#                   latency from completed_at to receipt of each turn/completed
+#   subscribers:    1000 WebSocket subscribers, 10 runs/s for 20 s (60 000 frames/s out); every
+#                   subscriber must receive every turn/completed; server heap (jcmd, after full GC)
+#                   before and after
 #
 # Environment: PGHOST / PGPORT (default 127.0.0.1:5432, user postgres, trust auth), BENCH_DB_URL
 # (JDBC URL of the database to use, default jdbc:postgresql://$PGHOST:$PGPORT/switchboard_bench),
 # BENCH_PORT (HTTP port of the instance, default 9280), BENCH_CONCURRENCY (default 16),
-# BENCH_NOTIFY_RATE (default 200), BENCH_SUBSCRIBERS (default 1000), BENCH_SUBSCRIBER_RATE (default 50).
+# BENCH_NOTIFY_RATE (default 200), BENCH_SUBSCRIBERS (default 1000), BENCH_SUBSCRIBER_RATE (default 10).
 set -euo pipefail
 
 what="${1:-all}"
@@ -38,7 +39,7 @@ port="${BENCH_PORT:-9280}"
 concurrency="${BENCH_CONCURRENCY:-16}"
 notify_rate="${BENCH_NOTIFY_RATE:-200}"
 subscribers="${BENCH_SUBSCRIBERS:-1000}"
-subscriber_rate="${BENCH_SUBSCRIBER_RATE:-50}"
+subscriber_rate="${BENCH_SUBSCRIBER_RATE:-10}"
 instance=bench
 pidfile="$root/target/instances/$instance/.pid/${SERVER_NAME:-switchboard}.pid" # where Liberty's start records it
 url="http://127.0.0.1:$port"
@@ -129,7 +130,9 @@ fi
 # receipt), and without it the lanes do not cap the run rate, so 200 runs/s is the server's to reach.
 # A failed warm-up here keeps the results above and records the two scenarios as failed.
 start_instance 0
-if warm_up "the notification scenarios" notify_load "warm-up" --scenario latency --rate 100 --duration-s 10 --k 50; then
+if warm_up "the notification scenarios" notify_load "warm-up" --scenario latency --rate 100 --duration-s 40 --k 50; then
+  record "notify latency R=100 K=50" \
+    notify_load "notify latency R=100 K=50" --scenario latency --rate 100 --duration-s 20 --k 50
   record "notify latency R=$notify_rate K=50" \
     notify_load "notify latency R=$notify_rate K=50" --scenario latency --rate "$notify_rate" --duration-s 20 --k 50
   record "subscribers S=$subscribers R=$subscriber_rate" \
@@ -137,7 +140,7 @@ if warm_up "the notification scenarios" notify_load "warm-up" --scenario latency
     --subscribers "$subscribers" --rate "$subscriber_rate" --duration-s 20 --k 50 --pid-file "$pidfile"
 else
   status=1
-  for label in "notify latency R=$notify_rate K=50" "subscribers S=$subscribers R=$subscriber_rate"; do
+  for label in "notify latency R=100 K=50" "notify latency R=$notify_rate K=50" "subscribers S=$subscribers R=$subscriber_rate"; do
     echo "RESULT {\"label\":\"$label\",\"error\":\"warm-up failed\"}" >>"$results"
   done
 fi

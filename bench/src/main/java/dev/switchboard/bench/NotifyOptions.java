@@ -17,7 +17,7 @@ record NotifyOptions(Scenario scenario, URI url, String token, int subscribers, 
 
     /** {@code latency}: one subscriber, 200 runs/s. {@code subscribers}: 1000 subscribers, 50 runs/s. */
     enum Scenario {
-        LATENCY(1, 200), SUBSCRIBERS(1000, 50);
+        LATENCY(1, 200), SUBSCRIBERS(1000, 10);
 
         final int defaultSubscribers;
         final double defaultRate;
@@ -38,7 +38,7 @@ record NotifyOptions(Scenario scenario, URI url, String token, int subscribers, 
                                [--concurrency 16] [--grace-s 10] [--client-threads 2]
                                [--connect-concurrency 32] [--server-pid PID | --pid-file FILE]
                                [--token TOKEN] [--label text]
-              --scenario             latency (default): S=1, R=200; subscribers: S=1000, R=50
+              --scenario             latency (default): S=1, R=200; subscribers: S=1000, R=10
               --url                  base URL of a running Switchboard server (WebSocket: <url>/ws)
               --subscribers          WebSocket subscribers, each subscribed to all threads
               --rate                 target runs per second (POST /v1/messages), paced
