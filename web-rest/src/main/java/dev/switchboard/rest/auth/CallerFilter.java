@@ -1,5 +1,6 @@
 package dev.switchboard.rest.auth;
 
+import dev.switchboard.core.ingress.IngressSettings;
 import dev.switchboard.core.user.Authentication;
 import dev.switchboard.core.user.Authenticator;
 import dev.switchboard.rest.errors.ErrorBody;
@@ -25,9 +26,13 @@ import java.util.Set;
 public class CallerFilter implements ContainerRequestFilter {
 
     private static final Set<String> PUBLIC_PATHS = Set.of("healthz");
+    private static final Set<String> WEBHOOK_PATHS = Set.of("ingress/github/webhook", "webhook");
 
     @Inject
     Authenticator authenticator;
+
+    @Inject
+    IngressSettings ingress;
 
     @Inject
     Caller caller;
@@ -38,8 +43,12 @@ public class CallerFilter implements ContainerRequestFilter {
     @Override
     public void filter(ContainerRequestContext request) {
         String path = request.getUriInfo().getPath();
-        if (PUBLIC_PATHS.contains(path.startsWith("/") ? path.substring(1) : path)) {
+        String relative = path.startsWith("/") ? path.substring(1) : path;
+        if (PUBLIC_PATHS.contains(relative)) {
             return;
+        }
+        if (WEBHOOK_PATHS.contains(relative) && ingress.githubSecret().isPresent()) {
+            return; // GitHub cannot send a bearer token: the delivery's signature authenticates it
         }
         Authentication auth = authenticator.authenticate(request.getHeaderString("Authorization"),
                 isLoopback(servletRequest.getRemoteAddr()));

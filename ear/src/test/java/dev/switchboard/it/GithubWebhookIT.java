@@ -1,0 +1,183 @@
+package dev.switchboard.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.switchboard.core.ingress.WebhookSignature;
+import jakarta.json.JsonObject;
+import java.net.http.HttpRequest;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * GitHub webhook ingress on an instance with a webhook secret: signatures, dedupe by delivery,
+ * routing to the repository's lane, execution as a run, {@code event/received} on the stream, and
+ * bodies refused without a trace.
+ */
+class GithubWebhookIT {
+
+    private static final int PORT = 9194;
+    private static final String SECRET = "webhook-secret-for-tests";
+    private static final String DB = "switchboard_it_webhook";
+    private static Instance instance;
+    private static Api api;
+
+    @BeforeAll
+    static void start() {
+        String db = TestDatabase.recreate(DB);
+        Map<String, String> env = Instance.defaults(db, PORT, "it-webhook");
+        env.put("SWITCHBOARD_INGRESS_GITHUB_SECRET", SECRET);
+        env.put("SWITCHBOARD_INGRESS_MAX_BODY_BYTES", "65536");
+        instance = Instance.start("it-webhook", PORT, env);
+        api = instance.api;
+    }
+
+    @AfterAll
+    static void stop() {
+        if (instance != null) {
+            instance.stop();
+        }
+    }
+
+    private static Api.Reply deliver(String body, String event, String delivery, String signature) {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        HttpRequest.Builder b = api.request("/ingress/github/webhook").header("Content-Type", "application/json")
+                .header("X-GitHub-Event", event).header("X-GitHub-Delivery", delivery)
+                .POST(HttpRequest.BodyPublishers.ofByteArray(bytes));
+        if (signature != null) {
+            b.header("X-Hub-Signature-256", signature);
+        }
+        return api.send(b);
+    }
+
+    private static Api.Reply deliverSigned(String body, String event, String delivery) {
+        return deliver(body, event, delivery, WebhookSignature.sign(SECRET, body.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    private static String issueComment(String repo, int issue, long commentId) {
+        return "{\"action\":\"created\",\"issue\":{\"number\":" + issue + "},\"comment\":{\"id\":" + commentId
+                + ",\"body\":\"please fix\"},\"repository\":{\"full_name\":\"" + repo + "\"}}";
+    }
+
+    private static long count(String sql, String value) {
+        try (Connection c = TestDatabase.connect(DB); PreparedStatement s = c.prepareStatement(sql)) {
+            s.setString(1, value);
+            try (ResultSet rs = s.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
+    void unsignedOrForgedDeliveriesAre401AndLeaveNoRecord() {
+        String repo = "acme/forged-" + UUID.randomUUID().toString().substring(0, 8);
+        String body = issueComment(repo, 1, 1);
+        Api.Reply missing = deliver(body, "issue_comment", "d-" + UUID.randomUUID(), null);
+        assertEquals(401, missing.status(), missing.body());
+        assertEquals("invalid_signature", missing.errorCode());
+        Api.Reply forged = deliver(body, "issue_comment", "d-" + UUID.randomUUID(),
+                WebhookSignature.sign("not-the-secret", body.getBytes(StandardCharsets.UTF_8)));
+        assertEquals(401, forged.status());
+        assertEquals(0, count("SELECT count(*) FROM ingress_events WHERE repo = ?", repo));
+    }
+
+    @Test
+    void aSignedDeliveryRunsOnceInItsRepositorysLaneAndAResendIsADuplicate() throws Exception {
+        String repo = "acme/widgets-" + UUID.randomUUID().toString().substring(0, 8);
+        String delivery = "d-" + UUID.randomUUID();
+        String body = issueComment(repo, 527, 9001);
+        try (RpcSocket socket = RpcSocket.subscribed(PORT, Rpc.obj())) {
+            Api.Reply first = deliverSigned(body, "issue_comment", delivery);
+            assertEquals(202, first.status(), first.body());
+            JsonObject accepted = first.json();
+            assertEquals("accepted", accepted.getString("status"));
+            assertEquals("event:" + repo, accepted.getString("session_key"));
+            String runId = accepted.getString("run_id");
+
+            JsonObject run = api.awaitRun(runId, 30);
+            assertEquals("succeeded", run.getString("status"), run.toString());
+            assertEquals("event:" + repo, run.getString("thread_key"));
+            assertEquals("ingress:github", run.getString("source"));
+
+            JsonObject received = socket.notifications.await(n -> "event/received".equals(n.getString("method", ""))
+                    && accepted.getString("event_id").equals(n.getJsonObject("params").getString("event_id")),
+                    Duration.ofSeconds(10));
+            assertEquals("github.issue.comment.created", received.getJsonObject("params").getString("event_type"));
+            assertEquals(repo, received.getJsonObject("params").getString("repo"));
+            socket.notifications.await(Rpc.endOf(accepted.getString("turn_id")), Duration.ofSeconds(10));
+
+            Api.Reply again = deliverSigned(body, "issue_comment", delivery);
+            assertEquals(202, again.status());
+            assertEquals("duplicate", again.json().getString("status"));
+            assertEquals(runId, again.json().getString("run_id"), "a duplicate names the run of the first delivery");
+        }
+        assertEquals(1, count("SELECT count(*) FROM runs WHERE thread_key = ?", "event:" + repo));
+        assertEquals(2, count("SELECT count(*) FROM ingress_events WHERE repo = ?", repo), "both deliveries journalled");
+        assertEquals(1, count("SELECT count(*) FROM ingress_decisions d JOIN ingress_events e ON e.event_id = d.event_id "
+                + "WHERE d.skipped AND d.reason = 'duplicate dedupe_key' AND e.repo = ?", repo));
+        assertEquals(1, count("SELECT count(*) FROM ingress_actions a JOIN ingress_events e ON e.event_id = a.event_id "
+                + "WHERE e.repo = ?", repo), "no action for a duplicate");
+    }
+
+    @Test
+    void concurrentResendsOfOneDeliveryCreateOneRun() throws Exception {
+        String repo = "acme/race-" + UUID.randomUUID().toString().substring(0, 8);
+        String delivery = "d-" + UUID.randomUUID();
+        String body = issueComment(repo, 3, 77);
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+        try {
+            java.util.List<java.util.concurrent.Future<Api.Reply>> replies = new java.util.ArrayList<>();
+            for (int i = 0; i < 16; i++) {
+                replies.add(pool.submit(() -> deliverSigned(body, "issue_comment", delivery)));
+            }
+            java.util.Set<String> runIds = new java.util.HashSet<>();
+            for (java.util.concurrent.Future<Api.Reply> reply : replies) {
+                Api.Reply r = reply.get();
+                assertEquals(202, r.status(), r.body());
+                runIds.add(r.json().getString("run_id"));
+            }
+            assertEquals(1, runIds.size(), "every resend names the one run: " + runIds);
+        } finally {
+            pool.shutdownNow();
+        }
+        assertEquals(1, count("SELECT count(*) FROM runs WHERE thread_key = ?", "event:" + repo));
+        assertEquals(16, count("SELECT count(*) FROM ingress_events WHERE repo = ?", repo));
+    }
+
+    @Test
+    void unsupportedEventsAreAcceptedButNotRecorded() {
+        String body = "{\"ref\":\"refs/heads/main\",\"repository\":{\"full_name\":\"acme/push-only\"}}";
+        Api.Reply reply = deliverSigned(body, "push", "d-" + UUID.randomUUID());
+        assertEquals(202, reply.status());
+        assertEquals("ignored", reply.json().getString("status"));
+        assertEquals(0, count("SELECT count(*) FROM ingress_events WHERE repo = ?", "acme/push-only"));
+    }
+
+    @Test
+    void malformedBodiesAre400WithAJsonErrorAndNoRecord() {
+        Api.Reply notJson = deliverSigned("{not json", "issue_comment", "d-" + UUID.randomUUID());
+        assertEquals(400, notJson.status());
+        assertEquals("invalid_json", notJson.errorCode());
+        Api.Reply array = deliverSigned("[1,2]", "issue_comment", "d-" + UUID.randomUUID());
+        assertEquals(400, array.status());
+        Api.Reply empty = deliverSigned("", "issue_comment", "d-" + UUID.randomUUID());
+        assertEquals(400, empty.status());
+        assertEquals("empty_body", empty.errorCode());
+        String huge = issueComment("acme/huge", 1, 1).replace("please fix", "x".repeat(70_000));
+        Api.Reply tooBig = deliverSigned(huge, "issue_comment", "d-" + UUID.randomUUID());
+        assertEquals(413, tooBig.status());
+        assertEquals("payload_too_large", tooBig.errorCode());
+        assertEquals(0, count("SELECT count(*) FROM ingress_events WHERE repo = ?", "acme/huge"));
+    }
+}

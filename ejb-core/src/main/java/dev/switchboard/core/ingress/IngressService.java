@@ -1,0 +1,45 @@
+package dev.switchboard.core.ingress;
+
+import dev.switchboard.core.lane.LaneController;
+import dev.switchboard.core.run.RunService;
+import dev.switchboard.core.run.UniqueViolation;
+import dev.switchboard.persistence.ingress.IngressEventRecord;
+import jakarta.ejb.EJB;
+import jakarta.ejb.Stateless;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+
+/**
+ * Receives normalised events: routes each to its lane, records and hands it off in one
+ * transaction, and starts or wakes the lane. A concurrent first delivery of the same dedupe key
+ * makes the second transaction fail on the key; it is then recorded again, as the duplicate it is.
+ */
+@Stateless
+@TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
+public class IngressService {
+
+    @EJB
+    IngressLedger ledger;
+
+    @EJB
+    RunService runs;
+
+    @EJB
+    LaneController lanes;
+
+    public IngressLedger.Outcome receive(String userKey, EventEnvelope event) {
+        String sessionKey = SessionRouting.route(event);
+        long threadId = runs.threadId(userKey, sessionKey);
+        IngressLedger.Outcome outcome = UniqueViolation.retryOnce(() -> lanes.admit(
+                claimFor -> ledger.record(userKey, event, sessionKey, threadId, claimFor), IngressLedger.Outcome::claim));
+        if (IngressEventRecord.ACCEPTED.equals(outcome.status()) && outcome.claim().claim().isEmpty()) {
+            lanes.wake(threadId);
+        }
+        return outcome;
+    }
+
+    /** A fresh event id: {@code evt_<unix nanos>}. */
+    public static String newEventId() {
+        return dev.switchboard.core.turn.TurnIds.itemId("evt");
+    }
+}

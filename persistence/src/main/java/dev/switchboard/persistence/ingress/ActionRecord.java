@@ -1,0 +1,49 @@
+package dev.switchboard.persistence.ingress;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+
+/** What followed a forwarded event (Holon's actions journal): {@code accepted} into a run. */
+@Entity
+@Table(name = "ingress_actions")
+public class ActionRecord {
+
+    @Id
+    @Column(name = "action_id")
+    private String actionId;
+
+    @Column(name = "event_id", nullable = false, updatable = false)
+    private String eventId;
+
+    @Column(name = "status", nullable = false)
+    private String status;
+
+    @Column(name = "message")
+    private String message;
+
+    @Column(name = "run_id", updatable = false)
+    private String runId;
+
+    @Column(name = "started_at", nullable = false, updatable = false)
+    private long startedAt;
+
+    @Column(name = "ended_at")
+    private Long endedAt;
+
+    protected ActionRecord() {
+    }
+
+    public ActionRecord(String actionId, String eventId, String status, String runId, long startedAt) {
+        this.actionId = actionId;
+        this.eventId = eventId;
+        this.status = status;
+        this.runId = runId;
+        this.startedAt = startedAt;
+    }
+
+    public String getStatus() {
+        return status;
+    }
+}

@@ -1,0 +1,88 @@
+package dev.switchboard.persistence.ingress;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+
+/** A received ingress event (Holon's events journal), with the lane it routed to and its run. */
+@Entity
+@Table(name = "ingress_events")
+public class IngressEventRecord {
+
+    public static final String ACCEPTED = "accepted";
+    public static final String DUPLICATE = "duplicate";
+
+    @Id
+    @Column(name = "event_id")
+    private String eventId;
+
+    @Column(name = "user_key", nullable = false, updatable = false)
+    private String userKey;
+
+    @Column(name = "source", nullable = false, updatable = false)
+    private String source;
+
+    @Column(name = "type", nullable = false, updatable = false)
+    private String type;
+
+    @Column(name = "repo", updatable = false)
+    private String repo;
+
+    @Column(name = "dedupe_key", updatable = false)
+    private String dedupeKey;
+
+    @Column(name = "session_key", nullable = false, updatable = false)
+    private String sessionKey;
+
+    @Column(name = "status", nullable = false)
+    private String status;
+
+    @Column(name = "run_id")
+    private String runId;
+
+    @Column(name = "turn_id")
+    private String turnId;
+
+    @Column(name = "envelope", nullable = false, updatable = false)
+    private String envelope;
+
+    @Column(name = "received_at", nullable = false, updatable = false)
+    private long receivedAt;
+
+    protected IngressEventRecord() {
+    }
+
+    public IngressEventRecord(String eventId, String userKey, String source, String type, String repo,
+            String dedupeKey, String sessionKey, String envelope, long receivedAt) {
+        this.eventId = eventId;
+        this.userKey = userKey;
+        this.source = source;
+        this.type = type;
+        this.repo = repo;
+        this.dedupeKey = dedupeKey;
+        this.sessionKey = sessionKey;
+        this.envelope = envelope;
+        this.receivedAt = receivedAt;
+        this.status = ACCEPTED;
+    }
+
+    /** The event's outcome: {@code accepted} into run {@code runId}, or a {@code duplicate} of it. */
+    public void settle(String status, String runId, String turnId) {
+        this.status = status;
+        this.runId = runId;
+        this.turnId = turnId;
+    }
+
+    public String getEventId() {
+        return eventId;
+    }
+
+    public String getStatus() {
+        return status;
+    }
+
+    public String getRunId() {
+        return runId;
+    }
+}

@@ -1,0 +1,2 @@
+/** Event ingress over HTTP: GitHub webhooks. */
+package dev.switchboard.rest.ingress;
