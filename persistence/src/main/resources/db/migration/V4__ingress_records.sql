@@ -19,6 +19,8 @@ CREATE TABLE ingress_events (
     CONSTRAINT ingress_events_status_ck CHECK (status IN ('accepted', 'duplicate', 'deferred'))
 );
 CREATE INDEX ingress_events_user_received_idx ON ingress_events (user_key, received_at);
+-- The event a finishing run was handed off for (final action, announcement).
+CREATE INDEX ingress_events_run_idx ON ingress_events (run_id);
 
 CREATE TABLE ingress_decisions (
     decision_id VARCHAR(64)  NOT NULL,

@@ -116,6 +116,16 @@ class GithubWebhookIT {
             assertEquals("github.issue.comment.created", received.getJsonObject("params").getString("event_type"));
             assertEquals(repo, received.getJsonObject("params").getString("repo"));
             socket.notifications.await(Rpc.endOf(accepted.getString("turn_id")), Duration.ofSeconds(10));
+            JsonObject announce = socket.notifications.await(n -> "item/created".equals(n.getString("method", ""))
+                    && "main".equals(n.getJsonObject("params").getString("thread_id", ""))
+                    && accepted.getString("event_id").equals(n.getJsonObject("params").getJsonObject("content")
+                            .getString("event_id", "")), Duration.ofSeconds(10)).getJsonObject("params");
+            JsonObject content = announce.getJsonObject("content");
+            assertEquals("system_announce", content.getString("type"));
+            assertEquals("event:" + repo, content.getString("source_session_key"));
+            assertEquals("github.issue.comment.created", content.getString("event_type"));
+            assertEquals("unknown", content.getString("decision"), "the echo reply names no decision");
+            assertEquals("completed", announce.getString("status"));
 
             Api.Reply again = deliverSigned(body, "issue_comment", delivery);
             assertEquals(202, again.status());
@@ -127,7 +137,10 @@ class GithubWebhookIT {
         assertEquals(1, count("SELECT count(*) FROM ingress_decisions d JOIN ingress_events e ON e.event_id = d.event_id "
                 + "WHERE d.skipped AND d.reason = 'duplicate dedupe_key' AND e.repo = ?", repo));
         assertEquals(1, count("SELECT count(*) FROM ingress_actions a JOIN ingress_events e ON e.event_id = a.event_id "
-                + "WHERE e.repo = ?", repo), "no action for a duplicate");
+                + "WHERE a.status = 'accepted' AND e.repo = ?", repo), "no action for a duplicate");
+        assertEquals(1, count("SELECT count(*) FROM ingress_actions a JOIN ingress_events e ON e.event_id = a.event_id "
+                + "WHERE a.status = 'completed' AND a.ended_at IS NOT NULL AND e.repo = ?", repo),
+                "the final outcome is a second action (H9)");
     }
 
     @Test

@@ -91,6 +91,35 @@ public final class Lifecycle {
                 .build();
     }
 
+    /**
+     * A {@code session.announce} summary on {@code main} (spec §5, [SK]): an item without a turn whose
+     * content is a {@code system_announce}; {@code action} is omitted when empty.
+     */
+    public static JsonObject announceItem(String itemId, String eventId, String source, String eventType,
+            String sourceSessionKey, String decision, String action, String text, Instant at) {
+        JsonObjectBuilder content = Json.createObjectBuilder()
+                .add("type", "system_announce")
+                .add("event_id", eventId)
+                .add("source", source)
+                .add("event_type", eventType)
+                .add("source_session_key", sourceSessionKey)
+                .add("decision", decision);
+        if (action != null && !action.isEmpty()) {
+            content.add("action", action);
+        }
+        content.add("title", "Event processed")
+                .add("text", text == null || text.isEmpty() ? "event processed" : text)
+                .add("created_at", at.toString());
+        return Json.createObjectBuilder()
+                .add("item_id", itemId)
+                .add("type", "created")
+                .add("status", "completed")
+                .add("content", content)
+                .add("timestamp", at.toString())
+                .add("thread_id", "main")
+                .build();
+    }
+
     public static JsonObject assistantMessage(String text) {
         return Json.createObjectBuilder()
                 .add("type", "message")

@@ -57,6 +57,11 @@ public class TurnEvents {
                 turn.getMergedInto()));
     }
 
+    /** A summary of an event's outcome on the user's {@code main} thread. */
+    public void announce(String userKey, JsonObject item) {
+        outbox.append(userKey, "main", "item/created", item);
+    }
+
     /** Holon's untargeted interrupt: a turn/interrupted for a fresh id and no thread. */
     public void untargetedInterrupt(String userKey, String turnId, Instant at, String message) {
         outbox.append(userKey, null, "turn/interrupted", Lifecycle.turnInterrupted(turnId, null, at.toEpochMilli(),

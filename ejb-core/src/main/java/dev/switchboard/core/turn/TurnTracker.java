@@ -1,5 +1,6 @@
 package dev.switchboard.core.turn;
 
+import dev.switchboard.core.ingress.IngressOutcomes;
 import dev.switchboard.persistence.run.RunRecord;
 import dev.switchboard.persistence.run.RunState;
 import dev.switchboard.persistence.turn.TurnRecord;
@@ -83,6 +84,10 @@ public final class TurnTracker {
         } else {
             turn.end("completed", reply, now.toEpochMilli());
             events.completed(turn, now);
+        }
+        if (!runs.isEmpty()) {
+            RunRecord first = runs.get(0);
+            new IngressOutcomes(em, events).runEnded(first.getRunId(), first.getSource(), turn, first.getCreatedAt());
         }
     }
 

@@ -57,6 +57,19 @@ class LifecycleTest {
     }
 
     @Test
+    void announcementsAreTurnlessItemsOnMain() {
+        JsonObject item = Lifecycle.announceItem("announce_1", "evt_1", "github", "github.issue.opened",
+                "event:acme/widgets", "pr-fix", "", "", AT);
+        assertEquals("main", item.getString("thread_id"));
+        assertFalse(item.containsKey("turn_id"));
+        JsonObject content = item.getJsonObject("content");
+        assertEquals("system_announce", content.getString("type"));
+        assertEquals("event:acme/widgets", content.getString("source_session_key"));
+        assertFalse(content.containsKey("action"), "an empty action is omitted");
+        assertEquals("event processed", content.getString("text"));
+    }
+
+    @Test
     void replyTextComesFromTheOutputsTextMember() {
         assertEquals("hi", TurnTracker.replyText("{\"type\":\"message\",\"text\":\"hi\"}"));
         assertNull(TurnTracker.replyText("{\"type\":\"message\"}"));

@@ -43,6 +43,15 @@ public class ActionRecord {
         this.startedAt = startedAt;
     }
 
+    /** The final outcome of the run the event was handed off to (H9: a second action, after {@code accepted}). */
+    public static ActionRecord finished(String actionId, String eventId, String status, String message, String runId,
+            long startedAt, long endedAt) {
+        ActionRecord action = new ActionRecord(actionId, eventId, status, runId, startedAt);
+        action.message = message;
+        action.endedAt = endedAt;
+        return action;
+    }
+
     public String getStatus() {
         return status;
     }

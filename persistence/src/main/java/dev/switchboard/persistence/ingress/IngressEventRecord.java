@@ -3,12 +3,17 @@ package dev.switchboard.persistence.ingress;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
+import jakarta.persistence.NamedQuery;
 import jakarta.persistence.Table;
 
 /** A received ingress event (Holon's events journal), with the lane it routed to and its run. */
 @Entity
 @Table(name = "ingress_events")
+@NamedQuery(name = IngressEventRecord.ACCEPTED_FOR_RUN,
+        query = "SELECT e FROM IngressEventRecord e WHERE e.runId = :runId AND e.status = 'accepted'")
 public class IngressEventRecord {
+
+    public static final String ACCEPTED_FOR_RUN = "IngressEventRecord.acceptedForRun";
 
     public static final String ACCEPTED = "accepted";
     public static final String DUPLICATE = "duplicate";
@@ -84,5 +89,21 @@ public class IngressEventRecord {
 
     public String getRunId() {
         return runId;
+    }
+
+    public String getUserKey() {
+        return userKey;
+    }
+
+    public String getSource() {
+        return source;
+    }
+
+    public String getType() {
+        return type;
+    }
+
+    public String getSessionKey() {
+        return sessionKey;
     }
 }
