@@ -11,7 +11,6 @@ import jakarta.servlet.annotation.WebFilter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.net.InetAddress;
 
 /**
  * Refuses a WebSocket handshake before the upgrade: 403 for a disallowed {@code Origin}, 401
@@ -38,15 +37,11 @@ public class SocketGate extends HttpFilter {
             refuse(response, 403, "forbidden_origin", "origin " + request.getHeader("Origin") + " is not allowed");
             return;
         }
-        Authentication auth = authenticator.authenticate(
+        Authentication auth = authenticator.authenticateFrom(
                 authorization(request.getHeader("Authorization"), request.getParameter(TOKEN_PARAMETER)),
-                isLoopback(request.getRemoteAddr()));
+                request.getRemoteAddr());
         if (auth.user().isEmpty()) {
-            refuse(response, 401, "unauthorized", switch (auth.refusal()) {
-                case MISSING_TOKEN -> "missing bearer token (Authorization: Bearer <token> or ?access_token=)";
-                case UNKNOWN_TOKEN -> "unknown bearer token";
-                case REMOTE_WITHOUT_TOKENS -> "no API tokens are configured: only loopback clients are served";
-            });
+            refuse(response, 401, "unauthorized", auth.refusalMessage());
             return;
         }
         chain.doFilter(request, response);
@@ -66,13 +61,5 @@ public class SocketGate extends HttpFilter {
         response.setContentType("application/json");
         response.getWriter().write(Json.createObjectBuilder().add("error", Json.createObjectBuilder()
                 .add("code", code).add("message", message)).build().toString());
-    }
-
-    private static boolean isLoopback(String address) {
-        try {
-            return address != null && InetAddress.getByName(address).isLoopbackAddress();
-        } catch (Exception e) {
-            return false;
-        }
     }
 }

@@ -10,6 +10,19 @@ public record Authentication(Optional<String> user, Refusal refusal) {
         MISSING_TOKEN, UNKNOWN_TOKEN, REMOTE_WITHOUT_TOKENS
     }
 
+    /** What the caller is told when refused (null when authenticated). */
+    public String refusalMessage() {
+        if (refusal == null) {
+            return null;
+        }
+        return switch (refusal) {
+            case MISSING_TOKEN -> "missing bearer token (Authorization: Bearer <token>; "
+                    + "on the WebSocket also ?access_token=<token>)";
+            case UNKNOWN_TOKEN -> "unknown bearer token";
+            case REMOTE_WITHOUT_TOKENS -> "no API tokens are configured: only loopback clients are served";
+        };
+    }
+
     static Authentication of(String user) {
         return new Authentication(Optional.of(user), null);
     }

@@ -1,6 +1,7 @@
 package dev.switchboard.core.user;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -43,5 +44,13 @@ class TokenDirectoryTest {
                 () -> TokenDirectory.parse(ALICE + "=al ice")).getMessage().contains("invalid user name"));
         assertTrue(assertThrows(IllegalArgumentException.class,
                 () -> TokenDirectory.parse(ALICE + "=a," + ALICE + "=b")).getMessage().contains("duplicate"));
+    }
+
+    @Test
+    void loopbackCallersAreRecognisedByAddress() {
+        assertTrue(Authenticator.isLoopback("127.0.0.1"));
+        assertTrue(Authenticator.isLoopback("0:0:0:0:0:0:0:1"));
+        assertFalse(Authenticator.isLoopback("10.1.2.3"));
+        assertFalse(Authenticator.isLoopback(null));
     }
 }

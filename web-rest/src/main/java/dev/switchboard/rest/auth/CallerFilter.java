@@ -13,7 +13,6 @@ import jakarta.ws.rs.container.ContainerRequestFilter;
 import jakarta.ws.rs.container.PreMatching;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.ext.Provider;
-import java.net.InetAddress;
 import java.util.Set;
 
 /**
@@ -50,25 +49,12 @@ public class CallerFilter implements ContainerRequestFilter {
         if (WEBHOOK_PATHS.contains(relative) && ingress.githubSecret().isPresent()) {
             return; // GitHub cannot send a bearer token: the delivery's signature authenticates it
         }
-        Authentication auth = authenticator.authenticate(request.getHeaderString("Authorization"),
-                isLoopback(servletRequest.getRemoteAddr()));
+        Authentication auth = authenticator.authenticateFrom(request.getHeaderString("Authorization"),
+                servletRequest.getRemoteAddr());
         if (auth.user().isPresent()) {
             caller.authenticated(auth.user().get());
             return;
         }
-        String message = switch (auth.refusal()) {
-            case MISSING_TOKEN -> "missing bearer token (Authorization: Bearer <token>)";
-            case UNKNOWN_TOKEN -> "unknown bearer token";
-            case REMOTE_WITHOUT_TOKENS -> "no API tokens are configured: only loopback clients are served";
-        };
-        request.abortWith(ErrorBody.response(401, "unauthorized", message));
-    }
-
-    private static boolean isLoopback(String address) {
-        try {
-            return address != null && InetAddress.getByName(address).isLoopbackAddress();
-        } catch (Exception e) {
-            return false;
-        }
+        request.abortWith(ErrorBody.response(401, "unauthorized", auth.refusalMessage()));
     }
 }
