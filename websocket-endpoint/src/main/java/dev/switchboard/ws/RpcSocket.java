@@ -136,12 +136,9 @@ public class RpcSocket {
 
                     @Override
                     public void overflow(long lastSentSeq) {
-                        String notice = Json.createObjectBuilder().add("jsonrpc", "2.0").add("method", "stream/overflow")
-                                .add("params", Json.createObjectBuilder().add("last_seq", lastSentSeq)
-                                        .add("message", "subscriber fell too far behind; resume with after_seq"))
-                                .build().toString();
                         closeAfterWrites(new CloseReason(CloseReason.CloseCodes.TRY_AGAIN_LATER,
-                                "slow consumer: resume with after_seq=" + lastSentSeq), notice);
+                                "slow consumer: resume with after_seq=" + lastSentSeq),
+                                Notification.overflowNotice(lastSentSeq));
                     }
                 });
         subscription = next;

@@ -79,4 +79,10 @@ class SubscriptionTest {
                 Notification.render(9, "turn/started", "{\"turn_id\":\"t\"}"));
         assertEquals("{\"jsonrpc\":\"2.0\",\"method\":\"x/y\",\"params\":{\"seq\":1}}", Notification.render(1, "x/y", "{}"));
     }
+
+    @Test
+    void theOverflowNoticeNamesTheResumePoint() {
+        assertEquals("{\"jsonrpc\":\"2.0\",\"method\":\"stream/overflow\",\"params\":{\"last_seq\":41,"
+                + "\"message\":\"subscriber fell too far behind; resume with after_seq\"}}", Notification.overflowNotice(41));
+    }
 }

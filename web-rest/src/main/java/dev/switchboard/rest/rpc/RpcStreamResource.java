@@ -105,10 +105,7 @@ public class RpcStreamResource {
                     wrote = true;
                 }
                 if (overflowAt.get() >= 0) {
-                    write(out, Json.createObjectBuilder().add("jsonrpc", "2.0").add("method", "stream/overflow")
-                            .add("params", Json.createObjectBuilder().add("last_seq", overflowAt.get())
-                                    .add("message", "subscriber fell too far behind; resume with after_seq"))
-                            .build().toString());
+                    write(out, Notification.overflowNotice(overflowAt.get()));
                     out.flush();
                     return;
                 }
