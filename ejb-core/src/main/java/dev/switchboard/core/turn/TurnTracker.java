@@ -12,19 +12,14 @@ import jakarta.persistence.EntityManager;
 import java.io.StringReader;
 import java.time.Instant;
 import java.util.List;
-import java.util.Set;
+import java.util.Optional;
 
 /**
  * Keeps a turn in step with its runs, inside the transaction that changes a run (whose thread row
  * is locked): a claimed run reports {@code running}, a finished run emits its reply, and the turn
- * ends — exactly once — when its last run ends. A turn with a failed run ends
- * {@code interrupted}, with status {@code interrupted} for cancellations and {@code failed} for
- * errors (Holon has no {@code turn/failed}; H6 adds the status).
+ * ends — exactly once — when its last run ends, as {@link TurnOutcome} decides.
  */
 public final class TurnTracker {
-
-    /** Error codes of runs stopped on purpose rather than failed. */
-    public static final Set<String> INTERRUPTION_CODES = Set.of("interrupted", "cancelled", "superseded");
 
     private final EntityManager em;
     private final TurnEvents events;
@@ -63,27 +58,19 @@ public final class TurnTracker {
         List<RunRecord> runs = em.createNamedQuery(RunRecord.BY_TURN, RunRecord.class)
                 .setParameter("turnId", turn.getTurnId())
                 .getResultList();
-        RunRecord failed = null;
-        String reply = null;
-        for (RunRecord run : runs) {
-            if (!run.getState().isTerminal()) {
-                return;
-            }
-            if (run.getState() == RunState.FAILED) {
-                failed = run;
-            } else {
-                reply = replyText(run.getOutputJson());
-            }
+        Optional<TurnOutcome> ending = TurnOutcome.of(runs.stream()
+                .map(r -> new TurnOutcome.RunResult(r.getState(), r.getErrorCode(), r.getErrorMessage(),
+                        r.getState() == RunState.SUCCEEDED ? replyText(r.getOutputJson()) : null))
+                .toList());
+        if (ending.isEmpty()) {
+            return;
         }
         Instant now = Instant.now();
-        if (failed != null) {
-            String code = failed.getErrorCode();
-            String outcome = code != null && INTERRUPTION_CODES.contains(code) ? "interrupted" : "failed";
-            turn.end(outcome, failed.getErrorMessage(), now.toEpochMilli());
-            events.interrupted(turn, now);
-        } else {
-            turn.end("completed", reply, now.toEpochMilli());
+        turn.end(ending.get().outcome(), ending.get().message(), now.toEpochMilli());
+        if (ending.get().isCompleted()) {
             events.completed(turn, now);
+        } else {
+            events.interrupted(turn, now);
         }
         if (!runs.isEmpty()) {
             RunRecord first = runs.get(0);
