@@ -98,16 +98,7 @@ public record AnnounceOutcome(String decision, String decisionRaw, String action
         if (alias != null) {
             return alias;
         }
-        String folded = a.replaceAll("[^a-z0-9]+", "_");
-        int start = 0;
-        int end = folded.length();
-        while (start < end && folded.charAt(start) == '_') {
-            start++;
-        }
-        while (end > start && folded.charAt(end - 1) == '_') {
-            end--;
-        }
-        return folded.substring(start, end);
+        return Texts.trim(a.replaceAll("[^a-z0-9]+", "_"), "_");
     }
 
     private static String explicit(Pattern label, String text) {
@@ -115,16 +106,7 @@ public record AnnounceOutcome(String decision, String decisionRaw, String action
         if (!m.find()) {
             return null;
         }
-        String v = m.group(1);
-        int start = 0;
-        int end = v.length();
-        while (start < end && " -*`\t".indexOf(v.charAt(start)) >= 0) {
-            start++;
-        }
-        while (end > start && " -*`\t\r".indexOf(v.charAt(end - 1)) >= 0) {
-            end--;
-        }
-        return v.substring(start, end);
+        return Texts.trim(m.group(1), " -*`\t\r");
     }
 
     private static String infer(List<Map.Entry<String, List<String>>> rules, String lowerText, String fallback) {

@@ -52,16 +52,7 @@ public final class DedupeKeys {
     }
 
     static String join(String... parts) {
-        String joined = String.join(":", parts);
-        int start = 0;
-        int end = joined.length();
-        while (start < end && joined.charAt(start) == ':') {
-            start++;
-        }
-        while (end > start && joined.charAt(end - 1) == ':') {
-            end--;
-        }
-        return joined.substring(start, end);
+        return Texts.trim(String.join(":", parts), ":");
     }
 
     private static String lastSegment(String type) {

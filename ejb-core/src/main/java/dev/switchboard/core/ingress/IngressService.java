@@ -3,6 +3,7 @@ package dev.switchboard.core.ingress;
 import dev.switchboard.core.lane.LaneController;
 import dev.switchboard.core.run.RunService;
 import dev.switchboard.core.run.UniqueViolation;
+import dev.switchboard.core.turn.TurnIds;
 import dev.switchboard.persistence.ingress.IngressEventRecord;
 import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
@@ -40,6 +41,6 @@ public class IngressService {
 
     /** A fresh event id: {@code evt_<unix nanos>}. */
     public static String newEventId() {
-        return dev.switchboard.core.turn.TurnIds.itemId("evt");
+        return TurnIds.itemId("evt");
     }
 }

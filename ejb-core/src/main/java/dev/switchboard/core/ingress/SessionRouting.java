@@ -53,16 +53,7 @@ public final class SessionRouting {
                 b.append('_');
             }
         });
-        String s = b.toString().strip();
-        int start = 0;
-        int end = s.length();
-        while (start < end && s.charAt(start) == '_') {
-            start++;
-        }
-        while (end > start && s.charAt(end - 1) == '_') {
-            end--;
-        }
-        s = s.substring(start, end);
+        String s = Texts.trim(b.toString().strip(), "_");
         return s.isEmpty() ? "unknown" : s;
     }
 }

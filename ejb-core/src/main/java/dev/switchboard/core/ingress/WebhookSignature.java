@@ -5,6 +5,7 @@ import java.security.InvalidKeyException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.Locale;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -32,7 +33,7 @@ public final class WebhookSignature {
             return false;
         }
         byte[] expected = sign(secret, body).getBytes(StandardCharsets.US_ASCII);
-        byte[] given = header.strip().toLowerCase(java.util.Locale.ROOT).getBytes(StandardCharsets.US_ASCII);
+        byte[] given = header.strip().toLowerCase(Locale.ROOT).getBytes(StandardCharsets.US_ASCII);
         return MessageDigest.isEqual(expected, given);
     }
 }
