@@ -172,8 +172,10 @@ public class NotificationHub {
     /** Stamps what is committed and delivers up to the log's end. */
     private void pump(boolean pollTick) {
         boolean contiguous = true;
+        boolean probe = pollTick; // a local commit's wake-up means there is something to stamp
         while (true) {
-            NotificationLedger.StampBatch batch = ledger.stamp(STAMP_BATCH);
+            NotificationLedger.StampBatch batch = ledger.stamp(STAMP_BATCH, probe);
+            probe = true;
             if (batch.stamped().isEmpty()) {
                 break;
             }

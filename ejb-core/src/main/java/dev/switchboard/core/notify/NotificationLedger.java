@@ -26,9 +26,11 @@ public class NotificationLedger {
      * the next seq. Stampers (one per instance) serialise on the sequencer row, so a stamping
      * transaction commits before the next one can read: whoever sees seq N also sees every seq
      * below it — seq order is commit order, and a tailer never skips a notification that commits late.
+     * With {@code probeFirst} (a poll, when there is probably nothing to do) the lock is only taken
+     * when something is pending, so idle instances do not contend for it.
      */
-    public StampBatch stamp(int limit) {
-        if (pending(1).isEmpty()) {
+    public StampBatch stamp(int limit, boolean probeFirst) {
+        if (probeFirst && pending(1).isEmpty()) {
             return new StampBatch(-1, List.of()); // nothing to do: no need to take the lock
         }
         SequencerRecord sequencer = em.find(SequencerRecord.class, SequencerRecord.ID, LockModeType.PESSIMISTIC_WRITE);

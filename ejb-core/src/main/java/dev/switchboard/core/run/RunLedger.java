@@ -73,9 +73,7 @@ public class RunLedger {
                 command.userKey(), command.threadKey(), command.source(), command.externalUserKey(),
                 command.deliveryMode(), command.text(), fingerprint, now, turn.getTurnId(), null);
         em.persist(run);
-        events.started(turn);
-        events.userItems(turn, TurnInput.ofText(command.text()));
-        events.progress(turn, "queued", null, run.getRunId());
+        events.opened(turn, TurnInput.ofText(command.text()), run.getRunId());
         if (key != null) {
             em.flush(); // the run row first: the idempotency record references it
             em.persist(new IngestRecord(key, run.getRunId(), fingerprint, now));

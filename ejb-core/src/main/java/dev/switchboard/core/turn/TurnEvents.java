@@ -18,12 +18,24 @@ public class TurnEvents {
         outbox.append(userKey, threadKey, "thread/" + type, Lifecycle.thread(type, state, threadKey, at));
     }
 
-    public void started(TurnRecord turn) {
+    /** A new turn with its first run: {@code turn/started}, the user items, {@code turn/progress queued}. */
+    public void opened(TurnRecord turn, TurnInput input, String runId) {
+        started(turn);
+        queued(turn, input, runId);
+    }
+
+    /** Another run of a turn was queued (or its first): the user items and {@code turn/progress queued}. */
+    public void queued(TurnRecord turn, TurnInput input, String runId) {
+        userItems(turn, input);
+        progress(turn, "queued", null, runId);
+    }
+
+    private void started(TurnRecord turn) {
         outbox.append(turn.getUserKey(), turn.getThreadKey(), "turn/started",
                 Lifecycle.turnStarted(turn.getTurnId(), turn.getThreadKey(), turn.getStartedAt()));
     }
 
-    public void userItems(TurnRecord turn, TurnInput input) {
+    private void userItems(TurnRecord turn, TurnInput input) {
         for (JsonObject message : input.messages()) {
             item(turn, message, "active");
         }

@@ -111,9 +111,7 @@ public class TurnLedger {
             em.flush(); // the run row first: the idempotency record references it
             em.persist(new IngestRecord(key, run.getRunId(), fingerprint, now));
         }
-        events.started(turn);
-        events.userItems(turn, full);
-        events.progress(turn, "queued", null, run.getRunId());
+        events.opened(turn, full, run.getRunId());
         ClaimResult claim = claim(thread, claimFor, tracker, now);
         em.flush();
         return new Outcome(TurnView.of(turn), threadId, false, full.size(), claim, stopped);
@@ -126,8 +124,7 @@ public class TurnLedger {
         long now = System.currentTimeMillis();
         String fingerprint = PayloadFingerprint.of(turn.getThreadKey(), input.toJson().toString(), "steer");
         RunRecord run = newRun(thread, turn, input, fingerprint, now);
-        events.userItems(turn, input);
-        events.progress(turn, "queued", null, run.getRunId());
+        events.queued(turn, input, run.getRunId());
         ClaimResult claim = claim(thread, claimFor, new TurnTracker(em, events), now);
         em.flush();
         return new Outcome(TurnView.of(turn), thread.getId(), false, input.size(), claim, List.of());
