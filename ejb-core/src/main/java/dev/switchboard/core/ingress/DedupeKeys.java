@@ -1,5 +1,6 @@
 package dev.switchboard.core.ingress;
 
+import dev.switchboard.core.run.PayloadFingerprint;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 import java.util.Locale;
@@ -49,6 +50,17 @@ public final class DedupeKeys {
             return "";
         }
         return join(e.source(), repo, kind, id, type);
+    }
+
+    /**
+     * The key as stored: keys longer than the column (long label names, long generic parts) become
+     * {@code sha256:<hex>} of the key, which keeps them distinct and deterministic.
+     */
+    public static String storable(String key) {
+        if (key.length() <= GenericEvents.MAX_DEDUPE_KEY) {
+            return key;
+        }
+        return "sha256:" + PayloadFingerprint.of(key);
     }
 
     static String join(String... parts) {

@@ -52,6 +52,10 @@ public record EventEnvelope(String id, String source, String type, Instant at, S
         dedupeKey = nonNull(dedupeKey);
     }
 
+    public EventEnvelope withId(String newId) {
+        return new EventEnvelope(newId, source, type, at, scope, subject, dedupeKey, payload);
+    }
+
     public EventEnvelope withDedupeKey(String key) {
         return new EventEnvelope(id, source, type, at, scope, subject, key, payload);
     }

@@ -92,7 +92,7 @@ public final class GithubEvents {
         }
         EventEnvelope envelope = new EventEnvelope(id, "github", type, now, EventEnvelope.Scope.EMPTY.withRepo(repo),
                 new EventEnvelope.Subject(kind, number), "", body);
-        return envelope.withDedupeKey(DedupeKeys.of(envelope));
+        return envelope.withDedupeKey(DedupeKeys.storable(DedupeKeys.of(envelope)));
     }
 
     /** {@code event}, else {@code x_github_event}, else {@code headers["X-GitHub-Event"]} (any case). */

@@ -5,31 +5,48 @@ import dev.switchboard.core.notify.Outbox;
 import dev.switchboard.core.run.IngestOutcome;
 import dev.switchboard.core.run.MessageCommand;
 import dev.switchboard.core.run.RunLedger;
+import dev.switchboard.core.runtime.ServeRuntime;
+import dev.switchboard.core.runtime.ServeSettings;
+import dev.switchboard.core.turn.TurnEvents;
 import dev.switchboard.core.turn.TurnIds;
 import dev.switchboard.persistence.ingress.ActionRecord;
 import dev.switchboard.persistence.ingress.DecisionRecord;
 import dev.switchboard.persistence.ingress.IngressEventRecord;
 import dev.switchboard.persistence.run.IngestRecord;
 import dev.switchboard.persistence.run.RunRecord;
+import dev.switchboard.persistence.run.RunState;
 import dev.switchboard.persistence.thread.ThreadRecord;
 import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
+import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonReader;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceContext;
+import java.io.StringReader;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
 
 /**
- * The ingress pipeline's transaction (holon-serve spec §9.4): journal the event, notify
+ * The ingress pipeline's transactions (holon-serve spec §9.4): journal the event, notify
  * {@code event/received}, dedupe, decide, and hand off — as a run queued in the event's lane —
- * all committed together before the sender is answered.
+ * all committed together before the sender is answered. While the user's runtime is paused an
+ * event is journalled and held ({@code deferred}); {@link #release} hands held events off in
+ * arrival order once it runs again (H10: pause defers, it does not drop).
  */
 @Stateless
 public class IngressLedger {
 
     static final String DUPLICATE_REASON = "duplicate dedupe_key";
+    static final String PAUSED_REASON = "runtime paused";
+    static final String COALESCED_REASON = "timer tick already held while paused";
+    static final String QUEUED_BEHIND_REASON = "earlier events of this session are still held";
 
     @PersistenceContext(unitName = "switchboard")
     EntityManager em;
@@ -40,6 +57,15 @@ public class IngressLedger {
     @Inject
     Outbox outbox;
 
+    @Inject
+    TurnEvents events;
+
+    @Inject
+    ServeSettings serve;
+
+    @Inject
+    Event<ServeRuntime.Resumed> resumed;
+
     /** What happened to an event; {@code claim} is a run claimed for this instance. */
     public record Outcome(String eventId, String status, String sessionKey, String runId, String turnId,
             long threadId, ClaimResult claim) {
@@ -47,50 +73,197 @@ public class IngressLedger {
 
     public Outcome record(String userKey, EventEnvelope event, String sessionKey, long threadId, String claimFor) {
         long now = System.currentTimeMillis();
-        String dedupeKey = event.dedupeKey().isEmpty() ? null : event.dedupeKey();
-        IngressEventRecord journal = new IngressEventRecord(event.id(), userKey, event.source(), event.type(),
-                event.scope().repo(), dedupeKey, sessionKey, event.toJson().toString(), now);
+        EventEnvelope e = em.find(IngressEventRecord.class, event.id()) == null ? event
+                : event.withId(IngressService.newEventId()); // a sender's id reused: the journal keeps both
+        String dedupeKey = e.dedupeKey().isEmpty() ? null : e.dedupeKey();
+        IngressEventRecord journal = new IngressEventRecord(e.id(), userKey, e.source(), e.type(),
+                e.scope().repo(), dedupeKey, sessionKey, e.toJson().toString(), now);
         em.persist(journal);
-        if ("github".equalsIgnoreCase(event.source()) && !event.type().isEmpty()) {
-            outbox.append(userKey, null, "event/received", Json.createObjectBuilder()
-                    .add("event_id", event.id())
-                    .add("source", event.source())
-                    .add("event_type", event.type())
-                    .add("repo", event.scope().repo())
-                    .add("received_at", Instant.ofEpochMilli(now).toString())
-                    .build());
-        }
+        outbox.append(userKey, null, "event/received", Json.createObjectBuilder()
+                .add("event_id", e.id())
+                .add("source", e.source())
+                .add("event_type", e.type())
+                .add("repo", e.scope().repo())
+                .add("session_key", sessionKey)
+                .add("received_at", Instant.ofEpochMilli(now).toString())
+                .build());
         em.find(ThreadRecord.class, threadId, LockModeType.PESSIMISTIC_WRITE); // serialises one lane's duplicates
-        String source = "ingress:" + event.source();
         if (dedupeKey != null) {
-            IngestRecord seen = em.find(IngestRecord.class, new IngestRecord.Key(userKey, source, dedupeKey));
+            IngestRecord seen = em.find(IngestRecord.class, new IngestRecord.Key(userKey, runSource(e.source()), dedupeKey));
             if (seen != null) {
-                em.persist(new DecisionRecord(TurnIds.itemId("decision"), event.id(), "forward_event",
-                        DUPLICATE_REASON, true, now));
-                RunRecord original = em.find(RunRecord.class, seen.getRunId());
-                journal.settle(IngressEventRecord.DUPLICATE, seen.getRunId(), original == null ? null : original.getTurnId());
-                return new Outcome(event.id(), IngressEventRecord.DUPLICATE, sessionKey, seen.getRunId(),
-                        original == null ? null : original.getTurnId(), threadId, ClaimResult.none());
+                return duplicate(journal, DUPLICATE_REASON, seen.getRunId(), threadId, now);
+            }
+            if (!held(IngressEventRecord.DEFERRED_WITH_KEY, userKey, "dedupeKey", dedupeKey).isEmpty()) {
+                return duplicate(journal, DUPLICATE_REASON, null, threadId, now);
             }
         }
-        em.persist(new DecisionRecord(TurnIds.itemId("decision"), event.id(), "forward_event", null, false, now));
-        IngestOutcome handedOff = runs.ingest(new MessageCommand(userKey, source, sessionKey, null, instruction(event),
-                "followUp", dedupeKey), threadId, claimFor);
-        em.persist(new ActionRecord(TurnIds.itemId("actres"), event.id(), "accepted", handedOff.run().runId(), now));
-        journal.settle(IngressEventRecord.ACCEPTED, handedOff.run().runId(), handedOff.run().turnId());
-        return new Outcome(event.id(), IngressEventRecord.ACCEPTED, sessionKey, handedOff.run().runId(),
-                handedOff.run().turnId(), threadId, handedOff.claim());
+        if (runtime().read(userKey).isPaused()) {
+            if ("timer".equals(e.source())
+                    && !held(IngressEventRecord.DEFERRED_TIMER, userKey, "repo", e.scope().repo()).isEmpty()) {
+                return duplicate(journal, COALESCED_REASON, null, threadId, now);
+            }
+            return hold(journal, PAUSED_REASON, threadId, now);
+        }
+        if (heldInLane(userKey, sessionKey)) {
+            return hold(journal, QUEUED_BEHIND_REASON, threadId, now); // keeps the lane's arrival order
+        }
+        return handOff(journal, threadId, claimFor, now);
     }
 
-    /** What the engine is asked to handle: the event in one line (the envelope is in the journal). */
-    static String instruction(EventEnvelope e) {
-        StringBuilder b = new StringBuilder("event ").append(e.type().isEmpty() ? e.source() : e.type());
-        if (!e.scope().repo().isEmpty()) {
-            b.append(" in ").append(e.scope().repo());
+    /**
+     * Hands off the user's held events, oldest first, when the runtime is running; returns the
+     * lanes that got work. Each held event is locked first, so concurrent releases hand it off once.
+     */
+    public List<Long> release(String userKey) {
+        if (runtime().read(userKey).isPaused()) {
+            return List.of();
         }
-        if (!e.subject().kind().isEmpty()) {
-            b.append(' ').append(e.subject().kind()).append('#').append(e.subject().id());
+        Set<Long> lanes = new LinkedHashSet<>();
+        for (IngressEventRecord candidate : em.createNamedQuery(IngressEventRecord.DEFERRED, IngressEventRecord.class)
+                .setParameter("userKey", userKey)
+                .getResultList()) {
+            IngressEventRecord event = candidate;
+            em.refresh(event, LockModeType.PESSIMISTIC_WRITE);
+            if (!IngressEventRecord.HELD.equals(event.getStatus())) {
+                continue;
+            }
+            long threadId = runs.threadId(userKey, event.getSessionKey()).orElseThrow(
+                    () -> new IllegalStateException("the lane of held event " + event.getEventId() + " is missing"));
+            long now = System.currentTimeMillis();
+            IngestRecord seen = event.getDedupeKey() == null ? null : em.find(IngestRecord.class,
+                    new IngestRecord.Key(userKey, runSource(event.getSource()), event.getDedupeKey()));
+            if (seen != null) {
+                duplicate(event, DUPLICATE_REASON, seen.getRunId(), threadId, now);
+            } else {
+                handOff(event, threadId, null, now);
+                lanes.add(threadId);
+            }
         }
-        return b.append(" (").append(e.id()).append(')').toString();
+        return new ArrayList<>(lanes);
+    }
+
+    /** The users that have held events (for the start-up sweep after a crash between resume and release). */
+    public List<String> usersWithHeldEvents() {
+        return em.createQuery("SELECT DISTINCT e.userKey FROM IngressEventRecord e WHERE e.status = 'deferred'",
+                String.class).getResultList();
+    }
+
+    /**
+     * Runs a failed event again (H9): a new run in the same lane, recorded as a {@code requeue_event}
+     * decision and an {@code accepted} action. Only an event whose last run failed can be requeued.
+     */
+    public Outcome requeue(String userKey, String eventId, String claimFor) {
+        IngressEventRecord event = em.find(IngressEventRecord.class, eventId, LockModeType.PESSIMISTIC_WRITE);
+        if (event == null || !event.getUserKey().equals(userKey)) {
+            throw new RequeueRefusedException(true, "event " + eventId + " not found");
+        }
+        if (!IngressEventRecord.ACCEPTED.equals(event.getStatus())) {
+            throw new RequeueRefusedException(false, "event " + eventId + " is " + event.getStatus()
+                    + "; only an accepted event whose run failed can be requeued");
+        }
+        RunRecord last = em.find(RunRecord.class, event.getRunId());
+        if (last != null && last.getState() != RunState.FAILED) {
+            throw new RequeueRefusedException(false, "event " + eventId + " has a run that is "
+                    + last.getState().wire() + "; only a failed run can be requeued");
+        }
+        long threadId = runs.threadId(userKey, event.getSessionKey()).orElseThrow(
+                () -> new IllegalStateException("the lane of event " + eventId + " is missing"));
+        long now = System.currentTimeMillis();
+        em.persist(new DecisionRecord(TurnIds.itemId("decision"), eventId, "requeue_event", "requeued by " + userKey,
+                false, now));
+        return run(event, threadId, claimFor, now, null);
+    }
+
+    private Outcome duplicate(IngressEventRecord journal, String reason, String originalRunId, long threadId,
+            long now) {
+        em.persist(new DecisionRecord(TurnIds.itemId("decision"), journal.getEventId(), "forward_event", reason,
+                true, now));
+        RunRecord original = originalRunId == null ? null : em.find(RunRecord.class, originalRunId);
+        String turnId = original == null ? null : original.getTurnId();
+        journal.settle(IngressEventRecord.DUPLICATE, originalRunId, turnId);
+        return new Outcome(journal.getEventId(), IngressEventRecord.DUPLICATE, journal.getSessionKey(), originalRunId,
+                turnId, threadId, ClaimResult.none());
+    }
+
+    private Outcome hold(IngressEventRecord journal, String reason, long threadId, long now) {
+        em.persist(new DecisionRecord(TurnIds.itemId("decision"), journal.getEventId(), "defer_event", reason, false,
+                now));
+        journal.settle(IngressEventRecord.HELD, null, null);
+        return new Outcome(journal.getEventId(), IngressEventRecord.HELD, journal.getSessionKey(), null, null, threadId,
+                ClaimResult.none());
+    }
+
+    private Outcome handOff(IngressEventRecord journal, long threadId, String claimFor, long now) {
+        em.persist(new DecisionRecord(TurnIds.itemId("decision"), journal.getEventId(), "forward_event", null, false,
+                now));
+        return run(journal, threadId, claimFor, now, journal.getDedupeKey());
+    }
+
+    private Outcome run(IngressEventRecord journal, long threadId, String claimFor, long now, String dedupeKey) {
+        IngestOutcome handedOff = runs.ingest(new MessageCommand(journal.getUserKey(), runSource(journal.getSource()),
+                journal.getSessionKey(), null, instruction(envelopeOf(journal)), "followUp", dedupeKey), threadId,
+                claimFor);
+        em.persist(new ActionRecord(TurnIds.itemId("actres"), journal.getEventId(), "accepted",
+                handedOff.run().runId(), now));
+        journal.settle(IngressEventRecord.ACCEPTED, handedOff.run().runId(), handedOff.run().turnId());
+        return new Outcome(journal.getEventId(), IngressEventRecord.ACCEPTED, journal.getSessionKey(),
+                handedOff.run().runId(), handedOff.run().turnId(), threadId, handedOff.claim());
+    }
+
+    private boolean heldInLane(String userKey, String sessionKey) {
+        return em.createQuery("SELECT e.eventId FROM IngressEventRecord e WHERE e.userKey = :userKey"
+                + " AND e.status = 'deferred' AND e.sessionKey = :sessionKey", String.class)
+                .setParameter("userKey", userKey)
+                .setParameter("sessionKey", sessionKey)
+                .setMaxResults(1)
+                .getResultList()
+                .size() > 0;
+    }
+
+    private List<IngressEventRecord> held(String query, String userKey, String name, String value) {
+        return em.createNamedQuery(query, IngressEventRecord.class)
+                .setParameter("userKey", userKey)
+                .setParameter(name, value)
+                .setMaxResults(1)
+                .getResultList();
+    }
+
+    private ServeRuntime runtime() {
+        return new ServeRuntime(em, events, serve.defaultSession(), resumed);
+    }
+
+    /** Runs handed off from ingress carry their source, so a dedupe key is scoped per source. */
+    static String runSource(String eventSource) {
+        return "ingress:" + eventSource;
+    }
+
+    private static JsonObject envelopeOf(IngressEventRecord journal) {
+        try (JsonReader reader = Json.createReader(new StringReader(journal.getEnvelope()))) {
+            return reader.readObject();
+        }
+    }
+
+    /**
+     * What the engine is asked to handle: the sender's {@code payload.instruction} when it gives
+     * one (a schedule's or a script's prompt), else the event in one line (the envelope is in the
+     * journal).
+     */
+    static String instruction(JsonObject envelope) {
+        JsonObject payload = GithubEvents.objectAt(envelope, "payload");
+        String given = GithubEvents.text(payload.get("instruction")).strip();
+        if (!given.isEmpty()) {
+            return given;
+        }
+        String type = envelope.getString("type", "");
+        StringBuilder b = new StringBuilder("event ").append(type.isEmpty() ? envelope.getString("source", "") : type);
+        JsonObject scope = GithubEvents.objectAt(envelope, "scope");
+        if (!scope.getString("repo", "").isEmpty()) {
+            b.append(" in ").append(scope.getString("repo"));
+        }
+        JsonObject subject = GithubEvents.objectAt(envelope, "subject");
+        if (!subject.getString("kind", "").isEmpty()) {
+            b.append(' ').append(subject.getString("kind")).append('#').append(subject.getString("id", ""));
+        }
+        return b.append(" (").append(envelope.getString("id", "")).append(')').toString();
     }
 }

@@ -9,6 +9,7 @@ import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
+import java.util.List;
 
 /**
  * Receives normalised events: routes each to its lane, records and hands it off in one
@@ -35,6 +36,31 @@ public class IngressService {
                 claimFor -> ledger.record(userKey, event, sessionKey, threadId, claimFor), IngressLedger.Outcome::claim));
         if (IngressEventRecord.ACCEPTED.equals(outcome.status()) && outcome.claim().claim().isEmpty()) {
             lanes.wake(threadId);
+        } else if (IngressEventRecord.HELD.equals(outcome.status())) {
+            release(userKey); // the runtime may have resumed after this event read it as paused
+        }
+        return outcome;
+    }
+
+    /** Hands off the user's held events if the runtime runs, and wakes their lanes. */
+    public void release(String userKey) {
+        List<Long> lanesWithWork = UniqueViolation.retryOnce(() -> ledger.release(userKey));
+        lanesWithWork.forEach(lanes::wake);
+    }
+
+    /** Start-up sweep: releases what a crash between a resume and its release left held. */
+    public void releaseAll() {
+        for (String user : ledger.usersWithHeldEvents()) {
+            release(user);
+        }
+    }
+
+    /** Runs a failed event again in its lane; see {@link IngressLedger#requeue}. */
+    public IngressLedger.Outcome requeue(String userKey, String eventId) {
+        IngressLedger.Outcome outcome = lanes.admit(claimFor -> ledger.requeue(userKey, eventId, claimFor),
+                IngressLedger.Outcome::claim);
+        if (outcome.claim().claim().isEmpty()) {
+            lanes.wake(outcome.threadId());
         }
         return outcome;
     }

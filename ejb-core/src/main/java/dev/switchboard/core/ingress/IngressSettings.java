@@ -2,12 +2,17 @@ package dev.switchboard.core.ingress;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
+import java.util.logging.Logger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /** Ingress settings, from MicroProfile Config. */
 @ApplicationScoped
 public class IngressSettings {
+
+    private static final Logger LOG = Logger.getLogger(IngressSettings.class.getName());
 
     /** GitHub webhook secret; when set, deliveries must carry a valid {@code X-Hub-Signature-256}. */
     @Inject
@@ -28,6 +33,39 @@ public class IngressSettings {
     @Inject
     @ConfigProperty(name = "switchboard.ingress.max-body-bytes", defaultValue = "10485760")
     long maxBodyBytes;
+
+    /** Timer interval (Holon's {@code --tick-interval}); off when unset. */
+    @Inject
+    @ConfigProperty(name = "switchboard.ingress.tick-interval")
+    Optional<String> tickInterval;
+
+    /** Repositories that get a timer each; defaults to the repo hint. */
+    @Inject
+    @ConfigProperty(name = "switchboard.ingress.tick-repos")
+    Optional<String> tickRepos;
+
+    /**
+     * The timer schedule, when one is configured and valid. An invalid interval, or an interval
+     * without any repository, is logged and leaves timers off (Holon's rule for invalid values).
+     */
+    public Optional<TickSchedule> tickSchedule() {
+        if (tickInterval.isEmpty() || tickInterval.get().isBlank()) {
+            return Optional.empty();
+        }
+        Optional<Duration> interval = TickSchedule.parseInterval(tickInterval.get());
+        if (interval.isEmpty()) {
+            LOG.warning(() -> "switchboard.ingress.tick-interval '" + tickInterval.get()
+                    + "' is not a duration of at least 1s (e.g. 5m, 90s, PT1H); timers are off");
+            return Optional.empty();
+        }
+        List<String> repos = TickSchedule.parseRepos(tickRepos.orElse(repoHint()));
+        if (repos.isEmpty()) {
+            LOG.warning("switchboard.ingress.tick-interval needs switchboard.ingress.tick-repos or "
+                    + "switchboard.ingress.repo-hint; timers are off");
+            return Optional.empty();
+        }
+        return Optional.of(new TickSchedule(interval.get(), repos));
+    }
 
     public Optional<String> githubSecret() {
         return githubSecret.map(String::strip).filter(s -> !s.isEmpty());

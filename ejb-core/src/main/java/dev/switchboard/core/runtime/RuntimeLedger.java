@@ -2,7 +2,9 @@ package dev.switchboard.core.runtime;
 
 import dev.switchboard.core.turn.TurnEvents;
 import dev.switchboard.persistence.runtime.RuntimeRecord;
+import dev.switchboard.persistence.ingress.IngressEventRecord;
 import jakarta.ejb.Stateless;
+import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
@@ -21,19 +23,29 @@ public class RuntimeLedger {
     @Inject
     ServeSettings settings;
 
-    /** A user's runtime state as {@code server/status} reports it. */
+    @Inject
+    Event<ServeRuntime.Resumed> resumed;
+
+    /**
+     * A user's runtime state as {@code server/status} reports it; {@code eventsProcessed} counts
+     * the ingress events handed off to a lane, {@code lastEventAt} is when the newest arrived.
+     */
     public record Status(boolean paused, long eventsProcessed, Long lastEventAt, String sessionId, Long pausedAt,
             Long resumedAt) {
     }
 
     private ServeRuntime runtime() {
-        return new ServeRuntime(em, events, settings.defaultSession());
+        return new ServeRuntime(em, events, settings.defaultSession(), resumed);
     }
 
     public Status status(String userKey) {
         RuntimeRecord r = runtime().read(userKey);
-        return new Status(r.isPaused(), r.getEventsProcessed(), r.getLastEventAt(), r.getSessionId(), r.getPausedAt(),
-                r.getResumedAt());
+        Object[] processed = em.createNamedQuery(IngressEventRecord.PROCESSED, Object[].class)
+                .setParameter("userKey", userKey)
+                .getSingleResult();
+        long count = processed[0] == null ? 0 : ((Number) processed[0]).longValue();
+        Long last = processed[1] == null ? null : ((Number) processed[1]).longValue();
+        return new Status(r.isPaused(), count, last, r.getSessionId(), r.getPausedAt(), r.getResumedAt());
     }
 
     public boolean pause(String userKey) {

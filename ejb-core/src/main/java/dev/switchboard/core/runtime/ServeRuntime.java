@@ -2,6 +2,7 @@ package dev.switchboard.core.runtime;
 
 import dev.switchboard.core.turn.TurnEvents;
 import dev.switchboard.persistence.runtime.RuntimeRecord;
+import jakarta.enterprise.event.Event;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.LockModeType;
 import java.time.Instant;
@@ -13,14 +14,23 @@ import java.time.Instant;
  */
 public final class ServeRuntime {
 
+    /**
+     * Raised, synchronously and inside the resuming transaction, when a user's runtime resumes:
+     * work held during the pause (deferred ingress events) is released in the same commit.
+     */
+    public record Resumed(String userKey) {
+    }
+
     private final EntityManager em;
     private final TurnEvents events;
     private final String defaultSession;
+    private final Event<Resumed> resumed;
 
-    public ServeRuntime(EntityManager em, TurnEvents events, String defaultSession) {
+    public ServeRuntime(EntityManager em, TurnEvents events, String defaultSession, Event<Resumed> resumed) {
         this.em = em;
         this.events = events;
         this.defaultSession = defaultSession;
+        this.resumed = resumed;
     }
 
     /** The row without a lock, or a fresh (unsaved) default when the user has none yet. */
@@ -67,6 +77,7 @@ public final class ServeRuntime {
         if (!rt.getSessionId().isEmpty()) {
             events.threadState(rt.getUserKey(), rt.getSessionId(), "resumed", "running", now);
         }
+        resumed.fire(new Resumed(rt.getUserKey()));
         return true;
     }
 

@@ -13,6 +13,7 @@ import dev.switchboard.persistence.run.RunState;
 import dev.switchboard.persistence.thread.ThreadRecord;
 import dev.switchboard.persistence.turn.TurnRecord;
 import jakarta.ejb.Stateless;
+import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import jakarta.json.Json;
 import jakarta.json.JsonReader;
@@ -47,6 +48,9 @@ public class TurnLedger {
     @Inject
     TurnEvents events;
 
+    @Inject
+    Event<ServeRuntime.Resumed> resumed;
+
     /** What a turn call changed; {@code claim} is a run claimed for this instance, {@code stopped} runs to stop here. */
     public record Outcome(TurnView turn, long threadId, boolean deduplicated, int acceptedItems, ClaimResult claim,
             List<String> stopped) {
@@ -77,7 +81,7 @@ public class TurnLedger {
             throw new TurnRejectedException(TurnRejectedException.Reason.QUEUE_FULL,
                     TurnPolicy.queueFullMessage(threadKey, settings.maxQueuedTurns()));
         }
-        new ServeRuntime(em, events, serve.defaultSession()).turnStarting(userKey, threadKey);
+        new ServeRuntime(em, events, serve.defaultSession(), resumed).turnStarting(userKey, threadKey);
         TurnTracker tracker = new TurnTracker(em, events);
         TurnPolicy policy = settings.followupPolicy();
         List<String> stopped = new ArrayList<>();
@@ -159,7 +163,7 @@ public class TurnLedger {
 
     /** Holon's untargeted {@code turn/interrupt}: pauses the runtime; returns the fresh turn id reported. */
     public String interruptRuntime(String userKey, String message) {
-        if (!new ServeRuntime(em, events, serve.defaultSession()).pause(userKey)) {
+        if (!new ServeRuntime(em, events, serve.defaultSession(), resumed).pause(userKey)) {
             throw new TurnRejectedException(TurnRejectedException.Reason.ALREADY_PAUSED,
                     "failed to interrupt: already paused");
         }

@@ -55,4 +55,28 @@ public class ActionRecord {
     public String getStatus() {
         return status;
     }
+
+    public String getActionId() {
+        return actionId;
+    }
+
+    public String getEventId() {
+        return eventId;
+    }
+
+    public String getMessage() {
+        return message;
+    }
+
+    public String getRunId() {
+        return runId;
+    }
+
+    public long getStartedAt() {
+        return startedAt;
+    }
+
+    public Long getEndedAt() {
+        return endedAt;
+    }
 }

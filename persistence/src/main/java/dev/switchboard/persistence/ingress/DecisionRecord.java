@@ -49,4 +49,20 @@ public class DecisionRecord {
     public String getReason() {
         return reason;
     }
+
+    public String getDecisionId() {
+        return decisionId;
+    }
+
+    public String getEventId() {
+        return eventId;
+    }
+
+    public String getType() {
+        return type;
+    }
+
+    public long getCreatedAt() {
+        return createdAt;
+    }
 }

@@ -11,12 +11,30 @@ import jakarta.persistence.Table;
 @Table(name = "ingress_events")
 @NamedQuery(name = IngressEventRecord.ACCEPTED_FOR_RUN,
         query = "SELECT e FROM IngressEventRecord e WHERE e.runId = :runId AND e.status = 'accepted'")
+@NamedQuery(name = IngressEventRecord.DEFERRED,
+        query = "SELECT e FROM IngressEventRecord e WHERE e.userKey = :userKey AND e.status = 'deferred'"
+                + " ORDER BY e.receivedAt, e.eventId")
+@NamedQuery(name = IngressEventRecord.DEFERRED_WITH_KEY,
+        query = "SELECT e FROM IngressEventRecord e WHERE e.userKey = :userKey AND e.dedupeKey = :dedupeKey"
+                + " AND e.status = 'deferred'")
+@NamedQuery(name = IngressEventRecord.DEFERRED_TIMER,
+        query = "SELECT e FROM IngressEventRecord e WHERE e.userKey = :userKey AND e.status = 'deferred'"
+                + " AND e.source = 'timer' AND e.repo = :repo")
+@NamedQuery(name = IngressEventRecord.PROCESSED,
+        query = "SELECT COUNT(e), MAX(e.receivedAt) FROM IngressEventRecord e WHERE e.userKey = :userKey"
+                + " AND e.status = 'accepted'")
 public class IngressEventRecord {
 
     public static final String ACCEPTED_FOR_RUN = "IngressEventRecord.acceptedForRun";
+    public static final String DEFERRED = "IngressEventRecord.deferred";
+    public static final String DEFERRED_WITH_KEY = "IngressEventRecord.deferredWithKey";
+    public static final String DEFERRED_TIMER = "IngressEventRecord.deferredTimer";
+    public static final String PROCESSED = "IngressEventRecord.processed";
 
     public static final String ACCEPTED = "accepted";
     public static final String DUPLICATE = "duplicate";
+    /** Held while the user's runtime is paused; released in arrival order on resume. */
+    public static final String HELD = "deferred";
 
     @Id
     @Column(name = "event_id")
@@ -72,7 +90,7 @@ public class IngressEventRecord {
         this.status = ACCEPTED;
     }
 
-    /** The event's outcome: {@code accepted} into run {@code runId}, or a {@code duplicate} of it. */
+    /** The event's outcome: {@code accepted} into run {@code runId}, a {@code duplicate} of it, or {@code deferred}. */
     public void settle(String status, String runId, String turnId) {
         this.status = status;
         this.runId = runId;
@@ -105,5 +123,25 @@ public class IngressEventRecord {
 
     public String getSessionKey() {
         return sessionKey;
+    }
+
+    public String getRepo() {
+        return repo;
+    }
+
+    public String getDedupeKey() {
+        return dedupeKey;
+    }
+
+    public String getTurnId() {
+        return turnId;
+    }
+
+    public String getEnvelope() {
+        return envelope;
+    }
+
+    public long getReceivedAt() {
+        return receivedAt;
     }
 }

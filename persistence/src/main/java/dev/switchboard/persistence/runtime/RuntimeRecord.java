@@ -5,7 +5,7 @@ import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 
-/** A user's serve runtime (Holon's runtime state): pause state, counters and current session. */
+/** A user's serve runtime (Holon's runtime state): pause state and current session (counters come from the events journal). */
 @Entity
 @Table(name = "serve_runtime")
 public class RuntimeRecord {
@@ -16,12 +16,6 @@ public class RuntimeRecord {
 
     @Column(name = "paused", nullable = false)
     private boolean paused;
-
-    @Column(name = "events_processed", nullable = false)
-    private long eventsProcessed;
-
-    @Column(name = "last_event_at")
-    private Long lastEventAt;
 
     @Column(name = "session_id", nullable = false)
     private String sessionId;
@@ -64,25 +58,12 @@ public class RuntimeRecord {
         this.sessionId = sessionId;
     }
 
-    public void recordEvent(long now) {
-        eventsProcessed++;
-        lastEventAt = now;
-    }
-
     public String getUserKey() {
         return userKey;
     }
 
     public boolean isPaused() {
         return paused;
-    }
-
-    public long getEventsProcessed() {
-        return eventsProcessed;
-    }
-
-    public Long getLastEventAt() {
-        return lastEventAt;
     }
 
     public String getSessionId() {

@@ -1,8 +1,8 @@
 package dev.switchboard.rest.ingress;
 
 import dev.switchboard.core.ingress.EventEnvelope;
+import dev.switchboard.core.ingress.GenericEvents;
 import dev.switchboard.core.ingress.GithubEvents;
-import dev.switchboard.core.ingress.IngressLedger;
 import dev.switchboard.core.ingress.IngressService;
 import dev.switchboard.core.ingress.IngressSettings;
 import dev.switchboard.core.ingress.UnsupportedEventException;
@@ -14,17 +14,13 @@ import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.Json;
-import jakarta.json.JsonObjectBuilder;
-import jakarta.json.JsonReader;
-import jakarta.json.JsonValue;
-import jakarta.json.stream.JsonParsingException;
+import jakarta.json.JsonObject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.time.Instant;
 import java.util.logging.Logger;
@@ -32,7 +28,8 @@ import java.util.logging.Logger;
 /**
  * {@code POST /ingress/github/webhook}: a GitHub delivery
  * is verified (when a secret is configured), normalised, routed to its lane, recorded and handed
- * off before the {@code 202}. Unsupported events are answered {@code 202} and not recorded, as in
+ * off before the {@code 202}. A body that already is an envelope (a string {@code type}) passes
+ * through as a generic event (holon-serve spec §9.2a). Unsupported events are answered {@code 202} and not recorded, as in
  * Holon; malformed bodies get {@code 400}/{@code 413} and leave nothing behind.
  */
 @Path("ingress/github/webhook")
@@ -52,47 +49,28 @@ public class GithubWebhookResource {
 
     @POST
     @Consumes(MediaType.WILDCARD)
-    public Response receive(InputStream body, @HeaderParam("X-GitHub-Event") String event,
+    public Response receive(InputStream in, @HeaderParam("X-GitHub-Event") String event,
             @HeaderParam("X-GitHub-Delivery") String delivery, @HeaderParam("X-Hub-Signature-256") String signature) {
-        byte[] bytes = JsonBody.readLimited(body, settings.maxBodyBytes());
+        byte[] bytes = JsonBody.readLimited(in, settings.maxBodyBytes());
         if (settings.githubSecret().isPresent()
                 && !WebhookSignature.verify(settings.githubSecret().get(), bytes, signature)) {
             throw new ApiException(401, "invalid_signature",
                     signature == null ? "missing X-Hub-Signature-256" : "X-Hub-Signature-256 does not match the body");
         }
-        if (bytes.length == 0) {
-            throw new ApiException(400, "empty_body", "empty body");
-        }
-        JsonValue parsed;
-        try (JsonReader reader = Json.createReader(new ByteArrayInputStream(bytes))) {
-            parsed = reader.readValue();
-        } catch (JsonParsingException e) {
-            throw new ApiException(400, "invalid_json", "the body is not JSON");
-        }
-        if (parsed.getValueType() != JsonValue.ValueType.OBJECT) {
-            throw new ApiException(400, "invalid_json", "the body must be a JSON object");
+        JsonObject body = IngressBodies.object(bytes);
+        if (GenericEvents.isEnvelope(body)) {
+            return IngressBodies.accepted(ingress.receive(user(), IngressBodies.envelope(body, settings.repoHint())));
         }
         EventEnvelope envelope;
         try {
-            envelope = GithubEvents.normalise(GithubEvents.withHeaders(parsed.asJsonObject(), event, delivery),
+            envelope = GithubEvents.normalise(GithubEvents.withHeaders(body, event, delivery),
                     settings.repoHint(), IngressService.newEventId(), Instant.now());
         } catch (UnsupportedEventException e) {
             LOG.fine(() -> "GitHub delivery " + delivery + " ignored: " + e.getMessage());
             return Response.accepted(Json.createObjectBuilder().add("status", "ignored")
                     .add("reason", e.getMessage()).build().toString()).type(MediaType.APPLICATION_JSON).build();
         }
-        IngressLedger.Outcome outcome = ingress.receive(user(), envelope);
-        JsonObjectBuilder answer = Json.createObjectBuilder()
-                .add("event_id", outcome.eventId())
-                .add("status", outcome.status())
-                .add("session_key", outcome.sessionKey());
-        if (outcome.runId() != null) {
-            answer.add("run_id", outcome.runId());
-        }
-        if (outcome.turnId() != null) {
-            answer.add("turn_id", outcome.turnId());
-        }
-        return Response.accepted(answer.build().toString()).type(MediaType.APPLICATION_JSON).build();
+        return IngressBodies.accepted(ingress.receive(user(), envelope));
     }
 
     /** Signed deliveries belong to the configured ingress user; unsigned ones to the authenticated caller. */

@@ -1,0 +1,198 @@
+package dev.switchboard.core.ingress;
+
+import dev.switchboard.persistence.ingress.ActionRecord;
+import dev.switchboard.persistence.ingress.DecisionRecord;
+import dev.switchboard.persistence.ingress.IngressEventRecord;
+import jakarta.ejb.Stateless;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonReader;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
+import jakarta.persistence.TypedQuery;
+import java.io.StringReader;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads the ingress records — events, decisions, actions — a page at a time, each rendered in
+ * Holon's record shape (holon-serve spec §14) plus the correlation keys an operator follows:
+ * {@code session_key} (the lane, i.e. an announce's {@code source_session_key}), {@code run_id}
+ * and {@code turn_id}. Always scoped to one user.
+ */
+@Stateless
+public class IngressRecords {
+
+    @PersistenceContext(unitName = "switchboard")
+    EntityManager em;
+
+    /** One page; {@code next} is null on the last page. */
+    public record Page(List<JsonObject> records, RecordQuery.Cursor next) {
+    }
+
+    public Page events(String userKey, RecordQuery q) {
+        Where w = new Where(userKey, q, "e.receivedAt", "e.eventId");
+        w.eq("e.status", "status", q.status());
+        w.eq("e.runId", "runId", q.runId());
+        TypedQuery<IngressEventRecord> query = em.createQuery("SELECT e FROM IngressEventRecord e WHERE "
+                + w.text() + " ORDER BY e.receivedAt, e.eventId", IngressEventRecord.class);
+        List<IngressEventRecord> found = w.bind(query).setMaxResults(q.limit() + 1).getResultList();
+        List<JsonObject> out = new ArrayList<>();
+        RecordQuery.Cursor next = null;
+        for (int i = 0; i < found.size() && i < q.limit(); i++) {
+            out.add(event(found.get(i)));
+            next = new RecordQuery.Cursor(found.get(i).getReceivedAt(), found.get(i).getEventId());
+        }
+        return new Page(out, found.size() > q.limit() ? next : null);
+    }
+
+    public Page decisions(String userKey, RecordQuery q) {
+        Where w = new Where(userKey, q, "d.createdAt", "d.decisionId");
+        w.eq("e.runId", "runId", q.runId());
+        TypedQuery<Object[]> query = em.createQuery("SELECT d, e FROM DecisionRecord d, IngressEventRecord e"
+                + " WHERE d.eventId = e.eventId AND " + w.text() + " ORDER BY d.createdAt, d.decisionId", Object[].class);
+        List<Object[]> found = w.bind(query).setMaxResults(q.limit() + 1).getResultList();
+        List<JsonObject> out = new ArrayList<>();
+        RecordQuery.Cursor next = null;
+        for (int i = 0; i < found.size() && i < q.limit(); i++) {
+            DecisionRecord d = (DecisionRecord) found.get(i)[0];
+            out.add(decision(d, (IngressEventRecord) found.get(i)[1]));
+            next = new RecordQuery.Cursor(d.getCreatedAt(), d.getDecisionId());
+        }
+        return new Page(out, found.size() > q.limit() ? next : null);
+    }
+
+    public Page actions(String userKey, RecordQuery q) {
+        Where w = new Where(userKey, q, "a.startedAt", "a.actionId");
+        w.eq("a.status", "status", q.status());
+        w.eq("a.runId", "runId", q.runId());
+        TypedQuery<Object[]> query = em.createQuery("SELECT a, e FROM ActionRecord a, IngressEventRecord e"
+                + " WHERE a.eventId = e.eventId AND " + w.text() + " ORDER BY a.startedAt, a.actionId", Object[].class);
+        List<Object[]> found = w.bind(query).setMaxResults(q.limit() + 1).getResultList();
+        List<JsonObject> out = new ArrayList<>();
+        RecordQuery.Cursor next = null;
+        for (int i = 0; i < found.size() && i < q.limit(); i++) {
+            ActionRecord a = (ActionRecord) found.get(i)[0];
+            out.add(action(a, (IngressEventRecord) found.get(i)[1]));
+            next = new RecordQuery.Cursor(a.getStartedAt(), a.getActionId());
+        }
+        return new Page(out, found.size() > q.limit() ? next : null);
+    }
+
+    /** The envelope as received (§8), with the event's status and correlation keys. */
+    static JsonObject event(IngressEventRecord e) {
+        JsonObject envelope;
+        try (JsonReader reader = Json.createReader(new StringReader(e.getEnvelope()))) {
+            envelope = reader.readObject();
+        }
+        JsonObjectBuilder b = Json.createObjectBuilder(envelope)
+                .add("status", e.getStatus())
+                .add("session_key", e.getSessionKey())
+                .add("received_at", time(e.getReceivedAt()));
+        correlate(b, e);
+        return b.build();
+    }
+
+    /** {@code {id, event_id, type, reason?, skipped?, created_at}} plus correlation keys. */
+    static JsonObject decision(DecisionRecord d, IngressEventRecord e) {
+        JsonObjectBuilder b = Json.createObjectBuilder()
+                .add("id", d.getDecisionId())
+                .add("event_id", d.getEventId())
+                .add("type", d.getType());
+        if (d.getReason() != null) {
+            b.add("reason", d.getReason());
+        }
+        if (d.isSkipped()) {
+            b.add("skipped", true);
+        }
+        b.add("created_at", time(d.getCreatedAt())).add("session_key", e.getSessionKey());
+        correlate(b, e);
+        return b.build();
+    }
+
+    /**
+     * {@code {id, event_id, status, message?, started_at, ended_at}} plus correlation keys; an
+     * {@code accepted} hand-off ends when it starts, as in Holon.
+     */
+    static JsonObject action(ActionRecord a, IngressEventRecord e) {
+        JsonObjectBuilder b = Json.createObjectBuilder()
+                .add("id", a.getActionId())
+                .add("event_id", a.getEventId())
+                .add("status", a.getStatus());
+        if (a.getMessage() != null) {
+            b.add("message", a.getMessage());
+        }
+        b.add("started_at", time(a.getStartedAt()))
+                .add("ended_at", time(a.getEndedAt() == null ? a.getStartedAt() : a.getEndedAt()))
+                .add("session_key", e.getSessionKey());
+        if (a.getRunId() != null) {
+            b.add("run_id", a.getRunId());
+        }
+        if (e.getTurnId() != null && a.getRunId() != null && a.getRunId().equals(e.getRunId())) {
+            b.add("turn_id", e.getTurnId());
+        }
+        return b.build();
+    }
+
+    private static void correlate(JsonObjectBuilder b, IngressEventRecord e) {
+        if (e.getRunId() != null) {
+            b.add("run_id", e.getRunId());
+        }
+        if (e.getTurnId() != null) {
+            b.add("turn_id", e.getTurnId());
+        }
+    }
+
+    private static String time(long epochMillis) {
+        return Instant.ofEpochMilli(epochMillis).toString();
+    }
+
+    /** The shared filter: the user, the event's keys, the time window and the cursor. */
+    private static final class Where {
+        private final StringBuilder text = new StringBuilder("e.userKey = :userKey");
+        private final Map<String, Object> params = new LinkedHashMap<>();
+
+        Where(String userKey, RecordQuery q, String timeColumn, String idColumn) {
+            params.put("userKey", userKey);
+            eq("e.eventId", "eventId", q.eventId());
+            eq("e.sessionKey", "sessionKey", q.sessionKey());
+            eq("e.turnId", "turnId", q.turnId());
+            eq("e.dedupeKey", "dedupeKey", q.dedupeKey());
+            eq("e.source", "source", q.source());
+            if (q.since() != null) {
+                text.append(" AND ").append(timeColumn).append(" >= :since");
+                params.put("since", q.since());
+            }
+            if (q.until() != null) {
+                text.append(" AND ").append(timeColumn).append(" < :until");
+                params.put("until", q.until());
+            }
+            if (q.after() != null) {
+                text.append(" AND (").append(timeColumn).append(" > :afterTime OR (").append(timeColumn)
+                        .append(" = :afterTime AND ").append(idColumn).append(" > :afterId))");
+                params.put("afterTime", q.after().time());
+                params.put("afterId", q.after().id());
+            }
+        }
+
+        void eq(String column, String name, String value) {
+            if (value != null) {
+                text.append(" AND ").append(column).append(" = :").append(name);
+                params.put(name, value);
+            }
+        }
+
+        String text() {
+            return text.toString();
+        }
+
+        <T> TypedQuery<T> bind(TypedQuery<T> query) {
+            params.forEach(query::setParameter);
+            return query;
+        }
+    }
+}

@@ -1,0 +1,118 @@
+package dev.switchboard.core.ingress;
+
+import dev.switchboard.core.runtime.ServeRuntime;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Resource;
+import jakarta.ejb.ConcurrencyManagement;
+import jakarta.ejb.ConcurrencyManagementType;
+import jakarta.ejb.DependsOn;
+import jakarta.ejb.EJB;
+import jakarta.ejb.Singleton;
+import jakarta.ejb.Startup;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.TransactionPhase;
+import jakarta.inject.Inject;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Ingress work that is not a request: configured timer ticks, the release of held events after a
+ * resume commits, and — at start-up — the release of anything a crash left held. Ticks enter the
+ * ordinary pipeline, so every instance may fire them: the bucket's dedupe key lets one run per
+ * tick through, and a paused runtime holds them like any event.
+ */
+@Singleton
+@Startup
+@DependsOn("LaneController")
+@ConcurrencyManagement(ConcurrencyManagementType.BEAN)
+@TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
+public class IngressScheduler {
+
+    private static final Logger LOG = Logger.getLogger(IngressScheduler.class.getName());
+    /** Fire just after the boundary, so that a clock read at the tick falls in the new bucket. */
+    private static final long BOUNDARY_MARGIN_MS = 20;
+
+    @Resource
+    ManagedThreadFactory threadFactory;
+
+    @EJB
+    IngressService ingress;
+
+    @Inject
+    IngressSettings settings;
+
+    private ScheduledExecutorService scheduler;
+    private volatile boolean running;
+
+    @PostConstruct
+    void start() {
+        scheduler = Executors.newSingleThreadScheduledExecutor(threadFactory);
+        running = true;
+        scheduler.execute(this::releaseLeftovers);
+        Optional<TickSchedule> schedule = settings.tickSchedule();
+        schedule.ifPresent(s -> {
+            LOG.info(() -> "Timer ticks every " + s.interval() + " for " + s.repos());
+            for (String repo : s.repos()) {
+                scheduler.execute(() -> tick(s, repo, Instant.now()));
+            }
+        });
+    }
+
+    /** A resume committed: hand off what the pause held (off the committing thread). */
+    public void resumed(@Observes(during = TransactionPhase.AFTER_SUCCESS) ServeRuntime.Resumed resumed) {
+        if (running) {
+            scheduler.execute(() -> release(resumed.userKey()));
+        }
+    }
+
+    private void tick(TickSchedule schedule, String repo, Instant due) {
+        if (!running) {
+            return;
+        }
+        Instant at = Instant.now().isBefore(due) ? due : Instant.now();
+        try {
+            IngressLedger.Outcome outcome = ingress.receive(settings.user(),
+                    TimerTicks.tick(IngressService.newEventId(), repo, at, schedule.interval()));
+            LOG.fine(() -> "Timer tick for " + repo + " at " + at + ": " + outcome.status());
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "Timer tick for " + repo + " failed; the next one is still scheduled", e);
+        }
+        Instant next = schedule.nextTick(at);
+        long delay = Math.max(0, next.toEpochMilli() - System.currentTimeMillis()) + BOUNDARY_MARGIN_MS;
+        if (running) {
+            scheduler.schedule(() -> tick(schedule, repo, next), delay, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private void release(String userKey) {
+        try {
+            ingress.release(userKey);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "Releasing the held events of " + userKey
+                    + " failed; the next resume or restart retries", e);
+        }
+    }
+
+    private void releaseLeftovers() {
+        try {
+            ingress.releaseAll();
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "Releasing held events at start-up failed", e);
+        }
+    }
+
+    @PreDestroy
+    void stop() {
+        running = false;
+        scheduler.shutdownNow();
+    }
+}
