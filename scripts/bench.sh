@@ -4,6 +4,7 @@
 #
 #   scripts/bench.sh          all scenarios
 #   scripts/bench.sh notify   only the notification scenarios (WebSocket)
+#   scripts/bench.sh ingress  only the webhook ingress scenario
 #
 # Scenarios (each after an unreported warm-up of N=1000 K=50, so the JIT has compiled the hot path):
 #   echo50 N=500 K=50, echo50 N=500 K=1   (SWITCHBOARD_ENGINE_ECHO_DELAY_MS=50)
@@ -15,6 +16,12 @@
 #   subscribers:    1000 WebSocket subscribers, 10 runs/s for 20 s (60 000 frames/s out); every
 #                   subscriber must receive every turn/completed; server heap (jcmd, after full GC)
 #                   before and after
+# Ingress scenario (IngressBench; instance with SWITCHBOARD_ENGINE_ECHO_DELAY_MS=0, after an
+# unreported warm-up of 1000 deliveries):
+#   ingress D=2000: 2000 GitHub deliveries, 20 % of them resends, to 50 repositories from 16
+#                   senders (each repository in order from one sender); every unique delivery must
+#                   run exactly once, in its lane's arrival order; deliveries/s accepted and
+#                   ingest-to-run-start latency (event received_at to run started_at)
 #
 # Environment: PGHOST / PGPORT (default 127.0.0.1:5432, user postgres, trust auth), BENCH_DB_URL
 # (JDBC URL of the database to use, default jdbc:postgresql://$PGHOST:$PGPORT/switchboard_bench),
@@ -24,8 +31,8 @@ set -euo pipefail
 
 what="${1:-all}"
 case "$what" in
-  all|notify) ;;
-  *) echo "usage: scripts/bench.sh [all|notify]" >&2; exit 2 ;;
+  all|notify|ingress) ;;
+  *) echo "usage: scripts/bench.sh [all|notify|ingress]" >&2; exit 2 ;;
 esac
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -92,6 +99,13 @@ notify_load() { # $1: label, then NotifyBench options
     -Dexec.args="--url $url --concurrency $concurrency --label '$label' $*"
 }
 
+ingress_load() { # $1: label, then IngressBench options
+  local label=$1
+  shift
+  ./mvnw -q -pl bench exec:java -Dexec.mainClass=dev.switchboard.bench.IngressBench \
+    -Dexec.args="--url $url --concurrency $concurrency --label '$label' $*"
+}
+
 status=0
 warm_up() { # $1: what follows; then the load command and its arguments. Fails if the warm-up fails.
   echo "== warm-up before $1"
@@ -124,6 +138,26 @@ if [ "$what" = all ]; then
   start_instance 0
   scenario 5000 50 "echo0 N=5000 K=50"
   stop_instance
+fi
+
+if [ "$what" = all ] || [ "$what" = ingress ]; then
+  start_instance 0
+  if warm_up "the ingress scenario" ingress_load "warm-up" --deliveries 1000; then
+    record "ingress D=2000" ingress_load "ingress D=2000" --deliveries 2000 --duplicates 0.2 --repos 50
+  else
+    status=1
+    echo "RESULT {\"label\":\"ingress D=2000\",\"error\":\"warm-up failed\"}" >>"$results"
+  fi
+  stop_instance
+fi
+
+if [ "$what" = ingress ]; then
+  echo
+  echo "== results ($(date -u +%Y-%m-%dT%H:%M:%SZ))"
+  cat "$results"
+  echo "cpus:  $(nproc)"
+  echo "date:  $(date -u +%Y-%m-%d)"
+  exit "$status"
 fi
 
 # Notifications at echo 0: the engine delay is not part of the measured latency (completed_at to

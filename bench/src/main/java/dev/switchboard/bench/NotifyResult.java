@@ -80,18 +80,9 @@ record NotifyResult(NotifyOptions options, Load load, int connected, long connec
                 notified, receivedMin, receivedMax, missing, subscribersMissing, duplicates, interrupted,
                 seqRegressions, foreign, malformed, closed, overflowed, firstClose,
                 ms(latencies.length == 0 ? 0 : latencies[0]),
-                ms(percentile(latencies, 50)), ms(percentile(latencies, 90)), ms(percentile(latencies, 99)),
+                ms(Percentiles.nearestRank(latencies, 50)), ms(Percentiles.nearestRank(latencies, 90)), ms(Percentiles.nearestRank(latencies, 99)),
                 ms(latencies.length == 0 ? 0 : latencies[latencies.length - 1]),
                 heapBeforeBytes, heapAfterBytes);
-    }
-
-    /** Nearest-rank percentile of sorted values. */
-    private static long percentile(long[] sorted, int p) {
-        if (sorted.length == 0) {
-            return 0;
-        }
-        int rank = (int) Math.ceil(p / 100.0 * sorted.length);
-        return sorted[Math.max(rank, 1) - 1];
     }
 
     /** Microseconds as milliseconds with 0.1 ms precision. */

@@ -62,13 +62,8 @@ record Result(Options options, int finished, int unfinished, double durationS, d
                 failed, retried, overlaps, orderViolations);
     }
 
-    /** Nearest-rank percentile of sorted values. */
     private static long percentile(List<Long> sorted, int p) {
-        if (sorted.isEmpty()) {
-            return 0;
-        }
-        int rank = (int) Math.ceil(p / 100.0 * sorted.size());
-        return sorted.get(Math.max(rank, 1) - 1);
+        return Percentiles.nearestRank(sorted.stream().mapToLong(Long::longValue).toArray(), p);
     }
 
     @Override

@@ -24,6 +24,7 @@ import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
 import jakarta.persistence.EntityManager;
+import jakarta.persistence.FlushModeType;
 import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceContext;
 import java.io.StringReader;
@@ -93,18 +94,28 @@ public class IngressLedger {
             if (seen != null) {
                 return duplicate(journal, DUPLICATE_REASON, seen.getRunId(), threadId, now);
             }
-            if (!held(IngressEventRecord.DEFERRED_WITH_KEY, userKey, "dedupeKey", dedupeKey).isEmpty()) {
-                return duplicate(journal, DUPLICATE_REASON, null, threadId, now);
-            }
+        }
+        List<String> heldKeys = em.createNamedQuery(IngressEventRecord.DEFERRED_BY_KEY_OR_LANE, String.class)
+                .setParameter("userKey", userKey)
+                .setParameter("dedupeKey", dedupeKey == null ? "" : dedupeKey)
+                .setParameter("sessionKey", sessionKey)
+                .setFlushMode(FlushModeType.COMMIT) // this transaction's own rows are not held ones
+                .getResultList();
+        if (dedupeKey != null && heldKeys.contains(dedupeKey)) {
+            return duplicate(journal, DUPLICATE_REASON, null, threadId, now);
         }
         if (runtime().read(userKey).isPaused()) {
-            if ("timer".equals(e.source())
-                    && !held(IngressEventRecord.DEFERRED_TIMER, userKey, "repo", e.scope().repo()).isEmpty()) {
+            if ("timer".equals(e.source()) && !em.createNamedQuery(IngressEventRecord.DEFERRED_TIMER, IngressEventRecord.class)
+                    .setParameter("userKey", userKey)
+                    .setParameter("repo", e.scope().repo())
+                    .setMaxResults(1)
+                    .getResultList()
+                    .isEmpty()) {
                 return duplicate(journal, COALESCED_REASON, null, threadId, now);
             }
             return hold(journal, PAUSED_REASON, threadId, now);
         }
-        if (heldInLane(userKey, sessionKey)) {
+        if (!heldKeys.isEmpty()) {
             return hold(journal, QUEUED_BEHIND_REASON, threadId, now); // keeps the lane's arrival order
         }
         return handOff(journal, threadId, claimFor, now);
@@ -208,24 +219,6 @@ public class IngressLedger {
         journal.settle(IngressEventRecord.ACCEPTED, handedOff.run().runId(), handedOff.run().turnId());
         return new Outcome(journal.getEventId(), IngressEventRecord.ACCEPTED, journal.getSessionKey(),
                 handedOff.run().runId(), handedOff.run().turnId(), threadId, handedOff.claim());
-    }
-
-    private boolean heldInLane(String userKey, String sessionKey) {
-        return em.createQuery("SELECT e.eventId FROM IngressEventRecord e WHERE e.userKey = :userKey"
-                + " AND e.status = 'deferred' AND e.sessionKey = :sessionKey", String.class)
-                .setParameter("userKey", userKey)
-                .setParameter("sessionKey", sessionKey)
-                .setMaxResults(1)
-                .getResultList()
-                .size() > 0;
-    }
-
-    private List<IngressEventRecord> held(String query, String userKey, String name, String value) {
-        return em.createNamedQuery(query, IngressEventRecord.class)
-                .setParameter("userKey", userKey)
-                .setParameter(name, value)
-                .setMaxResults(1)
-                .getResultList();
     }
 
     private ServeRuntime runtime() {

@@ -7,6 +7,7 @@ import dev.switchboard.persistence.ingress.ActionRecord;
 import dev.switchboard.persistence.ingress.IngressEventRecord;
 import dev.switchboard.persistence.turn.TurnRecord;
 import jakarta.persistence.EntityManager;
+import jakarta.persistence.FlushModeType;
 import java.time.Instant;
 import java.util.List;
 
@@ -33,6 +34,7 @@ public final class IngressOutcomes {
         }
         List<IngressEventRecord> found = em.createNamedQuery(IngressEventRecord.ACCEPTED_FOR_RUN, IngressEventRecord.class)
                 .setParameter("runId", runId)
+                .setFlushMode(FlushModeType.COMMIT) // the ending run's pending changes do not touch events
                 .getResultList();
         if (found.isEmpty()) {
             return;

@@ -14,9 +14,9 @@ import jakarta.persistence.Table;
 @NamedQuery(name = IngressEventRecord.DEFERRED,
         query = "SELECT e FROM IngressEventRecord e WHERE e.userKey = :userKey AND e.status = 'deferred'"
                 + " ORDER BY e.receivedAt, e.eventId")
-@NamedQuery(name = IngressEventRecord.DEFERRED_WITH_KEY,
-        query = "SELECT e FROM IngressEventRecord e WHERE e.userKey = :userKey AND e.dedupeKey = :dedupeKey"
-                + " AND e.status = 'deferred'")
+@NamedQuery(name = IngressEventRecord.DEFERRED_BY_KEY_OR_LANE,
+        query = "SELECT e.dedupeKey FROM IngressEventRecord e WHERE e.userKey = :userKey AND e.status = 'deferred'"
+                + " AND (e.dedupeKey = :dedupeKey OR e.sessionKey = :sessionKey)")
 @NamedQuery(name = IngressEventRecord.DEFERRED_TIMER,
         query = "SELECT e FROM IngressEventRecord e WHERE e.userKey = :userKey AND e.status = 'deferred'"
                 + " AND e.source = 'timer' AND e.repo = :repo")
@@ -27,7 +27,7 @@ public class IngressEventRecord {
 
     public static final String ACCEPTED_FOR_RUN = "IngressEventRecord.acceptedForRun";
     public static final String DEFERRED = "IngressEventRecord.deferred";
-    public static final String DEFERRED_WITH_KEY = "IngressEventRecord.deferredWithKey";
+    public static final String DEFERRED_BY_KEY_OR_LANE = "IngressEventRecord.deferredByKeyOrLane";
     public static final String DEFERRED_TIMER = "IngressEventRecord.deferredTimer";
     public static final String PROCESSED = "IngressEventRecord.processed";
 
