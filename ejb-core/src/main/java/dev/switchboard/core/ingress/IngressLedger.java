@@ -121,18 +121,25 @@ public class IngressLedger {
         return handOff(journal, threadId, claimFor, now);
     }
 
+    /** What one release transaction did: the lanes that got work, and whether more events are held. */
+    public record Released(List<Long> lanes, boolean more) {
+    }
+
     /**
-     * Hands off the user's held events, oldest first, when the runtime is running; returns the
-     * lanes that got work. Each held event is locked first, so concurrent releases hand it off once.
+     * Hands off up to {@code max} of the user's held events, oldest first, when the runtime is
+     * running. Each held event is locked first, so concurrent releases hand it off once. A bounded
+     * batch keeps the transaction short: lane locks are held only while it runs.
      */
-    public List<Long> release(String userKey) {
+    public Released release(String userKey, int max) {
         if (runtime().read(userKey).isPaused()) {
-            return List.of();
+            return new Released(List.of(), false);
         }
         Set<Long> lanes = new LinkedHashSet<>();
-        for (IngressEventRecord candidate : em.createNamedQuery(IngressEventRecord.DEFERRED, IngressEventRecord.class)
+        List<IngressEventRecord> batch = em.createNamedQuery(IngressEventRecord.DEFERRED, IngressEventRecord.class)
                 .setParameter("userKey", userKey)
-                .getResultList()) {
+                .setMaxResults(max)
+                .getResultList();
+        for (IngressEventRecord candidate : batch) {
             IngressEventRecord event = candidate;
             em.refresh(event, LockModeType.PESSIMISTIC_WRITE);
             if (!IngressEventRecord.HELD.equals(event.getStatus())) {
@@ -150,7 +157,7 @@ public class IngressLedger {
                 lanes.add(threadId);
             }
         }
-        return new ArrayList<>(lanes);
+        return new Released(new ArrayList<>(lanes), batch.size() == max);
     }
 
     /** The users that have held events (for the start-up sweep after a crash between resume and release). */

@@ -18,6 +18,8 @@ import jakarta.enterprise.event.TransactionPhase;
 import jakarta.inject.Inject;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -52,10 +54,12 @@ public class IngressScheduler {
 
     private ScheduledExecutorService scheduler;
     private volatile boolean running;
+    /** Users with a release queued and not yet begun: further requests for them add nothing. */
+    private final Set<String> releaseQueued = ConcurrentHashMap.newKeySet();
 
     @PostConstruct
     void start() {
-        scheduler = Executors.newSingleThreadScheduledExecutor(threadFactory);
+        scheduler = Executors.newScheduledThreadPool(2, threadFactory); // a long release must not delay ticks
         running = true;
         scheduler.execute(this::releaseLeftovers);
         Optional<TickSchedule> schedule = settings.tickSchedule();
@@ -69,8 +73,19 @@ public class IngressScheduler {
 
     /** A resume committed: hand off what the pause held (off the committing thread). */
     public void resumed(@Observes(during = TransactionPhase.AFTER_SUCCESS) ServeRuntime.Resumed resumed) {
-        if (running) {
-            scheduler.execute(() -> release(resumed.userKey()));
+        releaseSoon(resumed.userKey());
+    }
+
+    /**
+     * Queues a release of the user's held events, unless one is queued and has not begun yet (it
+     * will see everything committed before it starts). Senders are answered without waiting.
+     */
+    public void releaseSoon(String userKey) {
+        if (running && releaseQueued.add(userKey)) {
+            scheduler.execute(() -> {
+                releaseQueued.remove(userKey);
+                release(userKey);
+            });
         }
     }
 

@@ -9,7 +9,6 @@ import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
-import java.util.List;
 
 /**
  * Receives normalised events: routes each to its lane, records and hands it off in one
@@ -20,6 +19,9 @@ import java.util.List;
 @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
 public class IngressService {
 
+    /** Held events handed off per transaction when a pause ends. */
+    static final int RELEASE_BATCH = 100;
+
     @EJB
     IngressLedger ledger;
 
@@ -29,6 +31,9 @@ public class IngressService {
     @EJB
     LaneController lanes;
 
+    @EJB
+    IngressScheduler scheduler;
+
     public IngressLedger.Outcome receive(String userKey, EventEnvelope event) {
         String sessionKey = SessionRouting.route(event);
         long threadId = runs.threadId(userKey, sessionKey);
@@ -37,15 +42,18 @@ public class IngressService {
         if (IngressEventRecord.ACCEPTED.equals(outcome.status()) && outcome.claim().claim().isEmpty()) {
             lanes.wake(threadId);
         } else if (IngressEventRecord.HELD.equals(outcome.status())) {
-            release(userKey); // the runtime may have resumed after this event read it as paused
+            scheduler.releaseSoon(userKey); // the runtime may have resumed after this event read it as paused
         }
         return outcome;
     }
 
-    /** Hands off the user's held events if the runtime runs, and wakes their lanes. */
+    /** Hands off the user's held events if the runtime runs, a batch per transaction, and wakes their lanes. */
     public void release(String userKey) {
-        List<Long> lanesWithWork = UniqueViolation.retryOnce(() -> ledger.release(userKey));
-        lanesWithWork.forEach(lanes::wake);
+        IngressLedger.Released released;
+        do {
+            released = UniqueViolation.retryOnce(() -> ledger.release(userKey, RELEASE_BATCH));
+            released.lanes().forEach(lanes::wake);
+        } while (released.more());
     }
 
     /** Start-up sweep: releases what a crash between a resume and its release left held. */
