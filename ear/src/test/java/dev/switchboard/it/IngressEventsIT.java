@@ -234,6 +234,37 @@ class IngressEventsIT {
 
     @Test
     @Order(4)
+    void announcementsReachMainUnlessTheDecisionIsANoOp() throws Exception {
+        String repo = lane();
+        try (RpcSocket socket = RpcSocket.subscribed(PORT_A, Rpc.obj())) {
+            JsonObject quiet = accepted(event(repo, "ci.check", Json.createObjectBuilder()
+                    .add("instruction", "Looked at it.\nDecision: no-op\nAction taken: none")));
+            assertEquals("succeeded", api.awaitRun(quiet.getString("run_id"), 30).getString("status"));
+            JsonObject loud = accepted(event(repo, "ci.check", Json.createObjectBuilder()
+                    .add("instruction", "Reviewed.\nDecision: pr-review\nAction taken: posted review")));
+            JsonObject announce = socket.notifications.await(n -> announces(n, loud.getString("event_id")),
+                    java.time.Duration.ofSeconds(15)).getJsonObject("params").getJsonObject("content");
+            assertEquals("pr-review", announce.getString("decision"));
+            assertEquals("posted_review", announce.getString("action"));
+            assertEquals("event:" + repo, announce.getString("source_session_key"));
+            assertEquals("ci.check", announce.getString("event_type"));
+            // Same lane, so the no-op's end committed (and was sequenced) before the announced one.
+            assertTrue(socket.notifications.matching(n -> announces(n, quiet.getString("event_id"))).isEmpty(),
+                    "a no-op decision is not announced on main");
+            assertEquals(List.of("accepted", "completed"), awaitActions(quiet.getString("run_id"), 2),
+                    "the no-op event is still fully recorded");
+        }
+    }
+
+    private static boolean announces(JsonObject n, String eventId) {
+        return "item/created".equals(n.getString("method", ""))
+                && "main".equals(n.getJsonObject("params").getString("thread_id", ""))
+                && n.getJsonObject("params").containsKey("content")
+                && eventId.equals(n.getJsonObject("params").getJsonObject("content").getString("event_id", ""));
+    }
+
+    @Test
+    @Order(4)
     void aFailedEventCanBeRequeuedAndOnlyAFailedOne() {
         String repo = lane();
         JsonObject failing = accepted(event(repo, "ci.flaky", Json.createObjectBuilder().add("instruction", "fail boom")));
