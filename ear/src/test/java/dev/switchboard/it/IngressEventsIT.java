@@ -153,6 +153,11 @@ class IngressEventsIT {
             assertEquals(c[2], r.errorCode(), r.body());
         }
         assertEquals(1, count("SELECT count(*) FROM ingress_events WHERE repo = ?", repo), "only the valid event");
+        for (String path : new String[] {"/ingress/events", "/ingress/github/webhook", "/webhook"}) {
+            Api.Reply wrongMethod = api.get(path);
+            assertEquals(405, wrongMethod.status(), path + ": " + wrongMethod.body());
+            assertEquals("method_not_allowed", wrongMethod.errorCode());
+        }
 
         JsonObject again = accepted(event(repo, "ci.build.failed", null));
         assertEquals("accepted", again.getString("status"), "another subject id is another event");

@@ -160,6 +160,17 @@ public class IngressLedger {
         return new Released(new ArrayList<>(lanes), batch.size() == max);
     }
 
+    /**
+     * Forgets the dedupe keys of events received before {@code before} (epoch millis): a delivery
+     * resent after that is new again (H9: keys are kept for a configured age, not a count).
+     */
+    public int forgetDedupeKeys(long before) {
+        return em.createNamedQuery(IngestRecord.PRUNE_SOURCES)
+                .setParameter("sourcePrefix", runSource("") + "%")
+                .setParameter("before", before)
+                .executeUpdate();
+    }
+
     /** The users that have held events (for the start-up sweep after a crash between resume and release). */
     public List<String> usersWithHeldEvents() {
         return em.createQuery("SELECT DISTINCT e.userKey FROM IngressEventRecord e WHERE e.status = 'deferred'",

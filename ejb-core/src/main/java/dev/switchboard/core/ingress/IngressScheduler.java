@@ -28,7 +28,8 @@ import java.util.logging.Logger;
 
 /**
  * Ingress work that is not a request: configured timer ticks, the release of held events after a
- * resume commits, and — at start-up — the release of anything a crash left held. Ticks enter the
+ * resume commits, and — at start-up — the release of anything a crash left held; hourly, it forgets
+ * dedupe keys past their retention. Ticks enter the
  * ordinary pipeline, so every instance may fire them: the bucket's dedupe key lets one run per
  * tick through, and a paused runtime holds them like any event.
  */
@@ -62,6 +63,7 @@ public class IngressScheduler {
         scheduler = Executors.newScheduledThreadPool(2, threadFactory); // a long release must not delay ticks
         running = true;
         scheduler.execute(this::releaseLeftovers);
+        scheduler.scheduleWithFixedDelay(this::forgetOldDedupeKeys, 1, 60, TimeUnit.MINUTES);
         Optional<TickSchedule> schedule = settings.tickSchedule();
         schedule.ifPresent(s -> {
             LOG.info(() -> "Timer ticks every " + s.interval() + " for " + s.repos());
@@ -114,6 +116,17 @@ public class IngressScheduler {
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "Releasing the held events of " + userKey
                     + " failed; the next resume or restart retries", e);
+        }
+    }
+
+    private void forgetOldDedupeKeys() {
+        try {
+            int forgotten = ingress.forgetDedupeKeys(settings.dedupeRetention());
+            if (forgotten > 0) {
+                LOG.info(() -> "Forgot " + forgotten + " ingress dedupe keys older than " + settings.dedupeRetention());
+            }
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "Forgetting old ingress dedupe keys failed; retried in an hour", e);
         }
     }
 

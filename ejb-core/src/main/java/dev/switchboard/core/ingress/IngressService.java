@@ -9,6 +9,7 @@ import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
+import java.time.Duration;
 
 /**
  * Receives normalised events: routes each to its lane, records and hands it off in one
@@ -61,6 +62,11 @@ public class IngressService {
         for (String user : ledger.usersWithHeldEvents()) {
             release(user);
         }
+    }
+
+    /** Forgets dedupe keys older than the retention; returns how many. */
+    public int forgetDedupeKeys(Duration retention) {
+        return ledger.forgetDedupeKeys(System.currentTimeMillis() - retention.toMillis());
     }
 
     /** Runs a failed event again in its lane; see {@link IngressLedger#requeue}. */

@@ -67,6 +67,21 @@ public class IngressSettings {
         return Optional.of(new TickSchedule(interval.get(), repos));
     }
 
+    /** How long a dedupe key is remembered (H9: an age, not Holon's 2000 newest keys). */
+    @Inject
+    @ConfigProperty(name = "switchboard.ingress.dedupe-retention-days", defaultValue = "30")
+    int dedupeRetentionDays;
+
+    /** At least one day; an invalid value falls back to 30 with a warning (Holon's rule). */
+    public Duration dedupeRetention() {
+        if (dedupeRetentionDays < 1) {
+            LOG.warning(() -> "switchboard.ingress.dedupe-retention-days " + dedupeRetentionDays
+                    + " is below 1; using 30");
+            return Duration.ofDays(30);
+        }
+        return Duration.ofDays(dedupeRetentionDays);
+    }
+
     public Optional<String> githubSecret() {
         return githubSecret.map(String::strip).filter(s -> !s.isEmpty());
     }

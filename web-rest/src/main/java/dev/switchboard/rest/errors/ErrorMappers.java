@@ -1,11 +1,15 @@
 package dev.switchboard.rest.errors;
 
+import jakarta.ws.rs.HttpMethod;
 import jakarta.ws.rs.NotAcceptableException;
 import jakarta.ws.rs.NotAllowedException;
 import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.NotSupportedException;
 import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import jakarta.ws.rs.ext.Provider;
 import java.sql.SQLException;
@@ -34,12 +38,22 @@ public final class ErrorMappers {
 
     /**
      * Framework errors: an unknown route or a wrong method is 404 {@code route_not_found} (as
-     * jagc/Fastify), an unsupported content type 415; other statuses keep their code.
+     * jagc/Fastify) — except on the ingress paths, where a wrong method is 405
+     * {@code method_not_allowed} (Holon §9.1); an unsupported content type 415; other statuses
+     * keep their code.
      */
     @Provider
     public static class Framework implements ExceptionMapper<WebApplicationException> {
+
+        @Context
+        UriInfo uri;
+
         @Override
         public Response toResponse(WebApplicationException e) {
+            if (e instanceof NotAllowedException && uri != null && isIngress(uri.getPath())) {
+                return Response.fromResponse(ErrorBody.response(405, "method_not_allowed", "use POST"))
+                        .header(HttpHeaders.ALLOW, HttpMethod.POST).build();
+            }
             if (e instanceof NotFoundException || e instanceof NotAllowedException) {
                 return ErrorBody.response(404, "route_not_found", "route not found");
             }
@@ -56,6 +70,11 @@ public final class ErrorMappers {
             }
             return ErrorBody.response(status, "bad_request", e.getMessage() == null ? "request failed" : e.getMessage());
         }
+    }
+
+    private static boolean isIngress(String path) {
+        String p = path.startsWith("/") ? path.substring(1) : path;
+        return p.startsWith("ingress/") || p.equals("webhook");
     }
 
     /**
