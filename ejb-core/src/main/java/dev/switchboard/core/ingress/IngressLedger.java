@@ -14,7 +14,6 @@ import dev.switchboard.persistence.ingress.DecisionRecord;
 import dev.switchboard.persistence.ingress.IngressEventRecord;
 import dev.switchboard.persistence.run.IngestRecord;
 import dev.switchboard.persistence.run.RunRecord;
-import dev.switchboard.persistence.run.RunState;
 import dev.switchboard.persistence.thread.ThreadRecord;
 import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
@@ -43,11 +42,6 @@ import java.util.Set;
  */
 @Stateless
 public class IngressLedger {
-
-    static final String DUPLICATE_REASON = "duplicate dedupe_key";
-    static final String PAUSED_REASON = "runtime paused";
-    static final String COALESCED_REASON = "timer tick already held while paused";
-    static final String QUEUED_BEHIND_REASON = "earlier events of this session are still held";
 
     @PersistenceContext(unitName = "switchboard")
     EntityManager em;
@@ -89,36 +83,33 @@ public class IngressLedger {
                 .add("received_at", Instant.ofEpochMilli(now).toString())
                 .build());
         em.find(ThreadRecord.class, threadId, LockModeType.PESSIMISTIC_WRITE); // serialises one lane's duplicates
-        if (dedupeKey != null) {
-            IngestRecord seen = em.find(IngestRecord.class, new IngestRecord.Key(userKey, runSource(e.source()), dedupeKey));
-            if (seen != null) {
-                return duplicate(journal, DUPLICATE_REASON, seen.getRunId(), threadId, now);
-            }
-        }
-        List<String> heldKeys = em.createNamedQuery(IngressEventRecord.DEFERRED_BY_KEY_OR_LANE, String.class)
+        IngestRecord seen = dedupeKey == null ? null
+                : em.find(IngestRecord.class, new IngestRecord.Key(userKey, runSource(e.source()), dedupeKey));
+        List<String> heldKeys = seen != null ? List.of()
+                : em.createNamedQuery(IngressEventRecord.DEFERRED_BY_KEY_OR_LANE, String.class)
+                        .setParameter("userKey", userKey)
+                        .setParameter("dedupeKey", dedupeKey == null ? "" : dedupeKey)
+                        .setParameter("sessionKey", sessionKey)
+                        .setFlushMode(FlushModeType.COMMIT) // this transaction's own rows are not held ones
+                        .getResultList();
+        String repo = e.scope().repo();
+        IngressDecision decision = IngressDecision.decide(new IngressDecision.Facts(seen != null,
+                dedupeKey != null && heldKeys.contains(dedupeKey), seen == null && runtime().read(userKey).isPaused(),
+                "timer".equals(e.source()), () -> tickHeld(userKey, repo), !heldKeys.isEmpty()));
+        return switch (decision.kind()) {
+            case DUPLICATE -> duplicate(journal, decision.reason(), seen == null ? null : seen.getRunId(), threadId, now);
+            case HOLD -> hold(journal, decision.reason(), threadId, now);
+            case FORWARD -> handOff(journal, threadId, claimFor, now);
+        };
+    }
+
+    private boolean tickHeld(String userKey, String repo) {
+        return !em.createNamedQuery(IngressEventRecord.DEFERRED_TIMER, IngressEventRecord.class)
                 .setParameter("userKey", userKey)
-                .setParameter("dedupeKey", dedupeKey == null ? "" : dedupeKey)
-                .setParameter("sessionKey", sessionKey)
-                .setFlushMode(FlushModeType.COMMIT) // this transaction's own rows are not held ones
-                .getResultList();
-        if (dedupeKey != null && heldKeys.contains(dedupeKey)) {
-            return duplicate(journal, DUPLICATE_REASON, null, threadId, now);
-        }
-        if (runtime().read(userKey).isPaused()) {
-            if ("timer".equals(e.source()) && !em.createNamedQuery(IngressEventRecord.DEFERRED_TIMER, IngressEventRecord.class)
-                    .setParameter("userKey", userKey)
-                    .setParameter("repo", e.scope().repo())
-                    .setMaxResults(1)
-                    .getResultList()
-                    .isEmpty()) {
-                return duplicate(journal, COALESCED_REASON, null, threadId, now);
-            }
-            return hold(journal, PAUSED_REASON, threadId, now);
-        }
-        if (!heldKeys.isEmpty()) {
-            return hold(journal, QUEUED_BEHIND_REASON, threadId, now); // keeps the lane's arrival order
-        }
-        return handOff(journal, threadId, claimFor, now);
+                .setParameter("repo", repo)
+                .setMaxResults(1)
+                .getResultList()
+                .isEmpty();
     }
 
     /** What one release transaction did: the lanes that got work, and whether more events are held. */
@@ -151,7 +142,7 @@ public class IngressLedger {
             IngestRecord seen = event.getDedupeKey() == null ? null : em.find(IngestRecord.class,
                     new IngestRecord.Key(userKey, runSource(event.getSource()), event.getDedupeKey()));
             if (seen != null) {
-                duplicate(event, DUPLICATE_REASON, seen.getRunId(), threadId, now);
+                duplicate(event, IngressDecision.DUPLICATE_KEY, seen.getRunId(), threadId, now);
             } else {
                 handOff(event, threadId, null, now);
                 lanes.add(threadId);
@@ -186,15 +177,11 @@ public class IngressLedger {
         if (event == null || !event.getUserKey().equals(userKey)) {
             throw new RequeueRefusedException(true, "event " + eventId + " not found");
         }
-        if (!IngressEventRecord.ACCEPTED.equals(event.getStatus())) {
-            throw new RequeueRefusedException(false, "event " + eventId + " is " + event.getStatus()
-                    + "; only an accepted event whose run failed can be requeued");
-        }
-        RunRecord last = em.find(RunRecord.class, event.getRunId());
-        if (last != null && last.getState() != RunState.FAILED) {
-            throw new RequeueRefusedException(false, "event " + eventId + " has a run that is "
-                    + last.getState().wire() + "; only a failed run can be requeued");
-        }
+        RunRecord last = event.getRunId() == null ? null : em.find(RunRecord.class, event.getRunId());
+        IngressDecision.requeueRefusal(eventId, event.getStatus(), last == null ? null : last.getState().wire())
+                .ifPresent(reason -> {
+                    throw new RequeueRefusedException(false, reason);
+                });
         long threadId = runs.threadId(userKey, event.getSessionKey()).orElseThrow(
                 () -> new IllegalStateException("the lane of event " + eventId + " is missing"));
         long now = System.currentTimeMillis();
