@@ -130,9 +130,8 @@ public class IngressLedger {
                 .setParameter("userKey", userKey)
                 .setMaxResults(max)
                 .getResultList();
-        for (IngressEventRecord candidate : batch) {
-            IngressEventRecord event = candidate;
-            em.refresh(event, LockModeType.PESSIMISTIC_WRITE);
+        for (IngressEventRecord event : batch) {
+            em.refresh(event, LockModeType.PESSIMISTIC_WRITE); // a concurrent release may have handed it off
             if (!IngressEventRecord.HELD.equals(event.getStatus())) {
                 continue;
             }
