@@ -17,7 +17,7 @@
 #                   subscriber must receive every turn/completed; server heap (jcmd, after full GC)
 #                   before and after
 # Ingress scenario (IngressBench; instance with SWITCHBOARD_ENGINE_ECHO_DELAY_MS=0, after an
-# unreported warm-up of 1000 deliveries):
+# unreported warm-up of 3000 deliveries, so the JIT has compiled the ingest and lane paths):
 #   ingress D=2000: 2000 GitHub deliveries, 20 % of them resends, to 50 repositories from 16
 #                   senders (each repository in order from one sender); every unique delivery must
 #                   run exactly once, in its lane's arrival order; deliveries/s accepted and
@@ -142,7 +142,7 @@ fi
 
 if [ "$what" = all ] || [ "$what" = ingress ]; then
   start_instance 0
-  if warm_up "the ingress scenario" ingress_load "warm-up" --deliveries 1000; then
+  if warm_up "the ingress scenario" ingress_load "warm-up" --deliveries 3000; then
     record "ingress D=2000" ingress_load "ingress D=2000" --deliveries 2000 --duplicates 0.2 --repos 50
   else
     status=1

@@ -74,6 +74,7 @@ public class IngressLedger {
         IngressEventRecord journal = new IngressEventRecord(e.id(), userKey, e.source(), e.type(),
                 e.scope().repo(), dedupeKey, sessionKey, e.toJson().toString(), now);
         em.persist(journal);
+        em.flush(); // the decision and action rows reference it, and EclipseLink orders inserts by class
         outbox.append(userKey, null, "event/received", Json.createObjectBuilder()
                 .add("event_id", e.id())
                 .add("source", e.source())
