@@ -162,6 +162,17 @@ public class IngressLedger {
                 .executeUpdate();
     }
 
+    /**
+     * Deletes the records (events, their decisions and actions) of events received before
+     * {@code before}; held events are kept whatever their age. Returns the events deleted.
+     */
+    public int forgetRecords(long before) {
+        for (String prune : new String[] {ActionRecord.PRUNE, DecisionRecord.PRUNE}) {
+            em.createNamedQuery(prune).setParameter("before", before).executeUpdate();
+        }
+        return em.createNamedQuery(IngressEventRecord.PRUNE).setParameter("before", before).executeUpdate();
+    }
+
     /** The users that have held events (for the start-up sweep after a crash between resume and release). */
     public List<String> usersWithHeldEvents() {
         return em.createQuery("SELECT DISTINCT e.userKey FROM IngressEventRecord e WHERE e.status = 'deferred'",

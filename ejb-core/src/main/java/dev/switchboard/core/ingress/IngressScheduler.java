@@ -29,7 +29,7 @@ import java.util.logging.Logger;
 /**
  * Ingress work that is not a request: configured timer ticks, the release of held events after a
  * resume commits, and — at start-up — the release of anything a crash left held; hourly, it forgets
- * dedupe keys past their retention. Ticks enter the
+ * dedupe keys and records past their retention. Ticks enter the
  * ordinary pipeline, so every instance may fire them: the bucket's dedupe key lets one run per
  * tick through, and a paused runtime holds them like any event.
  */
@@ -63,7 +63,7 @@ public class IngressScheduler {
         scheduler = Executors.newScheduledThreadPool(2, threadFactory); // a long release must not delay ticks
         running = true;
         scheduler.execute(this::releaseLeftovers);
-        scheduler.scheduleWithFixedDelay(this::forgetOldDedupeKeys, 1, 60, TimeUnit.MINUTES);
+        scheduler.scheduleWithFixedDelay(this::forgetOldRecords, 1, 60, TimeUnit.MINUTES);
         Optional<TickSchedule> schedule = settings.tickSchedule();
         schedule.ifPresent(s -> {
             LOG.info(() -> "Timer ticks every " + s.interval() + " for " + s.repos());
@@ -119,14 +119,15 @@ public class IngressScheduler {
         }
     }
 
-    private void forgetOldDedupeKeys() {
+    private void forgetOldRecords() {
         try {
-            int forgotten = ingress.forgetDedupeKeys(settings.dedupeRetention());
-            if (forgotten > 0) {
-                LOG.info(() -> "Forgot " + forgotten + " ingress dedupe keys older than " + settings.dedupeRetention());
+            int keys = ingress.forgetDedupeKeys(settings.dedupeRetention());
+            int events = settings.recordsRetention().map(ingress::forgetRecords).orElse(0);
+            if (keys + events > 0) {
+                LOG.info(() -> "Forgot " + keys + " ingress dedupe keys and " + events + " journalled events past retention");
             }
         } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "Forgetting old ingress dedupe keys failed; retried in an hour", e);
+            LOG.log(Level.WARNING, "Forgetting old ingress records failed; retried in an hour", e);
         }
     }
 

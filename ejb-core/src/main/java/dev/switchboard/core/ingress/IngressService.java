@@ -69,6 +69,11 @@ public class IngressService {
         return ledger.forgetDedupeKeys(System.currentTimeMillis() - retention.toMillis());
     }
 
+    /** Deletes ingress records older than the retention (held events excepted); returns how many events. */
+    public int forgetRecords(Duration retention) {
+        return ledger.forgetRecords(System.currentTimeMillis() - retention.toMillis());
+    }
+
     /** Runs a failed event again in its lane; see {@link IngressLedger#requeue}. */
     public IngressLedger.Outcome requeue(String userKey, String eventId) {
         IngressLedger.Outcome outcome = lanes.admit(claimFor -> ledger.requeue(userKey, eventId, claimFor),

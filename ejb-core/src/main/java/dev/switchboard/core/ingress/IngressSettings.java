@@ -82,6 +82,24 @@ public class IngressSettings {
         return Duration.ofDays(dedupeRetentionDays);
     }
 
+    /** How long events, decisions and actions are kept; 0 keeps them forever. */
+    @Inject
+    @ConfigProperty(name = "switchboard.ingress.records-retention-days", defaultValue = "30")
+    int recordsRetentionDays;
+
+    /** Empty when records are kept forever; a negative value falls back to 30 with a warning. */
+    public Optional<Duration> recordsRetention() {
+        if (recordsRetentionDays == 0) {
+            return Optional.empty();
+        }
+        if (recordsRetentionDays < 0) {
+            LOG.warning(() -> "switchboard.ingress.records-retention-days " + recordsRetentionDays
+                    + " is negative; using 30");
+            return Optional.of(Duration.ofDays(30));
+        }
+        return Optional.of(Duration.ofDays(recordsRetentionDays));
+    }
+
     public Optional<String> githubSecret() {
         return githubSecret.map(String::strip).filter(s -> !s.isEmpty());
     }

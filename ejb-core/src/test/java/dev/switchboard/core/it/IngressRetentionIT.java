@@ -10,6 +10,7 @@ import dev.switchboard.core.ingress.IngressService;
 import dev.switchboard.core.run.IngestOutcome;
 import dev.switchboard.core.run.MessageCommand;
 import dev.switchboard.core.run.RunService;
+import dev.switchboard.core.runtime.RuntimeService;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
@@ -23,7 +24,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Dedupe keys are remembered for a configured age (H9): within it a resend is a duplicate, after
- * it the same delivery is new again; other idempotency records are not touched.
+ * it the same delivery is new again; other idempotency records are not touched. Ingress records
+ * are deleted after theirs, except events still held by a pause.
  */
 @ExtendWith(ArquillianExtension.class)
 class IngressRetentionIT {
@@ -42,10 +44,42 @@ class IngressRetentionIT {
     @Inject
     IngressProbe probe;
 
+    @Inject
+    RuntimeService runtime;
+
     private static EventEnvelope event(String repo) {
         return new EventEnvelope(IngressService.newEventId(), "ci", "ci.done", Instant.now(),
                 EventEnvelope.Scope.EMPTY.withRepo(repo), new EventEnvelope.Subject("build", "1"),
                 "ci:" + repo + ":build:1", null);
+    }
+
+    @Test
+    void recordsPastTheirRetentionAreDeletedButHeldEventsAreKept() throws Exception {
+        String user = "user-" + UUID.randomUUID();
+        IngressLedger.Outcome done = ingress.receive(user, event("acme/" + UUID.randomUUID()));
+        assertTrue(runs.awaitTerminal(user, done.runId(), 30_000).toCompletableFuture().get(40, TimeUnit.SECONDS)
+                .orElseThrow().isTerminal());
+        runtime.pause(user);
+        IngressLedger.Outcome held = ingress.receive(user, event("acme/" + UUID.randomUUID()));
+        try {
+            assertEquals("deferred", held.status());
+            assertEquals(2, probe.ageEvents(user, Duration.ofDays(31).toMillis()));
+            assertTrue(probe.records(user, "actions") >= 1);
+
+            ingress.forgetRecords(Duration.ofDays(40));
+            assertEquals(2, probe.records(user, "events"), "younger than the retention: kept");
+
+            ingress.forgetRecords(Duration.ofDays(30));
+            assertEquals(1, probe.records(user, "events"), "only the held event is left");
+            assertEquals(1, probe.records(user, "decisions"), "its defer_event decision");
+            assertEquals(0, probe.records(user, "actions"));
+        } finally {
+            runtime.resume(user);
+        }
+        ingress.release(user);
+        String runId = probe.runOf(held.eventId());
+        assertTrue(runs.awaitTerminal(user, runId, 30_000).toCompletableFuture().get(40, TimeUnit.SECONDS)
+                .orElseThrow().isTerminal(), "the kept event ran after the resume");
     }
 
     @Test

@@ -3,12 +3,19 @@ package dev.switchboard.persistence.ingress;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
+import jakarta.persistence.NamedQuery;
 import jakarta.persistence.Table;
 
 /** What followed a forwarded event (Holon's actions journal): {@code accepted} into a run. */
 @Entity
 @Table(name = "ingress_actions")
+@NamedQuery(name = ActionRecord.PRUNE, query = "DELETE FROM ActionRecord a WHERE a.eventId IN"
+        + " (SELECT e.eventId FROM IngressEventRecord e WHERE e.receivedAt < :before AND e.status <> 'deferred')")
 public class ActionRecord {
+
+    /** Deletes the actions of the events {@link IngressEventRecord#PRUNE} deletes. */
+    public static final String PRUNE = "ActionRecord.prune";
+
 
     @Id
     @Column(name = "action_id")
