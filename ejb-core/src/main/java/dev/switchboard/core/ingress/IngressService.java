@@ -6,6 +6,7 @@ import dev.switchboard.core.run.UniqueViolation;
 import dev.switchboard.core.turn.TurnIds;
 import dev.switchboard.persistence.ingress.IngressEventRecord;
 import jakarta.ejb.EJB;
+import jakarta.ejb.EJBException;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
@@ -13,8 +14,7 @@ import java.time.Duration;
 
 /**
  * Receives normalised events: routes each to its lane, records and hands it off in one
- * transaction, and starts or wakes the lane. A concurrent first delivery of the same dedupe key
- * makes the second transaction fail on the key; it is then recorded again, as the duplicate it is.
+ * transaction, and starts or wakes the lane.
  */
 @Stateless
 @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
@@ -38,14 +38,29 @@ public class IngressService {
     public IngressLedger.Outcome receive(String userKey, EventEnvelope event) {
         String sessionKey = SessionRouting.route(event);
         long threadId = runs.threadId(userKey, sessionKey);
-        IngressLedger.Outcome outcome = UniqueViolation.retryOnce(() -> lanes.admit(
-                claimFor -> ledger.record(userKey, event, sessionKey, threadId, claimFor), IngressLedger.Outcome::claim));
+        IngressLedger.Outcome outcome;
+        try {
+            outcome = admit(userKey, event, sessionKey, threadId);
+        } catch (EJBException e) {
+            if (!UniqueViolation.in(e)) {
+                throw e;
+            }
+            // The event id is taken (a sender's id reused, or an id minted in the same instant elsewhere),
+            // or a concurrent first delivery took the dedupe key: once more under a fresh id, which
+            // records the delivery — as the duplicate it then is, in the second case.
+            outcome = admit(userKey, event.withId(newEventId()), sessionKey, threadId);
+        }
         if (IngressEventRecord.ACCEPTED.equals(outcome.status()) && outcome.claim().claim().isEmpty()) {
             lanes.wake(threadId);
         } else if (IngressEventRecord.HELD.equals(outcome.status())) {
             scheduler.releaseSoon(userKey); // the runtime may have resumed after this event read it as paused
         }
         return outcome;
+    }
+
+    private IngressLedger.Outcome admit(String userKey, EventEnvelope event, String sessionKey, long threadId) {
+        return lanes.admit(claimFor -> ledger.record(userKey, event, sessionKey, threadId, claimFor),
+                IngressLedger.Outcome::claim);
     }
 
     /** Hands off the user's held events if the runtime runs, a batch per transaction, and wakes their lanes. */
