@@ -66,10 +66,8 @@ public class IngressLedger {
             long threadId, ClaimResult claim) {
     }
 
-    public Outcome record(String userKey, EventEnvelope event, String sessionKey, long threadId, String claimFor) {
+    public Outcome record(String userKey, EventEnvelope e, String sessionKey, long threadId, String claimFor) {
         long now = System.currentTimeMillis();
-        EventEnvelope e = em.find(IngressEventRecord.class, event.id()) == null ? event
-                : event.withId(IngressService.newEventId()); // a sender's id reused: the journal keeps both
         String dedupeKey = e.dedupeKey().isEmpty() ? null : e.dedupeKey();
         IngressEventRecord journal = new IngressEventRecord(e.id(), userKey, e.source(), e.type(),
                 e.scope().repo(), dedupeKey, sessionKey, e.toJson().toString(), now);
@@ -196,15 +194,13 @@ public class IngressLedger {
         long threadId = runs.threadId(userKey, event.getSessionKey()).orElseThrow(
                 () -> new IllegalStateException("the lane of event " + eventId + " is missing"));
         long now = System.currentTimeMillis();
-        em.persist(new DecisionRecord(TurnIds.itemId("decision"), eventId, "requeue_event", "requeued by " + userKey,
-                false, now));
+        decide(eventId, "requeue_event", "requeued by " + userKey, false, now);
         return run(event, threadId, claimFor, now, null);
     }
 
     private Outcome duplicate(IngressEventRecord journal, String reason, String originalRunId, long threadId,
             long now) {
-        em.persist(new DecisionRecord(TurnIds.itemId("decision"), journal.getEventId(), "forward_event", reason,
-                true, now));
+        decide(journal.getEventId(), "forward_event", reason, true, now);
         RunRecord original = originalRunId == null ? null : em.find(RunRecord.class, originalRunId);
         String turnId = original == null ? null : original.getTurnId();
         journal.settle(IngressEventRecord.DUPLICATE, originalRunId, turnId);
@@ -212,17 +208,19 @@ public class IngressLedger {
                 turnId, threadId, ClaimResult.none());
     }
 
+    private void decide(String eventId, String type, String reason, boolean skipped, long now) {
+        em.persist(new DecisionRecord(TurnIds.itemId("decision"), eventId, type, reason, skipped, now));
+    }
+
     private Outcome hold(IngressEventRecord journal, String reason, long threadId, long now) {
-        em.persist(new DecisionRecord(TurnIds.itemId("decision"), journal.getEventId(), "defer_event", reason, false,
-                now));
+        decide(journal.getEventId(), "defer_event", reason, false, now);
         journal.settle(IngressEventRecord.HELD, null, null);
         return new Outcome(journal.getEventId(), IngressEventRecord.HELD, journal.getSessionKey(), null, null, threadId,
                 ClaimResult.none());
     }
 
     private Outcome handOff(IngressEventRecord journal, long threadId, String claimFor, long now) {
-        em.persist(new DecisionRecord(TurnIds.itemId("decision"), journal.getEventId(), "forward_event", null, false,
-                now));
+        decide(journal.getEventId(), "forward_event", null, false, now);
         return run(journal, threadId, claimFor, now, journal.getDedupeKey());
     }
 

@@ -13,10 +13,10 @@ import jakarta.persistence.PersistenceContext;
 import jakarta.persistence.TypedQuery;
 import java.io.StringReader;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Reads the ingress records — events, decisions, actions — a page at a time, each rendered in
@@ -38,49 +38,42 @@ public class IngressRecords {
         Where w = new Where(userKey, q, "e.receivedAt", "e.eventId");
         w.eq("e.status", "status", q.status());
         w.eq("e.runId", "runId", q.runId());
-        TypedQuery<IngressEventRecord> query = em.createQuery("SELECT e FROM IngressEventRecord e WHERE "
-                + w.text() + " ORDER BY e.receivedAt, e.eventId", IngressEventRecord.class);
-        List<IngressEventRecord> found = w.bind(query).setMaxResults(q.limit() + 1).getResultList();
-        List<JsonObject> out = new ArrayList<>();
-        RecordQuery.Cursor next = null;
-        for (int i = 0; i < found.size() && i < q.limit(); i++) {
-            out.add(event(found.get(i)));
-            next = new RecordQuery.Cursor(found.get(i).getReceivedAt(), found.get(i).getEventId());
-        }
-        return new Page(out, found.size() > q.limit() ? next : null);
+        List<IngressEventRecord> found = w.bind(em.createQuery("SELECT e FROM IngressEventRecord e WHERE "
+                + w.text() + " ORDER BY e.receivedAt, e.eventId", IngressEventRecord.class))
+                .setMaxResults(q.limit() + 1).getResultList();
+        return page(found, q.limit(), IngressRecords::event,
+                e -> new RecordQuery.Cursor(e.getReceivedAt(), e.getEventId()));
     }
 
     public Page decisions(String userKey, RecordQuery q) {
         Where w = new Where(userKey, q, "d.createdAt", "d.decisionId");
         w.eq("e.runId", "runId", q.runId());
-        TypedQuery<Object[]> query = em.createQuery("SELECT d, e FROM DecisionRecord d, IngressEventRecord e"
-                + " WHERE d.eventId = e.eventId AND " + w.text() + " ORDER BY d.createdAt, d.decisionId", Object[].class);
-        List<Object[]> found = w.bind(query).setMaxResults(q.limit() + 1).getResultList();
-        List<JsonObject> out = new ArrayList<>();
-        RecordQuery.Cursor next = null;
-        for (int i = 0; i < found.size() && i < q.limit(); i++) {
-            DecisionRecord d = (DecisionRecord) found.get(i)[0];
-            out.add(decision(d, (IngressEventRecord) found.get(i)[1]));
-            next = new RecordQuery.Cursor(d.getCreatedAt(), d.getDecisionId());
-        }
-        return new Page(out, found.size() > q.limit() ? next : null);
+        List<Object[]> found = w.bind(em.createQuery("SELECT d, e FROM DecisionRecord d, IngressEventRecord e"
+                + " WHERE d.eventId = e.eventId AND " + w.text() + " ORDER BY d.createdAt, d.decisionId", Object[].class))
+                .setMaxResults(q.limit() + 1).getResultList();
+        return page(found, q.limit(), row -> decision((DecisionRecord) row[0], (IngressEventRecord) row[1]),
+                row -> new RecordQuery.Cursor(((DecisionRecord) row[0]).getCreatedAt(),
+                        ((DecisionRecord) row[0]).getDecisionId()));
     }
 
     public Page actions(String userKey, RecordQuery q) {
         Where w = new Where(userKey, q, "a.startedAt", "a.actionId");
         w.eq("a.status", "status", q.status());
         w.eq("a.runId", "runId", q.runId());
-        TypedQuery<Object[]> query = em.createQuery("SELECT a, e FROM ActionRecord a, IngressEventRecord e"
-                + " WHERE a.eventId = e.eventId AND " + w.text() + " ORDER BY a.startedAt, a.actionId", Object[].class);
-        List<Object[]> found = w.bind(query).setMaxResults(q.limit() + 1).getResultList();
-        List<JsonObject> out = new ArrayList<>();
-        RecordQuery.Cursor next = null;
-        for (int i = 0; i < found.size() && i < q.limit(); i++) {
-            ActionRecord a = (ActionRecord) found.get(i)[0];
-            out.add(action(a, (IngressEventRecord) found.get(i)[1]));
-            next = new RecordQuery.Cursor(a.getStartedAt(), a.getActionId());
-        }
-        return new Page(out, found.size() > q.limit() ? next : null);
+        List<Object[]> found = w.bind(em.createQuery("SELECT a, e FROM ActionRecord a, IngressEventRecord e"
+                + " WHERE a.eventId = e.eventId AND " + w.text() + " ORDER BY a.startedAt, a.actionId", Object[].class))
+                .setMaxResults(q.limit() + 1).getResultList();
+        return page(found, q.limit(), row -> action((ActionRecord) row[0], (IngressEventRecord) row[1]),
+                row -> new RecordQuery.Cursor(((ActionRecord) row[0]).getStartedAt(),
+                        ((ActionRecord) row[0]).getActionId()));
+    }
+
+    /** The first {@code limit} of {@code found} (queried with one extra row), and a cursor when there are more. */
+    private static <T> Page page(List<T> found, int limit, Function<T, JsonObject> render,
+            Function<T, RecordQuery.Cursor> cursorOf) {
+        List<T> shown = found.subList(0, Math.min(limit, found.size()));
+        RecordQuery.Cursor next = found.size() > limit ? cursorOf.apply(shown.get(shown.size() - 1)) : null;
+        return new Page(shown.stream().map(render).toList(), next);
     }
 
     /** The envelope as received (§8), with the event's status and correlation keys. */

@@ -95,7 +95,8 @@ public class IngressScheduler {
         if (!running) {
             return;
         }
-        Instant at = Instant.now().isBefore(due) ? due : Instant.now();
+        Instant now = Instant.now();
+        Instant at = now.isBefore(due) ? due : now; // an early wake-up still ticks for its own bucket
         try {
             IngressLedger.Outcome outcome = ingress.receive(settings.user(),
                     TimerTicks.tick(IngressService.newEventId(), repo, at, schedule.interval()));
