@@ -2,14 +2,8 @@ package dev.switchboard.bench;
 
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
-import jakarta.json.JsonReader;
 import java.io.IOException;
-import java.io.StringReader;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -75,12 +69,12 @@ public final class IngressBench {
     }
 
     private final Options options;
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(10)).build();
+    private final SwitchboardClient client;
     private final String tag = UUID.randomUUID().toString().substring(0, 8);
 
     IngressBench(Options options) {
         this.options = options;
+        this.client = new SwitchboardClient(options.url());
     }
 
     public static void main(String[] args) {
@@ -92,7 +86,7 @@ public final class IngressBench {
     }
 
     Cli.Report run() throws Exception {
-        new SwitchboardClient(options.url()).checkReady();
+        client.checkReady();
         List<List<Delivery>> perSender = plan();
         ExecutorService senders = Executors.newFixedThreadPool(options.concurrency());
         long start = System.nanoTime();
@@ -141,17 +135,10 @@ public final class IngressBench {
     private List<Answer> send(List<Delivery> queue) throws IOException, InterruptedException {
         List<Answer> answers = new ArrayList<>();
         for (Delivery d : queue) {
-            HttpResponse<String> r = http.send(HttpRequest.newBuilder(options.url().resolve("/ingress/github/webhook"))
-                    .header("Content-Type", "application/json").header("X-GitHub-Event", "issue_comment")
-                    .header("X-GitHub-Delivery", d.deliveryId()).timeout(Duration.ofSeconds(60))
-                    .POST(HttpRequest.BodyPublishers.ofString(d.body())).build(), HttpResponse.BodyHandlers.ofString());
-            if (r.statusCode() != 202) {
-                answers.add(new Answer(d, r.statusCode(), null, null, null));
-                continue;
-            }
-            JsonObject json = parse(r.body());
-            answers.add(new Answer(d, 202, json.getString("status", ""), json.getString("run_id", null),
-                    json.getString("event_id", "")));
+            SwitchboardClient.Delivered r = client.deliverGithub("issue_comment", d.deliveryId(), d.body());
+            answers.add(r.answer() == null ? new Answer(d, r.status(), null, null, null)
+                    : new Answer(d, r.status(), r.answer().getString("status", ""),
+                            r.answer().getString("run_id", null), r.answer().getString("event_id", "")));
         }
         return answers;
     }
@@ -175,13 +162,12 @@ public final class IngressBench {
                 doubleAccepted++;
             }
         }
-        SwitchboardClient client = new SwitchboardClient(options.url());
         Map<String, Run> runs = new HashMap<>();
         Map<String, List<Run>> lanes = new HashMap<>();
         long deadline = System.currentTimeMillis() + options.graceS() * 1000L;
         for (int r = 0; r < options.repos(); r++) {
             String lane = "event:" + repo(r);
-            List<Run> laneRuns = awaitLane(client, lane, deadline);
+            List<Run> laneRuns = awaitLane(lane, deadline);
             lanes.put(lane, laneRuns);
             laneRuns.forEach(run -> runs.put(run.runId(), run));
         }
@@ -234,7 +220,7 @@ public final class IngressBench {
     }
 
     /** Every run of a lane in lane order, waiting until all are terminal or the deadline passes. */
-    private List<Run> awaitLane(SwitchboardClient client, String lane, long deadline) throws Exception {
+    private List<Run> awaitLane(String lane, long deadline) throws Exception {
         String key = lane; // letters, digits, '-', ':' and '/': the runs path takes the key as it is
         while (true) {
             List<Run> all = new ArrayList<>();
@@ -262,25 +248,12 @@ public final class IngressBench {
         Map<String, Long> out = new HashMap<>();
         String cursor = null;
         do {
-            URI uri = options.url().resolve("/v1/events?source=github&limit=500"
-                    + (cursor == null ? "" : "&cursor=" + cursor));
-            HttpResponse<String> r = http.send(HttpRequest.newBuilder(uri).GET().build(),
-                    HttpResponse.BodyHandlers.ofString());
-            if (r.statusCode() != 200) {
-                throw new SwitchboardClient.BenchException("GET /v1/events answered " + r.statusCode() + ": " + r.body());
-            }
-            JsonObject page = parse(r.body());
+            JsonObject page = client.events("source=github&limit=500" + (cursor == null ? "" : "&cursor=" + cursor));
             page.getJsonArray("data").getValuesAs(JsonObject.class).forEach(e ->
                     out.put(e.getString("id"), Instant.parse(e.getString("received_at")).toEpochMilli()));
             cursor = page.isNull("next_cursor") ? null : page.getString("next_cursor");
         } while (cursor != null);
         return out;
-    }
-
-    private static JsonObject parse(String body) {
-        try (JsonReader reader = Json.createReader(new StringReader(body))) {
-            return reader.readObject();
-        }
     }
 
     record Report(Options options, int sent, int uniques, double sendSeconds, int refused, int wrongStatus,

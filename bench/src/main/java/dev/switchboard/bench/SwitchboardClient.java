@@ -87,6 +87,27 @@ final class SwitchboardClient {
         return new Page(runs, nextAfterSeq);
     }
 
+    /** What the server answered a webhook delivery: the status, and the JSON body of a {@code 202}. */
+    record Delivered(int status, JsonObject answer) {
+    }
+
+    /** {@code POST /ingress/github/webhook} with the delivery's headers (no signature: the server has no secret). */
+    Delivered deliverGithub(String event, String delivery, String body) throws IOException, InterruptedException {
+        HttpResponse<String> response = send(HttpRequest.newBuilder(base.resolve("/ingress/github/webhook"))
+                .header("Content-Type", "application/json").header("X-GitHub-Event", event)
+                .header("X-GitHub-Delivery", delivery).POST(HttpRequest.BodyPublishers.ofString(body)));
+        return new Delivered(response.statusCode(), response.statusCode() == 202 ? parse(response.body()) : null);
+    }
+
+    /** One page of {@code GET /v1/events?<query>}: {@code {"data":[…],"next_cursor":…}}. */
+    JsonObject events(String query) throws IOException, InterruptedException {
+        HttpResponse<String> response = send(HttpRequest.newBuilder(base.resolve("/v1/events?" + query)).GET());
+        if (response.statusCode() != 200) {
+            throw new BenchException("GET /v1/events answered " + response.statusCode() + ": " + response.body());
+        }
+        return parse(response.body());
+    }
+
     private HttpResponse<String> send(HttpRequest.Builder request) throws IOException, InterruptedException {
         if (token != null) {
             request.header("Authorization", "Bearer " + token);
