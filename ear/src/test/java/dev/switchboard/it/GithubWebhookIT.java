@@ -6,10 +6,6 @@ import dev.switchboard.core.ingress.WebhookSignature;
 import jakarta.json.JsonObject;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
@@ -68,15 +64,7 @@ class GithubWebhookIT {
     }
 
     private static long count(String sql, String value) {
-        try (Connection c = TestDatabase.connect(DB); PreparedStatement s = c.prepareStatement(sql)) {
-            s.setString(1, value);
-            try (ResultSet rs = s.executeQuery()) {
-                rs.next();
-                return rs.getLong(1);
-            }
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
-        }
+        return TestDatabase.count(DB, sql, value);
     }
 
     @Test

@@ -95,15 +95,7 @@ class IngressEventsIT {
     }
 
     private static long count(String sql, String value) {
-        try (Connection c = TestDatabase.connect(DB); PreparedStatement s = c.prepareStatement(sql)) {
-            s.setString(1, value);
-            try (ResultSet rs = s.executeQuery()) {
-                rs.next();
-                return rs.getLong(1);
-            }
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
-        }
+        return TestDatabase.count(DB, sql, value);
     }
 
     private static List<JsonObject> all(String path) {

@@ -2,6 +2,8 @@ package dev.switchboard.it;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 
@@ -48,5 +50,18 @@ final class TestDatabase {
 
     static Connection connect(String database) throws SQLException {
         return DriverManager.getConnection(jdbcUrl(database), user(), password());
+    }
+
+    /** The single number {@code sql} answers for one string parameter, e.g. a {@code count(*)}. */
+    static long count(String database, String sql, String value) {
+        try (Connection c = connect(database); PreparedStatement s = c.prepareStatement(sql)) {
+            s.setString(1, value);
+            try (ResultSet rs = s.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
     }
 }
