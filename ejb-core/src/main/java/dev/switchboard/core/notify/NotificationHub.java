@@ -40,6 +40,7 @@ public class NotificationHub {
     private static final long REPLAY_ROOM_WAIT_MS = 30_000;
     private static final long PRUNE_INTERVAL_MS = 300_000;
     private static final int PRUNE_BATCH = 5_000;
+    private static final long FRESH_PASS_WAIT_MS = 2_000;
 
     @Resource
     ManagedThreadFactory threadFactory;
@@ -59,6 +60,11 @@ public class NotificationHub {
     private volatile long delivered;
     private volatile boolean running;
     private long nextPrune;
+    /** Pump passes begun and finished, so a new subscriber can wait for one that began after it came. */
+    private final Object passLock = new Object();
+    private long passesBegun;
+    private long passesDone;
+    private boolean fullPassRequested; // guarded by passLock
     private Thread pump;
     private ExecutorService replays;
 
@@ -79,6 +85,7 @@ public class NotificationHub {
      */
     public long subscribe(Subscription subscription, Long afterSeq) {
         if (afterSeq == null) {
+            awaitFreshPass(); // "from now" excludes what committed before: have it sequenced and passed first
             synchronized (feedLock) {
                 subscription.startAt(delivered);
                 live.add(subscription);
@@ -97,6 +104,29 @@ public class NotificationHub {
 
     public int subscriberCount() {
         return live.size();
+    }
+
+    /**
+     * Waits (at most {@link #FRESH_PASS_WAIT_MS}) for a full pump pass — stamp everything committed,
+     * deliver to the log's end — that begins after this call; when the pump is stuck (database
+     * down) the subscription starts where delivery stands.
+     */
+    private void awaitFreshPass() {
+        long deadline = System.currentTimeMillis() + FRESH_PASS_WAIT_MS;
+        synchronized (passLock) {
+            long target = passesBegun + 1;
+            fullPassRequested = true;
+            signal.raise();
+            long left;
+            while (passesDone < target && (left = deadline - System.currentTimeMillis()) > 0) {
+                try {
+                    passLock.wait(left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
     }
 
     /** The last seq delivered on this instance. */
@@ -144,7 +174,20 @@ public class NotificationHub {
                 if (!running) {
                     return;
                 }
-                pump(!woken);
+                boolean full;
+                synchronized (passLock) {
+                    passesBegun++;
+                    full = !woken || fullPassRequested; // a full pass also reads what other instances stamped
+                    fullPassRequested = false;
+                }
+                try {
+                    pump(full);
+                } finally {
+                    synchronized (passLock) {
+                        passesDone++;
+                        passLock.notifyAll();
+                    }
+                }
                 pruneNow();
                 backoff = 0;
             } catch (InterruptedException e) {
