@@ -7,6 +7,8 @@
 #   scripts/instance.sh start <name> [VAR=value ...]   start and wait until /health/ready answers 200
 #   scripts/instance.sh stop  <name>                   graceful stop (in-flight runs finish or are handed back)
 #   scripts/instance.sh kill  <name>                   kill -9, to test crash recovery
+#   scripts/instance.sh pause <name>                   SIGSTOP: frozen, alive, holding its leases (a late owner)
+#   scripts/instance.sh resume <name>                  SIGCONT: a paused instance goes on
 #
 # Settings are environment variables: HTTP_PORT (default 9080), DB_URL / DB_USER / DB_PASSWORD,
 # SWITCHBOARD_* (see README). Example:
@@ -18,7 +20,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 wlp="${WLP_HOME:-$root/target/liberty/wlp}"
 server="${SERVER_NAME:-switchboard}"
 cmd="${1:-}"; name="${2:-}"
-[ -n "$cmd" ] && [ -n "$name" ] || { sed -n '2,16p' "$0"; exit 2; }
+[ -n "$cmd" ] && [ -n "$name" ] || { sed -n '2,18p' "$0"; exit 2; }
 shift 2
 for assignment in "$@"; do export "${assignment?}"; done
 
@@ -44,6 +46,9 @@ case "$cmd" in
     "$wlp/bin/server" stop "$server" >/dev/null 2>&1 || true ;;
   kill)
     if [ -f "$pidfile" ]; then kill -9 "$(cat "$pidfile")" 2>/dev/null || true; rm -f "$pidfile"; fi ;;
+  pause|resume)
+    [ -f "$pidfile" ] || { echo "instance $name is not running (no $pidfile)" >&2; exit 1; }
+    kill "-$([ "$cmd" = pause ] && echo STOP || echo CONT)" "$(cat "$pidfile")" ;;
   *)
     echo "unknown command $cmd" >&2; exit 2 ;;
 esac

@@ -2,6 +2,7 @@ package dev.switchboard.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.switchboard.testkit.ThrowawayPostgres;
 import jakarta.json.JsonObject;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;

@@ -1,35 +1,33 @@
 package dev.switchboard.it;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import dev.switchboard.testkit.ServerInstance;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
- * One Switchboard instance on Liberty, started through the project's own {@code scripts/instance.sh}
- * with its own output directory, port and settings; several may share one database.
+ * One Switchboard instance for the HTTP tests: the testkit's {@link ServerInstance} (started,
+ * stopped, killed and frozen through {@code scripts/instance.sh}) with an {@link Api} client.
  */
 final class Instance implements AutoCloseable {
 
-    private static final Path ROOT = Path.of(System.getProperty("project.root", "..")).toAbsolutePath().normalize();
+    static final Path ROOT = Path.of(System.getProperty("project.root", "..")).toAbsolutePath().normalize();
 
     final String name;
     final int port;
     final Map<String, String> env;
     final Api api;
+    private final ServerInstance server;
 
     private Instance(String name, int port, Map<String, String> env) {
         this.name = name;
         this.port = port;
         this.env = env;
-        this.api = new Api("http://127.0.0.1:" + port);
+        this.server = new ServerInstance(ROOT, name, port, env);
+        this.api = new Api(server.url());
     }
 
-    /** Settings every test instance shares: a database, fast leases and polls, the scripted engine. */
+    /** Settings every test instance shares: a database, fast leases and polls, the scripted engine with its journal. */
     static Map<String, String> defaults(String database, int port, String name) {
         Map<String, String> env = new LinkedHashMap<>();
         env.put("DB_URL", TestDatabase.jdbcUrl(database));
@@ -38,6 +36,7 @@ final class Instance implements AutoCloseable {
         env.put("HTTP_PORT", Integer.toString(port));
         env.put("SWITCHBOARD_INSTANCE_ID", name);
         env.put("SWITCHBOARD_ENGINE", "scripted");
+        env.put("SWITCHBOARD_ENGINE_SCRIPTED_JOURNAL", journalDir().resolve(name + ".jsonl").toString());
         env.put("SWITCHBOARD_LANES_LEASE_MS", "2000");
         env.put("SWITCHBOARD_LANES_HEARTBEAT_MS", "500");
         env.put("SWITCHBOARD_LANES_POLL_MS", "200");
@@ -45,26 +44,40 @@ final class Instance implements AutoCloseable {
         return env;
     }
 
+    /** Where the test instances' scripted engines write their journals (see EngineTrace). */
+    static Path journalDir() {
+        return Path.of(System.getProperty("it.work.dir", "target/it")).toAbsolutePath().resolve("engine-journals");
+    }
+
     static Instance start(String name, int port, Map<String, String> env) {
         Instance instance = new Instance(name, port, env);
-        instance.script("kill");
-        instance.script("start");
+        instance.server.start();
         return instance;
     }
 
     /** Starts the same instance again (same name, port and settings). */
     Instance restart() {
-        script("start");
+        server.restart();
         return this;
     }
 
     void stop() {
-        script("stop");
+        server.stop();
     }
 
     /** kill -9: the instance dies without releasing anything, as in a crash. */
     void kill() {
-        script("kill");
+        server.kill();
+    }
+
+    /** SIGSTOP: alive but frozen — a late owner. */
+    void pause() {
+        server.pause();
+    }
+
+    /** SIGCONT. */
+    void resume() {
+        server.resume();
     }
 
     @Override
@@ -74,31 +87,5 @@ final class Instance implements AutoCloseable {
 
     static Path outputDir(String name) {
         return ROOT.resolve("target/instances/" + name);
-    }
-
-    private void script(String command) {
-        List<String> cmd = new ArrayList<>(List.of("bash", ROOT.resolve("scripts/instance.sh").toString(), command, name));
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(ROOT.toFile()).redirectErrorStream(true);
-        pb.environment().putAll(env);
-        String wlpHome = System.getProperty("wlp.home");
-        if (wlpHome != null) {
-            pb.environment().put("WLP_HOME", wlpHome);
-        }
-        try {
-            Process p = pb.start();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!p.waitFor(180, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                throw new IllegalStateException("instance.sh " + command + " " + name + " timed out");
-            }
-            if (p.exitValue() != 0) {
-                throw new IllegalStateException("instance.sh " + command + " " + name + " failed:\n" + out);
-            }
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
     }
 }

@@ -64,6 +64,7 @@ class MultiInstanceIT {
         JsonObject recovered = a.api.awaitRun(runId, 60);
         assertEquals("succeeded", recovered.getString("status"), recovered.toString());
         assertEquals(2, recovered.getInt("attempt"), "re-executed once after the lease expired");
+        assertEquals(1, recovered.getInt("crashes"), "the expired lease is a crash");
         assertEquals("survived", recovered.getJsonObject("output").getString("text"));
         JsonObject after = a.api.awaitRun(next.getString("run_id"), 60);
         assertEquals(1, after.getInt("attempt"));
@@ -120,6 +121,7 @@ class MultiInstanceIT {
         JsonObject done = a.api.awaitRun(runId, 60);
         assertEquals("succeeded", done.getString("status"), done.toString());
         assertEquals(2, done.getInt("attempt"));
+        assertEquals(0, done.getInt("crashes"), "a hand-back is not a crash");
         long resumedAfterMs = LaneAssertions.millis(done, "started_at") - stopped;
         assertTrue(resumedAfterMs < 30_000, "resumed " + resumedAfterMs + " ms after the stop, not after the lease");
     }

@@ -1,11 +1,7 @@
 package dev.switchboard.it;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Comparator;
+import dev.switchboard.testkit.Trees;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * The instance most integration tests share: started once per test JVM, stopped when the JVM
@@ -40,23 +36,11 @@ final class SharedInstance {
     private static Instance startOnH2() {
         int port = 9185;
         String name = "it-shared-h2";
-        deleteOutputOf(name); // a fresh embedded database
+        Trees.delete(Instance.outputDir(name)); // a fresh embedded database
         Map<String, String> env = Instance.defaults("unused", port, name);
         env.remove("DB_URL");
         env.remove("DB_USER");
         env.remove("DB_PASSWORD");
         return Instance.start(name, port, env);
-    }
-
-    private static void deleteOutputOf(String name) {
-        Path dir = Instance.outputDir(name);
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot clear " + dir, e);
-        }
     }
 }

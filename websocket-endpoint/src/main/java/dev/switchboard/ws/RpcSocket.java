@@ -46,6 +46,9 @@ public class RpcSocket {
     private NotifySettings notifySettings;
     private SocketSenders senders;
     private volatile long writeStartedAt;
+    /** The seq of the last notification whose write completed: where a dropped client resumes. */
+    private volatile long lastSentSeq;
+    private final AtomicBoolean stalledClose = new AtomicBoolean();
     private int maxMessageBytes;
     private volatile CloseReason pendingClose;
     private volatile String closingNotice;
@@ -142,7 +145,11 @@ public class RpcSocket {
                     }
                 });
         subscription = next;
+        lastSentSeq = Math.max(after, 0);
         long start = hub.subscribe(next, after < 0 ? null : after);
+        if (lastSentSeq < start) {
+            lastSentSeq = start; // live from now: nothing before start is owed (racing writes only move it up)
+        }
         return Json.createObjectBuilder().add("subscribed", true).add("after_seq", start).build();
     }
 
@@ -179,11 +186,14 @@ public class RpcSocket {
                     finishClosing(closing);
                     return;
                 }
-                String next;
+                Frame next;
                 while (pendingClose == null && (next = nextFrame()) != null) {
                     writeStartedAt = System.currentTimeMillis();
-                    session.getBasicRemote().sendText(next);
+                    session.getBasicRemote().sendText(next.text());
                     writeStartedAt = 0;
+                    if (next.seq() > 0) {
+                        lastSentSeq = next.seq();
+                    }
                 }
             } catch (IOException | RuntimeException e) {
                 writeStartedAt = 0;
@@ -199,14 +209,18 @@ public class RpcSocket {
         }
     }
 
-    private String nextFrame() {
-        String next = answers.poll();
-        if (next != null) {
-            return next;
+    /** A frame to write: a response (no seq) or a notification. */
+    private record Frame(String text, long seq) {
+    }
+
+    private Frame nextFrame() {
+        String answer = answers.poll();
+        if (answer != null) {
+            return new Frame(answer, 0);
         }
         Subscription sub = subscription;
         Notification n = sub == null ? null : sub.poll();
-        return n == null ? null : n.line();
+        return n == null ? null : new Frame(n.line(), n.seq());
     }
 
     /**
@@ -241,11 +255,19 @@ public class RpcSocket {
         return started > 0 && now - started > timeoutMs;
     }
 
-    /** The watchdog's last resort for a client that stopped reading: the connection is dropped. */
+    /** True the first time the watchdog decides to close this stalled connection. */
+    boolean markStalledClose() {
+        return stalledClose.compareAndSet(false, true);
+    }
+
+    /**
+     * The watchdog's last resort for a client that stopped reading: the connection is dropped. The
+     * resume point is the last notification whose write completed — not the one stuck in the write,
+     * which the client never received.
+     */
     void closeStalled() {
-        Subscription sub = subscription;
-        long at = sub == null ? 0 : sub.lastTakenSeq();
-        close(new CloseReason(CloseReason.CloseCodes.TRY_AGAIN_LATER, "slow consumer: resume with after_seq=" + at));
+        close(new CloseReason(CloseReason.CloseCodes.TRY_AGAIN_LATER, "slow consumer: resume with after_seq="
+                + lastSentSeq));
     }
 
     private boolean hasQueuedNotification() {

@@ -6,8 +6,9 @@ import java.util.concurrent.CompletionStage;
 /**
  * Executes one run. Implementations complete the stage with the run's output object, or
  * exceptionally: the exception's message becomes the run's error. They must not block the
- * calling thread for the duration of the work, and should stop early when
- * {@link EngineRequest#cancelled()} turns true.
+ * calling thread for the duration of the work; they must check {@link EngineRequest#cancelled()}
+ * before each step that does work (a call that may no longer hold its lane's lease is cancelled,
+ * and must not act), and should stop as soon as it turns true.
  */
 public interface AgentEngine {
 

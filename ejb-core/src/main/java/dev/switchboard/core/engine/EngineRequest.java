@@ -1,12 +1,10 @@
 package dev.switchboard.core.engine;
 
-import java.util.function.BooleanSupplier;
-
-/** The input of one engine call: the run, its thread and its attempt. */
+/** The input of one engine call: the run, its thread, its attempt, and the call's cancellation. */
 public record EngineRequest(String runId, String userKey, String threadKey, String inputText,
-        String deliveryMode, int attempt, BooleanSupplier cancellation) {
+        String deliveryMode, int attempt, Cancellation cancellation) {
 
     public boolean cancelled() {
-        return cancellation.getAsBoolean();
+        return cancellation.isCancelled();
     }
 }

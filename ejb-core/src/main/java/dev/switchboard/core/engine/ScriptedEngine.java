@@ -7,21 +7,34 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A deterministic engine driven by its input, for tests. The input is a script of directives
+ * A deterministic engine driven by its input, for tests; active only when
+ * {@code switchboard.engine=scripted} is configured. The input is a script of directives
  * separated by {@code ;}, followed by the text to echo:
  * <ul>
- *   <li>{@code sleep <ms>} waits (on a timer; cancellation is honoured when the wait ends);</li>
+ *   <li>{@code sleep <ms>} works for that long, checking its cancellation every
+ *       {@value #TICK_MS} ms and stopping at once when cancelled;</li>
  *   <li>{@code fail <message>} fails the run with that message;</li>
  *   <li>anything else ends the script and is echoed like {@link EchoEngine} does.</li>
  * </ul>
- * A text with no directive behaves exactly like the echo engine without delay.
+ * A text with no directive behaves exactly like the echo engine without delay. Each step checks
+ * the cancellation first: a call that may no longer hold its lane's lease does nothing more. With
+ * a {@link EngineJournal}, every call's start, progress and end are recorded.
  */
 public class ScriptedEngine implements AgentEngine {
 
+    static final long TICK_MS = 20;
+
     private final ScheduledExecutorService timer;
+    private final EngineJournal journal;
 
     public ScriptedEngine(ScheduledExecutorService timer) {
+        this(timer, null);
+    }
+
+    /** {@code journal} may be null (nothing recorded). */
+    public ScriptedEngine(ScheduledExecutorService timer, EngineJournal journal) {
         this.timer = timer;
+        this.journal = journal;
     }
 
     @Override
@@ -31,40 +44,102 @@ public class ScriptedEngine implements AgentEngine {
 
     @Override
     public CompletionStage<JsonObject> execute(EngineRequest request) {
-        return step(request, request.inputText());
+        Call call = new Call(request);
+        call.record("start", EngineJournal.nowMicros(), null);
+        call.result.whenComplete((output, error) -> {
+            if (error != null) {
+                boolean cancelled = request.cancellation().isCancelled();
+                call.record("end", EngineJournal.nowMicros(), cancelled ? "cancelled" : "failed");
+            }
+        });
+        request.cancellation().onCancel(() -> call.result.completeExceptionally(new EngineFailure("cancelled")));
+        call.step(request.inputText());
+        return call.result;
     }
 
-    private CompletionStage<JsonObject> step(EngineRequest request, String script) {
-        if (request.cancelled()) {
-            return CompletableFuture.failedFuture(new EngineFailure("cancelled"));
+    /** One engine call: its script position, its result and its last confirmed progress. */
+    private final class Call {
+        final EngineRequest request;
+        final CompletableFuture<JsonObject> result = new CompletableFuture<>();
+        volatile long progressAt = EngineJournal.nowMicros();
+        long journalledProgressAt = progressAt;
+        private boolean ended;
+
+        Call(EngineRequest request) {
+            this.request = request;
         }
-        String head = script;
-        String rest = "";
-        int semi = script.indexOf(';');
-        if (semi >= 0) {
-            head = script.substring(0, semi);
-            rest = script.substring(semi + 1).stripLeading();
-        }
-        String directive = head.strip();
-        if (directive.startsWith("sleep ")) {
-            long ms = parseMillis(directive.substring(6).strip());
-            if (ms >= 0) {
-                String next = rest;
-                CompletableFuture<JsonObject> later = new CompletableFuture<>();
-                timer.schedule(() -> step(request, next).whenComplete((out, err) -> {
-                    if (err != null) {
-                        later.completeExceptionally(err);
-                    } else {
-                        later.complete(out);
-                    }
-                }), ms, TimeUnit.MILLISECONDS);
-                return later;
+
+        /** True (and progress noted) when the call may go on working; the time is read before the check. */
+        boolean mayWork() {
+            long at = EngineJournal.nowMicros();
+            if (result.isDone() || request.cancelled()) {
+                return false;
             }
+            progressAt = at;
+            if (journal != null && at - journalledProgressAt >= EngineJournal.PROGRESS_EVERY_US) {
+                journalledProgressAt = at;
+                record("progress", at, null);
+            }
+            return true;
         }
-        if (directive.startsWith("fail ")) {
-            return CompletableFuture.failedFuture(new EngineFailure(directive.substring(5).strip()));
+
+        void step(String script) {
+            long at = EngineJournal.nowMicros();
+            if (!mayWork()) {
+                result.completeExceptionally(new EngineFailure("cancelled"));
+                return;
+            }
+            String head = script;
+            String rest = "";
+            int semi = script.indexOf(';');
+            if (semi >= 0) {
+                head = script.substring(0, semi);
+                rest = script.substring(semi + 1).stripLeading();
+            }
+            String directive = head.strip();
+            if (directive.startsWith("sleep ")) {
+                long ms = parseMillis(directive.substring(6).strip());
+                if (ms >= 0) {
+                    sleep(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ms), rest);
+                    return;
+                }
+            }
+            if (directive.startsWith("fail ")) {
+                result.completeExceptionally(new EngineFailure(directive.substring(5).strip()));
+                return;
+            }
+            record("end", at, "completed");
+            result.complete(EchoEngine.reply(script, request.deliveryMode()));
         }
-        return CompletableFuture.completedFuture(EchoEngine.reply(script, request.deliveryMode()));
+
+        private void sleep(long untilNanos, String rest) {
+            long left = untilNanos - System.nanoTime();
+            if (left <= 0) {
+                step(rest);
+                return;
+            }
+            timer.schedule(() -> {
+                if (!mayWork()) {
+                    result.completeExceptionally(new EngineFailure("cancelled"));
+                } else {
+                    sleep(untilNanos, rest);
+                }
+            }, Math.min(TimeUnit.NANOSECONDS.toMillis(left) + 1, TICK_MS), TimeUnit.MILLISECONDS);
+        }
+
+        void record(String event, long at, String outcome) {
+            if (journal == null) {
+                return;
+            }
+            boolean end = "end".equals(event);
+            synchronized (this) {
+                if (ended) {
+                    return; // one end per call: a cancellation racing a completion adds nothing
+                }
+                ended = end;
+            }
+            journal.write(request, event, at, outcome, end ? progressAt : null);
+        }
     }
 
     private static long parseMillis(String value) {

@@ -1,6 +1,6 @@
 package dev.switchboard.core.ingress;
 
-import dev.switchboard.core.run.PayloadFingerprint;
+import dev.switchboard.core.idempotency.PayloadFingerprint;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 import java.util.Locale;

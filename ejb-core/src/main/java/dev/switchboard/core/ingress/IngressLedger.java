@@ -1,23 +1,22 @@
 package dev.switchboard.core.ingress;
 
+import dev.switchboard.core.clock.InstanceClock;
 import dev.switchboard.core.lane.ClaimResult;
+import dev.switchboard.core.lane.LaneHead;
+import dev.switchboard.core.lifecycle.TurnIds;
 import dev.switchboard.core.notify.Outbox;
 import dev.switchboard.core.run.IngestOutcome;
 import dev.switchboard.core.run.MessageCommand;
 import dev.switchboard.core.run.RunLedger;
 import dev.switchboard.core.runtime.ServeRuntime;
-import dev.switchboard.core.runtime.ServeSettings;
-import dev.switchboard.core.turn.TurnEvents;
-import dev.switchboard.core.turn.TurnIds;
+import dev.switchboard.core.thread.ThreadDirectory;
 import dev.switchboard.persistence.ingress.ActionRecord;
 import dev.switchboard.persistence.ingress.DecisionRecord;
 import dev.switchboard.persistence.ingress.IngressEventRecord;
 import dev.switchboard.persistence.run.IngestRecord;
 import dev.switchboard.persistence.run.RunRecord;
-import dev.switchboard.persistence.thread.ThreadRecord;
 import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
-import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
@@ -53,13 +52,16 @@ public class IngressLedger {
     Outbox outbox;
 
     @Inject
-    TurnEvents events;
+    ServeRuntime runtime;
 
     @Inject
-    ServeSettings serve;
+    LaneHead lanes;
 
     @Inject
-    Event<ServeRuntime.Resumed> resumed;
+    ThreadDirectory threads;
+
+    @Inject
+    InstanceClock clock;
 
     /** What happened to an event; {@code claim} is a run claimed for this instance. */
     public record Outcome(String eventId, String status, String sessionKey, String runId, String turnId,
@@ -67,7 +69,7 @@ public class IngressLedger {
     }
 
     public Outcome record(String userKey, EventEnvelope e, String sessionKey, long threadId, String claimFor) {
-        long now = System.currentTimeMillis();
+        long now = clock.millis();
         String dedupeKey = e.dedupeKey().isEmpty() ? null : e.dedupeKey();
         IngressEventRecord journal = new IngressEventRecord(e.id(), userKey, e.source(), e.type(),
                 e.scope().repo(), dedupeKey, sessionKey, e.toJson().toString(), now);
@@ -81,7 +83,7 @@ public class IngressLedger {
                 .add("session_key", sessionKey)
                 .add("received_at", Instant.ofEpochMilli(now).toString())
                 .build());
-        em.find(ThreadRecord.class, threadId, LockModeType.PESSIMISTIC_WRITE); // serialises one lane's duplicates
+        lanes.lock(threadId); // serialises one lane's duplicates
         IngestRecord seen = dedupeKey == null ? null
                 : em.find(IngestRecord.class, new IngestRecord.Key(userKey, runSource(e.source()), dedupeKey));
         List<String> heldKeys = seen != null ? List.of()
@@ -93,7 +95,7 @@ public class IngressLedger {
                         .getResultList();
         String repo = e.scope().repo();
         IngressDecision decision = IngressDecision.decide(new IngressDecision.Facts(seen != null,
-                dedupeKey != null && heldKeys.contains(dedupeKey), seen == null && runtime().read(userKey).isPaused(),
+                dedupeKey != null && heldKeys.contains(dedupeKey), seen == null && runtime.read(userKey).isPaused(),
                 "timer".equals(e.source()), () -> tickHeld(userKey, repo), !heldKeys.isEmpty()));
         return switch (decision.kind()) {
             case DUPLICATE -> duplicate(journal, decision.reason(), seen == null ? null : seen.getRunId(), threadId, now);
@@ -121,10 +123,10 @@ public class IngressLedger {
      * batch keeps the transaction short: lane locks are held only while it runs.
      */
     public Released release(String userKey, int max) {
-        if (runtime().read(userKey).isPaused()) {
+        if (runtime.read(userKey).isPaused()) {
             return new Released(List.of(), false);
         }
-        Set<Long> lanes = new LinkedHashSet<>();
+        Set<Long> woken = new LinkedHashSet<>();
         List<IngressEventRecord> batch = em.createNamedQuery(IngressEventRecord.DEFERRED, IngressEventRecord.class)
                 .setParameter("userKey", userKey)
                 .setMaxResults(max)
@@ -134,19 +136,19 @@ public class IngressLedger {
             if (!IngressEventRecord.HELD.equals(event.getStatus())) {
                 continue;
             }
-            long threadId = runs.threadId(userKey, event.getSessionKey()).orElseThrow(
+            long threadId = threads.find(userKey, event.getSessionKey()).orElseThrow(
                     () -> new IllegalStateException("the lane of held event " + event.getEventId() + " is missing"));
-            long now = System.currentTimeMillis();
+            long now = clock.millis();
             IngestRecord seen = event.getDedupeKey() == null ? null : em.find(IngestRecord.class,
                     new IngestRecord.Key(userKey, runSource(event.getSource()), event.getDedupeKey()));
             if (seen != null) {
                 duplicate(event, IngressDecision.DUPLICATE_KEY, seen.getRunId(), threadId, now);
             } else {
                 handOff(event, threadId, null, now);
-                lanes.add(threadId);
+                woken.add(threadId);
             }
         }
-        return new Released(new ArrayList<>(lanes), batch.size() == max);
+        return new Released(new ArrayList<>(woken), batch.size() == max);
     }
 
     /**
@@ -191,9 +193,9 @@ public class IngressLedger {
                 .ifPresent(reason -> {
                     throw new RequeueRefusedException(false, reason);
                 });
-        long threadId = runs.threadId(userKey, event.getSessionKey()).orElseThrow(
+        long threadId = threads.find(userKey, event.getSessionKey()).orElseThrow(
                 () -> new IllegalStateException("the lane of event " + eventId + " is missing"));
-        long now = System.currentTimeMillis();
+        long now = clock.millis();
         decide(eventId, "requeue_event", "requeued by " + userKey, false, now);
         return run(event, threadId, claimFor, now, null);
     }
@@ -233,10 +235,6 @@ public class IngressLedger {
         journal.settle(IngressEventRecord.ACCEPTED, handedOff.run().runId(), handedOff.run().turnId());
         return new Outcome(journal.getEventId(), IngressEventRecord.ACCEPTED, journal.getSessionKey(),
                 handedOff.run().runId(), handedOff.run().turnId(), threadId, handedOff.claim());
-    }
-
-    private ServeRuntime runtime() {
-        return new ServeRuntime(em, events, serve.defaultSession(), resumed);
     }
 
     /** Runs handed off from ingress carry their source, so a dedupe key is scoped per source. */

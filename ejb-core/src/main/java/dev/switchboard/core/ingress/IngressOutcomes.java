@@ -1,54 +1,62 @@
 package dev.switchboard.core.ingress;
 
-import dev.switchboard.core.turn.Lifecycle;
-import dev.switchboard.core.turn.TurnEvents;
-import dev.switchboard.core.turn.TurnIds;
+import dev.switchboard.core.clock.InstanceClock;
+import dev.switchboard.core.lifecycle.Lifecycle;
+import dev.switchboard.core.lifecycle.TurnEnded;
+import dev.switchboard.core.lifecycle.TurnEvents;
+import dev.switchboard.core.lifecycle.TurnIds;
 import dev.switchboard.persistence.ingress.ActionRecord;
 import dev.switchboard.persistence.ingress.IngressEventRecord;
-import dev.switchboard.persistence.turn.TurnRecord;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.FlushModeType;
+import jakarta.persistence.PersistenceContext;
 import java.time.Instant;
 import java.util.List;
 
 /**
- * What happens when the run an event was handed off to ends, inside the transaction that ends it:
- * the event's final action is recorded (H9), and — for a lane other than {@code main} that
- * completed — a {@code session.announce} summary reaches {@code main} as an {@code item/created}
- * unless its decision is a no-op (spec §12, H3).
+ * What happens when the turn an event was handed off to ends, inside the transaction that ends
+ * it ({@link TurnEnded} is observed synchronously): the event's final action is recorded (H9), and
+ * — for a lane other than {@code main} that completed — a {@code session.announce} summary reaches
+ * {@code main} as an {@code item/created} unless its decision is a no-op (spec §12, H3).
  */
-public final class IngressOutcomes {
+@ApplicationScoped
+public class IngressOutcomes {
 
-    private final EntityManager em;
-    private final TurnEvents events;
+    @PersistenceContext(unitName = "switchboard")
+    EntityManager em;
 
-    public IngressOutcomes(EntityManager em, TurnEvents events) {
-        this.em = em;
-        this.events = events;
-    }
+    @Inject
+    TurnEvents events;
 
-    /** {@code runId} ended and with it {@code turn}; does nothing for runs no event was handed off to. */
-    public void runEnded(String runId, String source, TurnRecord turn, long startedAt) {
+    @Inject
+    InstanceClock clock;
+
+    /** Does nothing for turns whose first run no event was handed off to. */
+    void turnEnded(@Observes TurnEnded turn) {
+        String source = turn.firstRunSource();
         if (source == null || !source.startsWith("ingress:")) {
             return;
         }
         List<IngressEventRecord> found = em.createNamedQuery(IngressEventRecord.ACCEPTED_FOR_RUN, IngressEventRecord.class)
-                .setParameter("runId", runId)
+                .setParameter("runId", turn.firstRunId())
                 .setFlushMode(FlushModeType.COMMIT) // the ending run's pending changes do not touch events
                 .getResultList();
         if (found.isEmpty()) {
             return;
         }
         IngressEventRecord event = found.get(0);
-        Instant now = Instant.now();
-        em.persist(ActionRecord.finished(TurnIds.itemId("actres"), event.getEventId(), turn.getOutcome(),
-                turn.getMessage(), runId, startedAt, now.toEpochMilli()));
-        if ("completed".equals(turn.getOutcome()) && !SessionRouting.MAIN.equals(event.getSessionKey())) {
-            AnnounceOutcome outcome = AnnounceOutcome.derive(null, null, turn.getMessage());
+        Instant now = clock.now();
+        em.persist(ActionRecord.finished(TurnIds.itemId("actres"), event.getEventId(), turn.outcome(),
+                turn.message(), turn.firstRunId(), turn.firstRunCreatedAt(), now.toEpochMilli()));
+        if (turn.isCompleted() && !SessionRouting.MAIN.equals(event.getSessionKey())) {
+            AnnounceOutcome outcome = AnnounceOutcome.derive(null, null, turn.message());
             if (!outcome.isNoOp()) {
                 events.announce(event.getUserKey(), Lifecycle.announceItem(TurnIds.itemId("announce"),
                         event.getEventId(), event.getSource(), event.getType(), event.getSessionKey(),
-                        outcome.decision(), outcome.action(), turn.getMessage(), now));
+                        outcome.decision(), outcome.action(), turn.message(), now));
             }
         }
     }

@@ -1,5 +1,7 @@
 package dev.switchboard.core.ingress;
 
+import dev.switchboard.core.clock.InstanceClock;
+import dev.switchboard.core.clock.PeriodicTask;
 import dev.switchboard.core.runtime.ServeRuntime;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
@@ -28,8 +30,9 @@ import java.util.logging.Logger;
 
 /**
  * Ingress work that is not a request: configured timer ticks, the release of held events after a
- * resume commits, and — at start-up — the release of anything a crash left held; hourly, it forgets
- * dedupe keys and records past their retention. Ticks enter the
+ * resume commits, and a periodic sweep (first at start-up) that releases anything a failed release
+ * or a crash left held; hourly, it forgets dedupe keys and records past their retention. No
+ * exception or error ends a schedule. Ticks enter the
  * ordinary pipeline, so every instance may fire them: the bucket's dedupe key lets one run per
  * tick through, and a paused runtime holds them like any event.
  */
@@ -53,6 +56,9 @@ public class IngressScheduler {
     @Inject
     IngressSettings settings;
 
+    @Inject
+    InstanceClock clock;
+
     private ScheduledExecutorService scheduler;
     private volatile boolean running;
     /** Users with a release queued and not yet begun: further requests for them add nothing. */
@@ -62,13 +68,15 @@ public class IngressScheduler {
     void start() {
         scheduler = Executors.newScheduledThreadPool(2, threadFactory); // a long release must not delay ticks
         running = true;
-        scheduler.execute(this::releaseLeftovers);
-        scheduler.scheduleWithFixedDelay(this::forgetOldRecords, 1, 60, TimeUnit.MINUTES);
+        scheduler.scheduleWithFixedDelay(PeriodicTask.guarded(LOG, "Release of held events", this::releaseLeftovers),
+                0, settings.releaseSweepMs(), TimeUnit.MILLISECONDS);
+        scheduler.scheduleWithFixedDelay(PeriodicTask.guarded(LOG, "Forgetting old ingress records",
+                this::forgetOldRecords), 1, 60, TimeUnit.MINUTES);
         Optional<TickSchedule> schedule = settings.tickSchedule();
         schedule.ifPresent(s -> {
             LOG.info(() -> "Timer ticks every " + s.interval() + " for " + s.repos());
             for (String repo : s.repos()) {
-                scheduler.execute(() -> tick(s, repo, Instant.now()));
+                scheduler.execute(() -> tick(s, repo, clock.now()));
             }
         });
     }
@@ -84,10 +92,10 @@ public class IngressScheduler {
      */
     public void releaseSoon(String userKey) {
         if (running && releaseQueued.add(userKey)) {
-            scheduler.execute(() -> {
+            scheduler.execute(PeriodicTask.guarded(LOG, "Release of held events", () -> {
                 releaseQueued.remove(userKey);
                 release(userKey);
-            });
+            }));
         }
     }
 
@@ -95,17 +103,17 @@ public class IngressScheduler {
         if (!running) {
             return;
         }
-        Instant now = Instant.now();
+        Instant now = clock.now();
         Instant at = now.isBefore(due) ? due : now; // an early wake-up still ticks for its own bucket
         try {
             IngressLedger.Outcome outcome = ingress.receive(settings.user(),
                     TimerTicks.tick(IngressService.newEventId(), repo, at, schedule.interval()));
             LOG.fine(() -> "Timer tick for " + repo + " at " + at + ": " + outcome.status());
-        } catch (RuntimeException e) {
+        } catch (Throwable e) { // NOPMD: whatever happens, the next tick must stay scheduled
             LOG.log(Level.WARNING, "Timer tick for " + repo + " failed; the next one is still scheduled", e);
         }
         Instant next = schedule.nextTick(at);
-        long delay = Math.max(0, next.toEpochMilli() - System.currentTimeMillis()) + BOUNDARY_MARGIN_MS;
+        long delay = Math.max(0, next.toEpochMilli() - clock.millis()) + BOUNDARY_MARGIN_MS;
         if (running) {
             scheduler.schedule(() -> tick(schedule, repo, next), delay, TimeUnit.MILLISECONDS);
         }
@@ -116,28 +124,20 @@ public class IngressScheduler {
             ingress.release(userKey);
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "Releasing the held events of " + userKey
-                    + " failed; the next resume or restart retries", e);
+                    + " failed; the periodic sweep retries", e);
         }
     }
 
     private void forgetOldRecords() {
-        try {
-            int keys = ingress.forgetDedupeKeys(settings.dedupeRetention());
-            int events = settings.recordsRetention().map(ingress::forgetRecords).orElse(0);
-            if (keys + events > 0) {
-                LOG.info(() -> "Forgot " + keys + " ingress dedupe keys and " + events + " journalled events past retention");
-            }
-        } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "Forgetting old ingress records failed; retried in an hour", e);
+        int keys = ingress.forgetDedupeKeys(settings.dedupeRetention());
+        int events = settings.recordsRetention().map(ingress::forgetRecords).orElse(0);
+        if (keys + events > 0) {
+            LOG.info(() -> "Forgot " + keys + " ingress dedupe keys and " + events + " journalled events past retention");
         }
     }
 
     private void releaseLeftovers() {
-        try {
-            ingress.releaseAll();
-        } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "Releasing held events at start-up failed", e);
-        }
+        ingress.releaseAll();
     }
 
     @PreDestroy

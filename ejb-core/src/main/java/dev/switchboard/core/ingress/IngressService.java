@@ -1,15 +1,17 @@
 package dev.switchboard.core.ingress;
 
+import dev.switchboard.core.clock.InstanceClock;
+import dev.switchboard.core.idempotency.UniqueViolation;
 import dev.switchboard.core.lane.LaneController;
-import dev.switchboard.core.run.RunService;
-import dev.switchboard.core.run.UniqueViolation;
-import dev.switchboard.core.turn.TurnIds;
+import dev.switchboard.core.lifecycle.TurnIds;
+import dev.switchboard.core.thread.ThreadDirectory;
 import dev.switchboard.persistence.ingress.IngressEventRecord;
 import jakarta.ejb.EJB;
 import jakarta.ejb.EJBException;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
+import jakarta.inject.Inject;
 import java.time.Duration;
 
 /**
@@ -26,8 +28,11 @@ public class IngressService {
     @EJB
     IngressLedger ledger;
 
-    @EJB
-    RunService runs;
+    @Inject
+    ThreadDirectory threads;
+
+    @Inject
+    InstanceClock clock;
 
     @EJB
     LaneController lanes;
@@ -37,7 +42,7 @@ public class IngressService {
 
     public IngressLedger.Outcome receive(String userKey, EventEnvelope event) {
         String sessionKey = SessionRouting.route(event);
-        long threadId = runs.threadId(userKey, sessionKey);
+        long threadId = threads.idOf(userKey, sessionKey);
         IngressLedger.Outcome outcome;
         try {
             outcome = admit(userKey, event, sessionKey, threadId);
@@ -59,7 +64,7 @@ public class IngressService {
     }
 
     private IngressLedger.Outcome admit(String userKey, EventEnvelope event, String sessionKey, long threadId) {
-        return lanes.admit(claimFor -> ledger.record(userKey, event, sessionKey, threadId, claimFor),
+        return lanes.admit(threadId, claimFor -> ledger.record(userKey, event, sessionKey, threadId, claimFor),
                 IngressLedger.Outcome::claim);
     }
 
@@ -72,7 +77,7 @@ public class IngressService {
         } while (released.more());
     }
 
-    /** Start-up sweep: releases what a crash between a resume and its release left held. */
+    /** The sweep: releases what a failed release, or a crash between a resume and its release, left held. */
     public void releaseAll() {
         for (String user : ledger.usersWithHeldEvents()) {
             release(user);
@@ -81,17 +86,17 @@ public class IngressService {
 
     /** Forgets dedupe keys older than the retention; returns how many. */
     public int forgetDedupeKeys(Duration retention) {
-        return ledger.forgetDedupeKeys(System.currentTimeMillis() - retention.toMillis());
+        return ledger.forgetDedupeKeys(clock.millis() - retention.toMillis());
     }
 
     /** Deletes ingress records older than the retention (held events excepted); returns how many events. */
     public int forgetRecords(Duration retention) {
-        return ledger.forgetRecords(System.currentTimeMillis() - retention.toMillis());
+        return ledger.forgetRecords(clock.millis() - retention.toMillis());
     }
 
     /** Runs a failed event again in its lane; see {@link IngressLedger#requeue}. */
     public IngressLedger.Outcome requeue(String userKey, String eventId) {
-        IngressLedger.Outcome outcome = lanes.admit(claimFor -> ledger.requeue(userKey, eventId, claimFor),
+        IngressLedger.Outcome outcome = lanes.admit(null, claimFor -> ledger.requeue(userKey, eventId, claimFor),
                 IngressLedger.Outcome::claim);
         if (outcome.claim().claim().isEmpty()) {
             lanes.wake(outcome.threadId());

@@ -45,6 +45,18 @@ public class IngressSettings {
     Optional<String> tickRepos;
 
     /**
+     * How often every instance looks for held events whose runtime runs again and releases them:
+     * a release that failed, or a resuming instance that crashed before releasing, strands none.
+     */
+    @Inject
+    @ConfigProperty(name = "switchboard.ingress.release-sweep-ms", defaultValue = "30000")
+    long releaseSweepMs;
+
+    public long releaseSweepMs() {
+        return Math.max(100, releaseSweepMs);
+    }
+
+    /**
      * The timer schedule, when one is configured and valid. An invalid interval, or an interval
      * without any repository, is logged and leaves timers off (Holon's rule for invalid values).
      */

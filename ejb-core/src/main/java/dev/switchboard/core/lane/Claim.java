@@ -1,6 +1,14 @@
 package dev.switchboard.core.lane;
 
-/** A run claimed for execution: everything the engine needs, plus the fence (attempt). */
+/**
+ * A run claimed for execution: everything the engine needs, the fence (attempt), and how long the
+ * lease has left by the database's clock when the claiming transaction read it — a fresh claim
+ * has the whole lease, an adopted one what remains of it.
+ */
 public record Claim(String runId, long threadId, int attempt, String userKey, String threadKey,
-        String inputText, String deliveryMode) {
+        String inputText, String deliveryMode, long leaseLeftMs) {
+
+    public RunAttempt key() {
+        return new RunAttempt(runId, attempt);
+    }
 }

@@ -1,43 +1,80 @@
 package dev.switchboard.core.lane;
 
-import dev.switchboard.core.turn.TurnTracker;
+import dev.switchboard.core.clock.InstanceClock;
 import dev.switchboard.persistence.run.RunRecord;
 import dev.switchboard.persistence.run.RunState;
+import dev.switchboard.persistence.thread.DatabaseClock;
 import dev.switchboard.persistence.thread.ThreadRecord;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.logging.Logger;
 
 /**
- * Applies {@link LanePolicy} to a lane whose thread row the caller's transaction has locked:
- * claims the head run, or fails heads whose owner died on their last attempt. Shared by every
- * transaction that may start a run — a claim, a finish (which chains the next run) and an ingest
- * into an idle lane.
+ * The lane lock and the claim, inside the caller's transaction. Every transaction that changes a
+ * lane — an ingest, a claim, a finish, a cancel, a turn call — first {@linkplain #lock locks} the
+ * thread row, which also reads the database's clock: lease times are that clock's, never an
+ * instance's (run times stay the instance's, like every other time it records). {@link #claim} then applies {@link LanePolicy} to the locked lane.
  */
-public final class LaneHead {
+@ApplicationScoped
+public class LaneHead {
 
     private static final Logger LOG = Logger.getLogger(LaneHead.class.getName());
+    private static final String LOCK = "SELECT t.*, " + DatabaseClock.NOW_MS
+            + " AS db_now FROM threads t WHERE t.id = ? FOR UPDATE";
 
-    private final EntityManager em;
-    private final LaneSettings settings;
-    private final TurnTracker turns;
+    @PersistenceContext(unitName = "switchboard")
+    EntityManager em;
 
-    public LaneHead(EntityManager em, LaneSettings settings, TurnTracker turns) {
-        this.em = em;
-        this.settings = settings;
-        this.turns = turns;
+    @Inject
+    LaneSettings settings;
+
+    @Inject
+    LaneListener listener;
+
+    @Inject
+    InstanceClock clock;
+
+    /** A thread row locked by the current transaction, and the database's time read with it (epoch ms). */
+    public record Locked(ThreadRecord thread, long dbNow) {
     }
 
-    /** Claims the lane head for {@code owner} unless the lease is live; the thread row must be locked. */
-    public ClaimResult claim(ThreadRecord thread, String owner, long now) {
-        LanePolicy policy = new LanePolicy(settings.maxAttempts());
+    /** Locks the thread row for the rest of the transaction; null when there is no such thread. */
+    public Locked lock(long threadId) {
+        List<?> rows = em.createNativeQuery(LOCK, ThreadRecord.WITH_DB_NOW)
+                .setParameter(1, threadId)
+                .setHint("eclipselink.refresh", "true") // a copy read earlier in this transaction is not the locked row
+                .getResultList();
+        if (rows.isEmpty()) {
+            return null;
+        }
+        Object[] row = (Object[]) rows.get(0);
+        return new Locked((ThreadRecord) row[0], ((Number) row[1]).longValue());
+    }
+
+    /**
+     * Claims the lane head for {@code owner}, adopts the attempt {@code owner}'s own live lease
+     * covers, or leaves a lane another owner holds alone; heads that crashed too often are
+     * abandoned on the way. The thread row must be locked ({@link #lock}).
+     */
+    public ClaimResult claim(Locked lane, String owner) {
+        ThreadRecord thread = lane.thread();
+        long dbNow = lane.dbNow();
+        long now = clock.millis(); // run times; leases use dbNow
+        LanePolicy policy = settings.policy();
         List<String> abandoned = new ArrayList<>();
         while (true) {
             RunRecord head = laneHead(thread.getId());
-            LanePolicy.Decision decision = policy.decide(thread.getLeaseOwner(), thread.getLeaseUntil(),
-                    head == null ? null : head.getState(), head == null ? 0 : head.getAttempt(), now);
+            LanePolicy.Lease lease = LanePolicy.Lease.of(thread.getLeaseOwner(), thread.getLeaseUntil(), owner, dbNow);
+            boolean leaseOnHead = head != null && head.getRunId().equals(thread.getLeaseRunId())
+                    && Objects.equals(thread.getLeaseAttempt(), head.getAttempt());
+            LanePolicy.Decision decision = policy.decide(lease, leaseOnHead,
+                    head == null ? null : head.getState(), head == null ? 0 : head.getCrashes());
             switch (decision) {
                 case BUSY:
                     return new ClaimResult(Optional.empty(), abandoned);
@@ -46,32 +83,49 @@ public final class LaneHead {
                         thread.releaseLease();
                     }
                     return new ClaimResult(Optional.empty(), abandoned);
+                case ADOPT:
+                    return new ClaimResult(Optional.of(claimOf(head, thread, thread.getLeaseUntil() - dbNow)), abandoned);
                 case ABANDON:
-                    head.fail("abandoned", policy.abandonReason(head.getAttempt()), now);
+                    head.fail("abandoned", policy.abandonReason(head.getCrashes() + 1), now);
                     abandoned.add(head.getRunId());
-                    turns.runEnded(head);
+                    listener.runEnded(head);
                     thread.releaseLease();
                     em.flush();
                     break;
+                case RECOVER:
+                    LOG.warning(() -> "Recovering run " + head.getRunId() + " of thread " + thread.getId() + ": attempt "
+                            + head.getAttempt() + " by " + head.getClaimedBy() + " lost its lease (owner "
+                            + thread.getLeaseOwner() + ", expired " + (thread.getLeaseUntil() == null ? "-"
+                                    : (dbNow - thread.getLeaseUntil()) + " ms ago by the database's clock") + ")");
+                    head.recoverCrashed(now);
+                    return new ClaimResult(Optional.of(start(head, thread, owner, now, dbNow)), abandoned);
                 case CLAIM:
-                    if (head.getState() == RunState.EXECUTING) {
-                        LOG.warning("Recovering run " + head.getRunId() + " of thread " + thread.getId()
-                                + ": attempt " + head.getAttempt() + " by " + head.getClaimedBy()
-                                + " lost its lease (owner " + thread.getLeaseOwner() + ", expired "
-                                + (thread.getLeaseUntil() == null ? "-" : (now - thread.getLeaseUntil()) + " ms ago")
-                                + ")");
-                        head.requeue(now);
-                    }
-                    int attempt = head.claim(owner, now);
-                    thread.grantLease(owner, now + settings.leaseMs(), head.getRunId());
-                    turns.runStarted(head);
-                    return new ClaimResult(Optional.of(new Claim(head.getRunId(), thread.getId(), attempt,
-                            head.getUserKey(), head.getThreadKey(), head.getInputText(), head.getDeliveryMode())),
-                            abandoned);
+                    return new ClaimResult(Optional.of(start(head, thread, owner, now, dbNow)), abandoned);
                 default:
                     throw new IllegalStateException("unhandled decision " + decision);
             }
         }
+    }
+
+    private Claim start(RunRecord head, ThreadRecord thread, String owner, long now, long dbNow) {
+        int attempt = head.claim(owner, now);
+        thread.grantLease(owner, dbNow + settings.leaseMs(), head.getRunId(), attempt);
+        listener.runStarted(head);
+        return claimOf(head, thread, settings.leaseMs());
+    }
+
+    private static Claim claimOf(RunRecord head, ThreadRecord thread, long leaseLeftMs) {
+        return new Claim(head.getRunId(), thread.getId(), head.getAttempt(), head.getUserKey(), head.getThreadKey(),
+                head.getInputText(), head.getDeliveryMode(), leaseLeftMs);
+    }
+
+    /** The lane's unfinished runs in FIFO order (the first is the head). */
+    public List<RunRecord> unfinished(long threadId) {
+        return em.createNamedQuery(RunRecord.LANE, RunRecord.class)
+                .setParameter("threadId", threadId)
+                .setParameter("queued", RunState.QUEUED)
+                .setParameter("executing", RunState.EXECUTING)
+                .getResultList();
     }
 
     private RunRecord laneHead(long threadId) {

@@ -1,28 +1,37 @@
 package dev.switchboard.core.lane;
 
-import dev.switchboard.core.turn.TurnEvents;
-import dev.switchboard.core.turn.TurnTracker;
+import dev.switchboard.core.clock.InstanceClock;
 import dev.switchboard.persistence.run.RunRecord;
-import dev.switchboard.persistence.run.RunState;
+import dev.switchboard.persistence.thread.DatabaseClock;
 import dev.switchboard.persistence.thread.ThreadRecord;
+import jakarta.ejb.LocalBean;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
-import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceContext;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
-import java.util.Optional;
+import java.util.Set;
 
 /**
  * The lane's transactions. Each public method is one transaction that first locks the thread
- * row, so claims, completions and ingests of one thread are serialised by the database — across
- * every instance sharing it.
+ * row ({@link LaneHead#lock}), so claims, completions and ingests of one thread are serialised by
+ * the database — across every instance sharing it — and every lease time is the database's (run
+ * times, like every other time an instance records, are its own clock's).
  */
 @Stateless
-public class LaneLedger {
+@LocalBean
+public class LaneLedger implements LaneStore {
 
+    private static final String MY_LEASES = "SELECT t.*, " + DatabaseClock.NOW_MS
+            + " AS db_now FROM threads t WHERE t.lease_owner = ? ORDER BY t.id FOR UPDATE";
+    private static final String CLAIMABLE = "SELECT DISTINCT r.thread_id FROM runs r JOIN threads t ON t.id = r.thread_id"
+            + " WHERE r.state = 'queued' AND (t.lease_owner IS NULL OR t.lease_until < " + DatabaseClock.NOW_MS + ")"
+            + " FETCH FIRST ? ROWS ONLY";
+    private static final String EXPIRED = "SELECT t.id FROM threads t WHERE t.lease_until < " + DatabaseClock.NOW_MS
+            + " ORDER BY t.lease_until FETCH FIRST ? ROWS ONLY";
 
     @PersistenceContext(unitName = "switchboard")
     EntityManager em;
@@ -31,129 +40,135 @@ public class LaneLedger {
     LaneSettings settings;
 
     @Inject
-    TurnEvents events;
+    LaneHead head;
 
-    private LaneHead head() {
-        return new LaneHead(em, settings, new TurnTracker(em, events));
-    }
+    @Inject
+    LaneListener listener;
 
-    /** Outcome of finishing a run. {@code fenced} means a newer attempt owns the run: nothing was written. */
-    public record FinishResult(boolean fenced, ClaimResult next) {
-    }
+    @Inject
+    InstanceClock clock;
 
-    /** Claims the head of the thread's lane for {@code owner}, unless its lease is live elsewhere. */
+    @Override
     public ClaimResult claim(long threadId, String owner) {
-        ThreadRecord thread = em.find(ThreadRecord.class, threadId, LockModeType.PESSIMISTIC_WRITE);
-        if (thread == null) {
-            return ClaimResult.none();
-        }
-        return head().claim(thread, owner, System.currentTimeMillis());
+        LaneHead.Locked lane = head.lock(threadId);
+        return lane == null ? ClaimResult.none() : head.claim(lane, owner);
     }
 
     /**
-     * Records the result of {@code claim}'s attempt — unless the fence says a newer attempt owns
-     * the run — and, in the same transaction, claims the thread's next run.
+     * Records the result of {@code claim}'s attempt — unless the fence says the attempt no longer
+     * owns the run: its lease moved on, the run was cancelled, or a newer attempt took it — and,
+     * with {@code chain}, claims the lane's next work in the same transaction. A retry of a finish
+     * whose commit outcome was never learned finds itself fenced and adopts the next run its first
+     * try claimed ({@link LanePolicy.Decision#ADOPT}), so nothing it committed is stranded.
      */
-    public FinishResult finish(Claim claim, String owner, String outputJson, String errorMessage) {
-        ThreadRecord thread = em.find(ThreadRecord.class, claim.threadId(), LockModeType.PESSIMISTIC_WRITE);
-        RunRecord run = em.find(RunRecord.class, claim.runId());
-        boolean holdsLease = thread != null && owner.equals(thread.getLeaseOwner())
-                && claim.runId().equals(thread.getLeaseRunId());
-        if (run == null || !holdsLease || !run.isExecutingAttempt(claim.attempt())) {
+    @Override
+    public FinishResult finish(Claim claim, String owner, String outputJson, String errorMessage, boolean chain) {
+        LaneHead.Locked lane = head.lock(claim.threadId());
+        if (lane == null) {
             return new FinishResult(true, ClaimResult.none());
         }
-        long now = System.currentTimeMillis();
-        if (errorMessage == null) {
-            run.succeed(outputJson, now);
-        } else {
-            run.fail(errorMessage, now);
+        ThreadRecord thread = lane.thread();
+        RunRecord run = em.find(RunRecord.class, claim.runId());
+        boolean owned = run != null && thread.isLeasedTo(owner, claim.runId(), claim.attempt())
+                && run.isExecutingAttempt(claim.attempt());
+        if (owned) {
+            if (errorMessage == null) {
+                run.succeed(outputJson, clock.millis());
+            } else {
+                run.fail(errorMessage, clock.millis());
+            }
+            listener.runEnded(run);
+            thread.releaseLease();
         }
-        new TurnTracker(em, events).runEnded(run);
-        thread.releaseLease();
-        return new FinishResult(false, head().claim(thread, owner, now));
+        return new FinishResult(!owned, chain ? head.claim(lane, owner) : ClaimResult.none());
     }
 
     /**
      * Cancels every unfinished run of the thread, queued or executing (jagc J6): each ends
      * {@code failed} with code {@code cancelled}, and the lane's lease is released, so the lane
-     * is free at once. An executing owner's later result is fenced out. Returns the cancelled run ids.
+     * is free at once. The executing owner's next renewal fails, which stops its engine; its
+     * result is fenced out. Returns the cancelled run ids.
      */
     public List<String> cancel(long threadId) {
-        ThreadRecord thread = em.find(ThreadRecord.class, threadId, LockModeType.PESSIMISTIC_WRITE);
-        if (thread == null) {
+        LaneHead.Locked lane = head.lock(threadId);
+        if (lane == null) {
             return List.of();
         }
-        long now = System.currentTimeMillis();
         List<String> cancelled = new ArrayList<>();
-        TurnTracker turns = new TurnTracker(em, events);
-        for (RunRecord run : em.createNamedQuery(RunRecord.LANE, RunRecord.class)
-                .setParameter("threadId", threadId)
-                .setParameter("queued", RunState.QUEUED)
-                .setParameter("executing", RunState.EXECUTING)
-                .getResultList()) {
-            run.fail("cancelled", "cancelled", now);
+        for (RunRecord run : head.unfinished(threadId)) {
+            run.fail("cancelled", "cancelled", clock.millis());
             cancelled.add(run.getRunId());
-            turns.runEnded(run);
+            listener.runEnded(run);
         }
-        thread.releaseLease();
+        lane.thread().releaseLease();
         return cancelled;
     }
 
+    @Override
+    public boolean handBack(long threadId, String owner) {
+        LaneHead.Locked lane = head.lock(threadId);
+        if (lane == null || !owner.equals(lane.thread().getLeaseOwner())) {
+            return false;
+        }
+        ThreadRecord thread = lane.thread();
+        RunRecord run = em.find(RunRecord.class, thread.getLeaseRunId());
+        if (run != null && thread.getLeaseAttempt() != null && run.isExecutingAttempt(thread.getLeaseAttempt())) {
+            run.requeue(clock.millis());
+        }
+        thread.releaseLease();
+        return true;
+    }
+
+    @Override
+    public List<Long> leasedTo(String owner) {
+        return em.createQuery("SELECT t.id FROM ThreadRecord t WHERE t.leaseOwner = :owner ORDER BY t.id", Long.class)
+                .setParameter("owner", owner)
+                .getResultList();
+    }
+
     /**
-     * Hands the lanes of unfinished runs back (graceful shutdown): the runs become queued again
-     * and the leases are released, so any instance can continue at once.
+     * Renews, by the database's clock, each live lease {@code owner} holds for an attempt it
+     * executes. A lease that expired is never renewed — once expired, only a claim may take the
+     * lane again — and one held for nothing executing is reported as orphaned (its claim's commit
+     * was never learned), so the owner adopts it.
      */
-    public int release(Collection<Claim> claims, String owner) {
-        int released = 0;
-        long now = System.currentTimeMillis();
-        for (Claim claim : claims) {
-            ThreadRecord thread = em.find(ThreadRecord.class, claim.threadId(), LockModeType.PESSIMISTIC_WRITE);
-            RunRecord run = em.find(RunRecord.class, claim.runId());
-            if (thread != null && run != null && owner.equals(thread.getLeaseOwner())
-                    && run.isExecutingAttempt(claim.attempt())) {
-                run.requeue(now);
-                thread.releaseLease();
-                released++;
+    @Override
+    public Renewal renew(String owner, Collection<RunAttempt> executing) {
+        Set<RunAttempt> held = new HashSet<>();
+        Set<Long> orphaned = new HashSet<>();
+        List<?> rows = em.createNativeQuery(MY_LEASES, ThreadRecord.WITH_DB_NOW)
+                .setParameter(1, owner)
+                .setHint("eclipselink.refresh", "true")
+                .getResultList();
+        for (Object r : rows) {
+            Object[] row = (Object[]) r;
+            ThreadRecord thread = (ThreadRecord) row[0];
+            long now = ((Number) row[1]).longValue();
+            if (thread.getLeaseUntil() == null || thread.getLeaseUntil() < now || thread.getLeaseAttempt() == null) {
+                continue;
+            }
+            RunAttempt leased = new RunAttempt(thread.getLeaseRunId(), thread.getLeaseAttempt());
+            if (executing.contains(leased)) {
+                thread.grantLease(owner, now + settings.leaseMs(), leased.runId(), leased.attempt());
+                held.add(leased);
+            } else {
+                orphaned.add(thread.getId());
             }
         }
-        return released;
+        return new Renewal(held, orphaned);
     }
 
-    /** Extends the leases this owner holds for the given runs; returns how many it still held. */
-    public int renew(String owner, Collection<String> runIds) {
-        if (runIds.isEmpty()) {
-            return 0;
-        }
-        return em.createQuery("UPDATE ThreadRecord t SET t.leaseUntil = :until "
-                        + "WHERE t.leaseOwner = :owner AND t.leaseRunId IN :runIds")
-                .setParameter("until", System.currentTimeMillis() + settings.leaseMs())
-                .setParameter("owner", owner)
-                .setParameter("runIds", runIds)
-                .executeUpdate();
-    }
-
-    /**
-     * Threads some instance should drive now: with queued runs and no live lease, or with a lease
-     * that expired (its owner crashed or hung).
-     */
+    @Override
     public List<Long> claimableThreads(int limit) {
-        long now = System.currentTimeMillis();
-        List<Long> ids = new ArrayList<>(em.createQuery(
-                        "SELECT DISTINCT r.threadId FROM RunRecord r, ThreadRecord t WHERE r.state = :queued "
-                                + "AND t.id = r.threadId AND (t.leaseOwner IS NULL OR t.leaseUntil < :now)", Long.class)
-                .setParameter("queued", RunState.QUEUED)
-                .setParameter("now", now)
-                .setMaxResults(limit)
-                .getResultList());
-        for (Long expired : em.createNamedQuery(ThreadRecord.EXPIRED_LEASES, Long.class)
-                .setParameter("now", now)
-                .setMaxResults(limit)
-                .getResultList()) {
-            if (!ids.contains(expired)) {
-                ids.add(expired);
+        List<Long> ids = new ArrayList<>();
+        for (String sql : new String[] {CLAIMABLE, EXPIRED}) {
+            for (Object id : em.createNativeQuery(sql).setParameter(1, limit).getResultList()) {
+                long threadId = ((Number) id).longValue();
+                if (!ids.contains(threadId)) {
+                    ids.add(threadId);
+                }
             }
         }
         return ids;
     }
-
 }

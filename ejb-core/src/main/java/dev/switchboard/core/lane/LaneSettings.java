@@ -6,7 +6,6 @@ import jakarta.inject.Inject;
 import java.net.InetAddress;
 import java.util.Optional;
 import java.util.UUID;
-import dev.switchboard.core.turn.TurnPolicy;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /** Lane tuning, from MicroProfile Config (environment variables in production). */
@@ -38,7 +37,10 @@ public class LaneSettings {
     @ConfigProperty(name = "switchboard.lanes.poll-ms", defaultValue = "1000")
     long pollMs;
 
-    /** Attempts a run may start before a crash on the last one fails it. */
+    /**
+     * Crashed attempts a run may have: an attempt whose lease expires while executing is a crash,
+     * and the crash that reaches this number fails the run. Graceful hand-backs do not count.
+     */
     @Inject
     @ConfigProperty(name = "switchboard.lanes.max-attempts", defaultValue = "3")
     int maxAttempts;
@@ -52,16 +54,6 @@ public class LaneSettings {
     @Inject
     @ConfigProperty(name = "switchboard.lanes.shutdown-grace-ms", defaultValue = "5000")
     long shutdownGraceMs;
-
-    /** What a new turn does to a thread with active turns: followup, collect or interrupt. */
-    @Inject
-    @ConfigProperty(name = "switchboard.lanes.followup-policy", defaultValue = "followup")
-    String followupPolicy;
-
-    /** Active turns a thread may hold (Holon's HOLON_SERVE_MAX_QUEUED_TURNS). */
-    @Inject
-    @ConfigProperty(name = "switchboard.lanes.max-queued-turns", defaultValue = "8")
-    int maxQueuedTurns;
 
     @Inject
     @ConfigProperty(name = "switchboard.instance-id")
@@ -79,8 +71,7 @@ public class LaneSettings {
         require(pollMs >= 50, "switchboard.lanes.poll-ms must be at least 50");
         require(maxAttempts >= 1, "switchboard.lanes.max-attempts must be at least 1");
         require(runTimeoutMs >= 1, "switchboard.runs.timeout-ms must be positive");
-        instanceId = configuredInstanceId.map(String::strip).filter(s -> !s.isEmpty())
-                .orElseGet(() -> hostName() + "-" + UUID.randomUUID().toString().substring(0, 8));
+        instanceId = configuredInstanceId.map(String::strip).filter(s -> !s.isEmpty()).orElseGet(LaneSettings::hostName);
     }
 
     private static void require(boolean ok, String message) {
@@ -97,15 +88,6 @@ public class LaneSettings {
         }
     }
 
-    public TurnPolicy followupPolicy() {
-        return TurnPolicy.parse(followupPolicy);
-    }
-
-    /** Invalid values (below 1) fall back to Holon's default, 8. */
-    public int maxQueuedTurns() {
-        return maxQueuedTurns >= 1 ? maxQueuedTurns : 8;
-    }
-
     public int maxConcurrent() {
         return maxConcurrent;
     }
@@ -116,6 +98,18 @@ public class LaneSettings {
 
     public long leaseMs() {
         return leaseMs;
+    }
+
+    /**
+     * How much earlier than its lease an execution stops when renewals fail: the engine of a late
+     * owner is stopped before the lease can expire in the database and another owner can claim it.
+     */
+    public long leaseMarginMs() {
+        return Math.max(50, leaseMs / 20);
+    }
+
+    public LanePolicy policy() {
+        return new LanePolicy(maxAttempts);
     }
 
     public long heartbeatMs() {
@@ -138,8 +132,17 @@ public class LaneSettings {
         return shutdownGraceMs;
     }
 
-    /** This instance's lease owner name, unique per start. */
+    /** This instance's name (configured, or the host name); its lease owner name adds a suffix per start. */
     public String instanceId() {
         return instanceId;
+    }
+
+    /**
+     * The lease owner name of this start: the instance's name and a random suffix. Unique per
+     * process, so a restarted instance never takes its dead predecessor's leases for its own, and
+     * two processes given the same name by mistake still never share one.
+     */
+    public String newOwnerName() {
+        return instanceId + "-" + UUID.randomUUID().toString().substring(0, 8);
     }
 }

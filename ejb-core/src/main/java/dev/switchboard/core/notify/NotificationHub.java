@@ -12,11 +12,17 @@ import jakarta.ejb.Startup;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
+import dev.switchboard.core.clock.Backoff;
+import dev.switchboard.core.clock.InstanceClock;
 import jakarta.inject.Inject;
+import jakarta.json.Json;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -24,7 +30,9 @@ import java.util.logging.Logger;
  * Sequences the outbox and fans notifications out to this instance's subscribers. One pump
  * thread, woken by local commits ({@link OutboxSignal}) and by a short poll (for notifications
  * other instances wrote or sequenced), stamps committed notifications and delivers everything up
- * to the log's end in seq order. Replays for resuming subscribers run on their own threads and
+ * to the log's end in seq order — and reads the log at least every poll interval, however busy
+ * local commits keep it. Replays for resuming subscribers run on their own threads, never wait for
+ * a slow subscriber (they park until it reads), report a pruned range as {@code stream/gap}, and
  * hand over to the live feed without gap or repeat (see {@link Subscription}).
  */
 @Singleton
@@ -37,7 +45,6 @@ public class NotificationHub {
     private static final Logger LOG = Logger.getLogger(NotificationHub.class.getName());
     private static final int STAMP_BATCH = 1000;
     private static final int READ_PAGE = 1000;
-    private static final long REPLAY_ROOM_WAIT_MS = 30_000;
     private static final long PRUNE_INTERVAL_MS = 300_000;
     private static final int PRUNE_BATCH = 5_000;
     private static final long FRESH_PASS_WAIT_MS = 2_000;
@@ -54,12 +61,16 @@ public class NotificationHub {
     @Inject
     NotifySettings settings;
 
+    @Inject
+    InstanceClock clock;
+
     private final Object feedLock = new Object();
     private final List<Subscription> live = new CopyOnWriteArrayList<>();
     /** The last seq fanned out to live subscribers; guarded by feedLock for writes. */
     private volatile long delivered;
     private volatile boolean running;
     private long nextPrune;
+    private PumpPasses passes;
     /** Pump passes begun and finished, so a new subscriber can wait for one that began after it came. */
     private final Object passLock = new Object();
     private long passesBegun;
@@ -70,7 +81,8 @@ public class NotificationHub {
 
     @PostConstruct
     void start() {
-        delivered = ledger.lastSeq();
+        delivered = Backoff.retry(LOG, "Reading the notification log's end", Duration.ofSeconds(120), ledger::lastSeq);
+        passes = new PumpPasses(settings.pollMs(), System.nanoTime());
         running = true;
         replays = Executors.newFixedThreadPool(2, threadFactory);
         pump = threadFactory.newThread(this::pumpLoop);
@@ -93,7 +105,7 @@ public class NotificationHub {
             }
         }
         subscription.startAt(afterSeq);
-        replays.execute(() -> replay(subscription));
+        replaySoon(subscription);
         return afterSeq;
     }
 
@@ -112,13 +124,13 @@ public class NotificationHub {
      * down) the subscription starts where delivery stands.
      */
     private void awaitFreshPass() {
-        long deadline = System.currentTimeMillis() + FRESH_PASS_WAIT_MS;
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(FRESH_PASS_WAIT_MS);
         synchronized (passLock) {
             long target = passesBegun + 1;
             fullPassRequested = true;
             signal.raise();
             long left;
-            while (passesDone < target && (left = deadline - System.currentTimeMillis()) > 0) {
+            while (passesDone < target && (left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())) > 0) {
                 try {
                     passLock.wait(left);
                 } catch (InterruptedException e) {
@@ -134,6 +146,19 @@ public class NotificationHub {
         return delivered;
     }
 
+    private void replaySoon(Subscription sub) {
+        try {
+            replays.execute(() -> replay(sub));
+        } catch (RejectedExecutionException stopping) {
+            sub.close();
+        }
+    }
+
+    /**
+     * Replays the log to {@code sub} until it reaches the live feed, then switches it over. When the
+     * subscriber's queue is half full the replay parks and gives its thread back; the subscriber's
+     * next read resumes it. A cursor older than the retention gets a {@code stream/gap} notice first.
+     */
     private void replay(Subscription sub) {
         try {
             while (running && !sub.isClosed()) {
@@ -147,10 +172,15 @@ public class NotificationHub {
                     }
                     continue; // the live feed moved on meanwhile: read the difference
                 }
-                List<Notification> page = ledger.afterForUser(sub.userKey(), sub.cursor(), target, READ_PAGE);
+                long from = sub.cursor();
+                List<Notification> page = ledger.afterForUser(sub.userKey(), from, target, READ_PAGE);
+                long pruned = ledger.prunedThrough(); // read after the page: a prune racing the read is seen
+                if (from < pruned) {
+                    sub.noticeGap(pruned, gapNotice(from, pruned + 1));
+                }
                 for (Notification n : page) {
-                    if (!sub.hasRoom()) {
-                        sub.awaitRoom(REPLAY_ROOM_WAIT_MS);
+                    if (sub.parkUntilRoom(() -> replaySoon(sub))) {
+                        return; // resumed from the cursor when the subscriber has read enough
                     }
                     if (!sub.offer(n)) {
                         return;
@@ -158,12 +188,19 @@ public class NotificationHub {
                 }
                 sub.advance(page.size() == READ_PAGE ? page.get(page.size() - 1).seq() : target);
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "Replay for a subscriber failed; it is disconnected and may resume", e);
             sub.cutOff();
         }
+    }
+
+    /** What a subscriber resuming from before the retention is told: the first seq the log still has. */
+    static String gapNotice(long afterSeq, long firstSeq) {
+        return Json.createObjectBuilder().add("jsonrpc", "2.0").add("method", "stream/gap")
+                .add("params", Json.createObjectBuilder().add("after_seq", afterSeq).add("first_seq", firstSeq)
+                        .add("message", "notifications after seq " + afterSeq + " up to seq " + (firstSeq - 1)
+                                + " are past the retention and were pruned; read threads (thread/read) to resync"))
+                .build().toString();
     }
 
     private void pumpLoop() {
@@ -177,7 +214,7 @@ public class NotificationHub {
                 boolean full;
                 synchronized (passLock) {
                     passesBegun++;
-                    full = !woken || fullPassRequested; // a full pass also reads what other instances stamped
+                    full = passes.full(woken, fullPassRequested, System.nanoTime());
                     fullPassRequested = false;
                 }
                 try {
@@ -192,7 +229,7 @@ public class NotificationHub {
                 backoff = 0;
             } catch (InterruptedException e) {
                 return;
-            } catch (RuntimeException e) {
+            } catch (Throwable e) { // NOPMD: the pump is this instance's only delivery thread; it must not die
                 backoff = Math.min(5_000, Math.max(100, backoff * 2));
                 LOG.log(Level.WARNING, "Notification pump failed; retrying in " + backoff + " ms", e);
             }
@@ -201,7 +238,7 @@ public class NotificationHub {
 
     /** Every few minutes, deletes log entries older than the retention, a bounded batch at a time. */
     private void pruneNow() {
-        long now = System.currentTimeMillis();
+        long now = clock.millis();
         if (now < nextPrune) {
             return;
         }
@@ -220,6 +257,9 @@ public class NotificationHub {
             NotificationLedger.StampBatch batch = ledger.stamp(STAMP_BATCH, probe);
             probe = true;
             if (batch.stamped().isEmpty()) {
+                if (batch.before() > delivered) {
+                    contiguous = false; // another instance's stamper took our rows: they are in the log
+                }
                 break;
             }
             if (contiguous && batch.before() == delivered) {

@@ -67,7 +67,11 @@ public class NotificationLedger {
                 .getResultList().stream().map(Notification::of).toList();
     }
 
-    /** Deletes up to {@code limit} log entries older than {@code cutoffMs}; returns how many. */
+    /**
+     * Deletes up to {@code limit} log entries older than {@code cutoffMs}, and moves the log's
+     * pruned-through mark up to the highest seq deleted, in the same transaction: a replay from
+     * before the mark is told of its gap. Returns how many were deleted.
+     */
     public int prune(long cutoffMs, int limit) {
         List<Long> old = em.createQuery("SELECT n.seq FROM NotificationRecord n WHERE n.createdAt < :cutoff ORDER BY n.seq",
                         Long.class)
@@ -77,6 +81,10 @@ public class NotificationLedger {
         if (old.isEmpty()) {
             return 0;
         }
+        em.createQuery("UPDATE SequencerRecord s SET s.prunedThrough = :seq WHERE s.id = :id AND s.prunedThrough < :seq")
+                .setParameter("seq", old.get(old.size() - 1))
+                .setParameter("id", SequencerRecord.ID)
+                .executeUpdate();
         return em.createQuery("DELETE FROM NotificationRecord n WHERE n.seq IN :seqs")
                 .setParameter("seqs", old)
                 .executeUpdate();
@@ -85,6 +93,11 @@ public class NotificationLedger {
     /** The highest seq handed out; everything up to it is committed. */
     public long lastSeq() {
         return em.find(SequencerRecord.class, SequencerRecord.ID).getLastSeq();
+    }
+
+    /** Every seq up to this one may have been pruned: the log keeps only what comes after it. */
+    public long prunedThrough() {
+        return em.find(SequencerRecord.class, SequencerRecord.ID).getPrunedThrough();
     }
 
     private List<OutboxRecord> pending(int limit) {

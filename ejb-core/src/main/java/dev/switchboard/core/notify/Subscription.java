@@ -10,6 +10,8 @@ import java.util.Set;
  * then live; anything at or below the cursor is ignored, so the switch cannot repeat one, and the
  * hub switches a replaying subscription to live only when its cursor has reached the live tail,
  * so the switch cannot skip one. A subscriber whose queue is full is cut off ({@link Sink#overflow}).
+ * A replay never waits for a slow subscriber: it {@linkplain #parkUntilRoom parks} and is resumed
+ * by the transport taking from the queue, so no replay thread is held by a client that stops reading.
  */
 public final class Subscription {
 
@@ -31,6 +33,10 @@ public final class Subscription {
     private long cursor;
     private long lastTaken;
     private boolean closed;
+    /** A parked replay, run once the queue has room again. */
+    private Runnable resumeReplay;
+    /** The pruned-through mark already reported to this subscriber ({@code stream/gap}). */
+    private long gapReported;
 
     /** {@code threads} null or empty: every thread of the user. */
     public Subscription(String userKey, Set<String> threads, int capacity, Sink sink) {
@@ -111,6 +117,37 @@ public final class Subscription {
         return queue.size() <= capacity / 2;
     }
 
+    /**
+     * Parks a replay until the queue has room: false (not parked) when it has room now; otherwise
+     * {@code resume} runs once the transport has taken enough — or never, if the subscriber closes.
+     */
+    synchronized boolean parkUntilRoom(Runnable resume) {
+        if (closed || hasRoom()) {
+            return false;
+        }
+        resumeReplay = resume;
+        return true;
+    }
+
+    /**
+     * Queues a notice that is not part of the log (no seq, no filter) ahead of what follows, e.g.
+     * a {@code stream/gap}; {@code prunedThrough} is the mark it reports, reported once.
+     */
+    void noticeGap(long prunedThrough, String line) {
+        boolean wake;
+        synchronized (this) {
+            if (closed || prunedThrough <= gapReported) {
+                return;
+            }
+            gapReported = prunedThrough;
+            wake = queue.isEmpty();
+            queue.addLast(new Notification(-1, userKey, null, "stream/gap", line));
+        }
+        if (wake) {
+            sink.available();
+        }
+    }
+
     /** The seq of the last notification handed to the transport. */
     public synchronized long lastTakenSeq() {
         return lastTaken;
@@ -120,28 +157,24 @@ public final class Subscription {
         return !queue.isEmpty();
     }
 
-    /** The next notification to send, or null. */
+    /** The next notification to send, or null; resumes a parked replay once there is room. */
     public Notification poll() {
         Notification n;
+        Runnable resume = null;
         synchronized (this) {
             n = queue.pollFirst();
-            if (n != null) {
+            if (n != null && n.seq() > 0) {
                 lastTaken = n.seq();
             }
-            notifyAll();
+            if (resumeReplay != null && hasRoom()) {
+                resume = resumeReplay;
+                resumeReplay = null;
+            }
+        }
+        if (resume != null) {
+            resume.run();
         }
         return n;
-    }
-
-    synchronized void awaitRoom(long timeoutMs) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + timeoutMs;
-        while (!closed && !hasRoom()) {
-            long left = deadline - System.currentTimeMillis();
-            if (left <= 0) {
-                return;
-            }
-            wait(left);
-        }
     }
 
     /** Closes the subscription and tells the transport to disconnect the subscriber so it resumes. */
@@ -153,8 +186,8 @@ public final class Subscription {
             }
             closed = true;
             queue.clear();
+            resumeReplay = null;
             at = lastTaken;
-            notifyAll();
         }
         sink.overflow(at);
     }
@@ -164,7 +197,7 @@ public final class Subscription {
         synchronized (this) {
             closed = true;
             queue.clear();
-            notifyAll();
+            resumeReplay = null;
         }
     }
 }

@@ -1,12 +1,12 @@
 package dev.switchboard.core.rpc;
 
-import dev.switchboard.core.run.IdempotencyConflictException;
+import dev.switchboard.core.idempotency.IdempotencyConflictException;
 import dev.switchboard.core.run.RunJson;
 import dev.switchboard.core.runtime.LogJournal;
 import dev.switchboard.core.runtime.RuntimeLedger;
 import dev.switchboard.core.runtime.RuntimeService;
 import dev.switchboard.core.turn.InvalidInputException;
-import dev.switchboard.core.turn.Lifecycle;
+import dev.switchboard.core.lifecycle.Lifecycle;
 import dev.switchboard.core.turn.TurnInput;
 import dev.switchboard.core.turn.TurnItem;
 import dev.switchboard.core.turn.TurnLedger;

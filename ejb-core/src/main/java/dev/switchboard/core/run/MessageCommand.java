@@ -1,5 +1,7 @@
 package dev.switchboard.core.run;
 
+import dev.switchboard.core.idempotency.PayloadFingerprint;
+
 /**
  * A validated request to run a message in a thread's lane.
  *

@@ -40,6 +40,7 @@ public final class RunJson {
                 .add("source", run.source())
                 .add("delivery_mode", run.deliveryMode())
                 .add("attempt", run.attempt())
+                .add("crashes", run.crashes())
                 .add("created_at", time(run.createdAt()))
                 .add("started_at", run.startedAt() == null ? JsonValue.NULL : time(run.startedAt()))
                 .add("finished_at", run.finishedAt() == null ? JsonValue.NULL : time(run.finishedAt()))

@@ -1,22 +1,21 @@
 package dev.switchboard.core.run;
 
+import dev.switchboard.core.clock.InstanceClock;
+import dev.switchboard.core.idempotency.IdempotencyConflictException;
 import dev.switchboard.core.lane.ClaimResult;
 import dev.switchboard.core.lane.LaneHead;
-import dev.switchboard.core.lane.LaneSettings;
-import dev.switchboard.core.turn.TurnEvents;
-import dev.switchboard.core.turn.TurnIds;
-import dev.switchboard.core.turn.TurnInput;
-import dev.switchboard.core.turn.TurnTracker;
+import dev.switchboard.core.lifecycle.Lifecycle;
+import dev.switchboard.core.lifecycle.TurnEvents;
+import dev.switchboard.core.lifecycle.TurnIds;
+import dev.switchboard.core.thread.ThreadLedger;
 import dev.switchboard.persistence.run.IngestRecord;
-import dev.switchboard.persistence.turn.TurnRecord;
 import dev.switchboard.persistence.run.RunRecord;
 import dev.switchboard.persistence.thread.ThreadRecord;
+import dev.switchboard.persistence.turn.TurnRecord;
+import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
-import jakarta.ejb.TransactionAttribute;
-import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
-import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceContext;
 import java.util.List;
 import java.util.Optional;
@@ -30,23 +29,16 @@ public class RunLedger {
     EntityManager em;
 
     @Inject
-    LaneSettings settings;
+    LaneHead lanes;
 
     @Inject
     TurnEvents events;
 
-    /** The thread's id, creating the thread in its own transaction when it is new. */
-    @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
-    public long ensureThread(String userKey, String threadKey) {
-        Optional<ThreadRecord> found = findThread(userKey, threadKey);
-        if (found.isPresent()) {
-            return found.get().getId();
-        }
-        ThreadRecord created = new ThreadRecord(userKey, threadKey, System.currentTimeMillis());
-        em.persist(created);
-        em.flush();
-        return created.getId();
-    }
+    @Inject
+    InstanceClock clock;
+
+    @EJB
+    ThreadLedger threads;
 
     /**
      * Stores the message as a queued run, or returns the run its idempotency key already names.
@@ -56,7 +48,8 @@ public class RunLedger {
      * lane head is claimed in the same transaction, saving the claim a wake-up would cost.
      */
     public IngestOutcome ingest(MessageCommand command, long threadId, String claimFor) {
-        ThreadRecord thread = em.find(ThreadRecord.class, threadId, LockModeType.PESSIMISTIC_WRITE);
+        LaneHead.Locked lane = lanes.lock(threadId);
+        ThreadRecord thread = lane.thread();
         String fingerprint = command.fingerprint();
         IngestRecord.Key key = command.idempotencyKey() == null ? null
                 : new IngestRecord.Key(command.userKey(), command.source(), command.idempotencyKey());
@@ -66,19 +59,19 @@ public class RunLedger {
                 return deduplicated(existing, fingerprint);
             }
         }
-        long now = System.currentTimeMillis();
+        long now = clock.millis();
         TurnRecord turn = new TurnRecord(TurnIds.turnId(), command.userKey(), threadId, command.threadKey(), now);
         em.persist(turn);
         RunRecord run = new RunRecord(UUID.randomUUID().toString(), threadId, thread.takeNextSeq(),
                 command.userKey(), command.threadKey(), command.source(), command.externalUserKey(),
                 command.deliveryMode(), command.text(), fingerprint, now, turn.getTurnId(), null);
         em.persist(run);
-        events.opened(turn, TurnInput.ofText(command.text()), run.getRunId());
+        events.opened(turn, List.of(Lifecycle.userMessage(command.text())), run.getRunId());
         if (key != null) {
             em.flush(); // the run row first: the idempotency record references it
             em.persist(new IngestRecord(key, run.getRunId(), fingerprint, now));
         }
-        ClaimResult claim = claimFor == null ? ClaimResult.none() : new LaneHead(em, settings, new TurnTracker(em, events)).claim(thread, claimFor, now);
+        ClaimResult claim = claimFor == null ? ClaimResult.none() : lanes.claim(lane, claimFor);
         em.flush();
         return new IngestOutcome(RunView.of(run), threadId, false, claim);
     }
@@ -103,13 +96,9 @@ public class RunLedger {
         return run == null || !run.getUserKey().equals(userKey) ? Optional.empty() : Optional.of(RunView.of(run));
     }
 
-    public Optional<Long> threadId(String userKey, String threadKey) {
-        return findThread(userKey, threadKey).map(ThreadRecord::getId);
-    }
-
     /** Null when the user has no such thread. */
     public RunPage page(String userKey, String threadKey, long afterSeq, int limit) {
-        Optional<ThreadRecord> thread = findThread(userKey, threadKey);
+        Optional<ThreadRecord> thread = threads.find(userKey, threadKey);
         if (thread.isEmpty()) {
             return null;
         }
@@ -123,12 +112,5 @@ public class RunLedger {
             return new RunPage(page, page.get(limit - 1).threadSeq());
         }
         return new RunPage(runs, null);
-    }
-
-    private Optional<ThreadRecord> findThread(String userKey, String threadKey) {
-        return em.createNamedQuery(ThreadRecord.BY_KEY, ThreadRecord.class)
-                .setParameter("userKey", userKey)
-                .setParameter("threadKey", threadKey)
-                .getResultStream().findFirst();
     }
 }

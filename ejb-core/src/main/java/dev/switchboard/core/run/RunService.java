@@ -1,7 +1,10 @@
 package dev.switchboard.core.run;
 
+import dev.switchboard.core.idempotency.UniqueViolation;
 import dev.switchboard.core.lane.LaneController;
 import dev.switchboard.core.lane.LaneLedger;
+import dev.switchboard.core.lane.RunWatch;
+import dev.switchboard.core.thread.ThreadDirectory;
 import jakarta.annotation.Resource;
 import jakarta.ejb.EJB;
 import jakarta.ejb.EJBException;
@@ -14,8 +17,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -30,9 +31,6 @@ public class RunService {
 
     /** While waiting, the database is re-read this often for runs finishing on other instances. */
     private static final long WAIT_RECHECK_MS = 500;
-    /** Thread rows are never deleted, so (user, key) → id can be cached; bounded by clearing. */
-    private static final ConcurrentMap<String, Long> THREAD_IDS = new ConcurrentHashMap<>();
-    private static final int THREAD_ID_CACHE_LIMIT = 100_000;
 
     @EJB
     RunLedger ledger;
@@ -46,13 +44,17 @@ public class RunService {
     @Inject
     RunWatch watch;
 
+    @Inject
+    ThreadDirectory threads;
+
     @Resource
     ManagedScheduledExecutorService scheduler;
 
     /** Stores the message as a durable run (or finds the one its key names) and wakes its lane. */
     public IngestOutcome ingest(MessageCommand command) {
-        long threadId = threadId(command.userKey(), command.threadKey());
-        IngestOutcome outcome = lanes.admit(claimFor -> store(command, threadId, claimFor), IngestOutcome::claim);
+        long threadId = threads.idOf(command.userKey(), command.threadKey());
+        IngestOutcome outcome = lanes.admit(threadId, claimFor -> store(command, threadId, claimFor),
+                IngestOutcome::claim);
         if (outcome.claim().claim().isEmpty() && !outcome.deduplicated()) {
             lanes.wake(outcome.threadId());
         }
@@ -73,7 +75,7 @@ public class RunService {
 
     /** Cancels the thread's queued and executing runs; empty when the user has no such thread. */
     public Optional<List<String>> cancelThread(String userKey, String threadKey) {
-        Optional<Long> threadId = ledger.threadId(userKey, threadKey);
+        Optional<Long> threadId = threads.find(userKey, threadKey);
         if (threadId.isEmpty()) {
             return Optional.empty();
         }
@@ -96,7 +98,7 @@ public class RunService {
      */
     public CompletionStage<Optional<RunView>> awaitTerminal(String userKey, String runId, long timeoutMs) {
         CompletableFuture<Optional<RunView>> result = new CompletableFuture<>();
-        long deadline = System.currentTimeMillis() + timeoutMs;
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         check(userKey, runId, deadline, result);
         return result;
     }
@@ -111,7 +113,7 @@ public class RunService {
             result.completeExceptionally(e);
             return;
         }
-        long left = deadline - System.currentTimeMillis();
+        long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
         if (run.isEmpty() || run.get().isTerminal() || left <= 0) {
             watch.forget(runId, change);
             result.complete(run);
@@ -124,28 +126,5 @@ public class RunService {
             watch.forget(runId, change);
             check(userKey, runId, deadline, result);
         }, scheduler);
-    }
-
-    /** The thread's id, creating the thread when it is new; cached, as thread rows are never deleted. */
-    public long threadId(String userKey, String threadKey) {
-        String cacheKey = userKey + '\u0000' + threadKey;
-        Long cached = THREAD_IDS.get(cacheKey);
-        if (cached != null) {
-            return cached;
-        }
-        long id;
-        try {
-            id = ledger.ensureThread(userKey, threadKey);
-        } catch (EJBException e) {
-            if (!UniqueViolation.in(e)) {
-                throw e;
-            }
-            id = ledger.ensureThread(userKey, threadKey); // created concurrently: now it is found
-        }
-        if (THREAD_IDS.size() >= THREAD_ID_CACHE_LIMIT) {
-            THREAD_IDS.clear();
-        }
-        THREAD_IDS.put(cacheKey, id);
-        return id;
     }
 }

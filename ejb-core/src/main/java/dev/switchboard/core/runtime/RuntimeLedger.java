@@ -1,10 +1,8 @@
 package dev.switchboard.core.runtime;
 
-import dev.switchboard.core.turn.TurnEvents;
 import dev.switchboard.persistence.runtime.RuntimeRecord;
 import dev.switchboard.persistence.ingress.IngressEventRecord;
 import jakarta.ejb.Stateless;
-import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
@@ -18,13 +16,7 @@ public class RuntimeLedger {
     EntityManager em;
 
     @Inject
-    TurnEvents events;
-
-    @Inject
-    ServeSettings settings;
-
-    @Inject
-    Event<ServeRuntime.Resumed> resumed;
+    ServeRuntime runtime;
 
     /**
      * A user's runtime state as {@code server/status} reports it; {@code eventsProcessed} counts
@@ -34,12 +26,8 @@ public class RuntimeLedger {
             Long resumedAt) {
     }
 
-    private ServeRuntime runtime() {
-        return new ServeRuntime(em, events, settings.defaultSession(), resumed);
-    }
-
     public Status status(String userKey) {
-        RuntimeRecord r = runtime().read(userKey);
+        RuntimeRecord r = runtime.read(userKey);
         Object[] processed = em.createNamedQuery(IngressEventRecord.PROCESSED, Object[].class)
                 .setParameter("userKey", userKey)
                 .getSingleResult();
@@ -49,14 +37,14 @@ public class RuntimeLedger {
     }
 
     public boolean pause(String userKey) {
-        return runtime().pause(userKey);
+        return runtime.pause(userKey);
     }
 
     public boolean resume(String userKey) {
-        return runtime().resume(userKey);
+        return runtime.resume(userKey);
     }
 
     public Instant startThread(String userKey, String threadKey) {
-        return runtime().startThread(userKey, threadKey);
+        return runtime.startThread(userKey, threadKey);
     }
 }

@@ -1,11 +1,12 @@
 package dev.switchboard.core.runtime;
 
-import dev.switchboard.core.run.RunService;
-import dev.switchboard.core.run.UniqueViolation;
+import dev.switchboard.core.idempotency.UniqueViolation;
+import dev.switchboard.core.thread.ThreadDirectory;
 import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
+import jakarta.inject.Inject;
 import java.time.Instant;
 import java.util.List;
 
@@ -17,8 +18,8 @@ public class RuntimeService {
     @EJB
     RuntimeLedger ledger;
 
-    @EJB
-    RunService runs;
+    @Inject
+    ThreadDirectory threads;
 
     @EJB
     LogJournal journal;
@@ -39,7 +40,7 @@ public class RuntimeService {
 
     /** Creates the thread if it is new and makes it the user's session. */
     public Instant startThread(String userKey, String threadKey) {
-        runs.threadId(userKey, threadKey);
+        threads.idOf(userKey, threadKey);
         return UniqueViolation.retryOnce(() -> ledger.startThread(userKey, threadKey));
     }
 

@@ -1,10 +1,14 @@
 package dev.switchboard.core.runtime;
 
-import dev.switchboard.core.turn.TurnEvents;
+import dev.switchboard.core.clock.InstanceClock;
+import dev.switchboard.core.lifecycle.TurnEvents;
 import dev.switchboard.persistence.runtime.RuntimeRecord;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
+import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.LockModeType;
+import jakarta.persistence.PersistenceContext;
 import java.time.Instant;
 
 /**
@@ -12,7 +16,8 @@ import java.time.Instant;
  * change, and every change that Holon announces (pause, resume, session start) is journalled with
  * it. Shared by the runtime's own calls and by turn starts, which resume a paused runtime (H10).
  */
-public final class ServeRuntime {
+@ApplicationScoped
+public class ServeRuntime {
 
     /**
      * Raised, synchronously and inside the resuming transaction, when a user's runtime resumes:
@@ -21,22 +26,25 @@ public final class ServeRuntime {
     public record Resumed(String userKey) {
     }
 
-    private final EntityManager em;
-    private final TurnEvents events;
-    private final String defaultSession;
-    private final Event<Resumed> resumed;
+    @PersistenceContext(unitName = "switchboard")
+    EntityManager em;
 
-    public ServeRuntime(EntityManager em, TurnEvents events, String defaultSession, Event<Resumed> resumed) {
-        this.em = em;
-        this.events = events;
-        this.defaultSession = defaultSession;
-        this.resumed = resumed;
-    }
+    @Inject
+    TurnEvents events;
+
+    @Inject
+    ServeSettings settings;
+
+    @Inject
+    Event<Resumed> resumed;
+
+    @Inject
+    InstanceClock clock;
 
     /** The row without a lock, or a fresh (unsaved) default when the user has none yet. */
     public RuntimeRecord read(String userKey) {
         RuntimeRecord found = em.find(RuntimeRecord.class, userKey);
-        return found != null ? found : new RuntimeRecord(userKey, defaultSession);
+        return found != null ? found : new RuntimeRecord(userKey, settings.defaultSession());
     }
 
     /** The row, locked for update; created when missing. */
@@ -45,7 +53,7 @@ public final class ServeRuntime {
         if (found != null) {
             return found;
         }
-        RuntimeRecord created = new RuntimeRecord(userKey, defaultSession);
+        RuntimeRecord created = new RuntimeRecord(userKey, settings.defaultSession());
         em.persist(created);
         em.flush(); // a concurrent first use fails here with a unique violation; the caller retries
         return created;
@@ -54,7 +62,7 @@ public final class ServeRuntime {
     /** False when already paused. */
     public boolean pause(String userKey) {
         RuntimeRecord rt = locked(userKey);
-        Instant now = Instant.now();
+        Instant now = clock.now();
         if (!rt.pause(now.toEpochMilli())) {
             return false;
         }
@@ -70,7 +78,7 @@ public final class ServeRuntime {
     }
 
     private boolean resume(RuntimeRecord rt) {
-        Instant now = Instant.now();
+        Instant now = clock.now();
         if (!rt.resume(now.toEpochMilli())) {
             return false;
         }
@@ -86,7 +94,7 @@ public final class ServeRuntime {
         RuntimeRecord rt = locked(userKey);
         resume(rt);
         rt.useSession(threadKey);
-        Instant now = Instant.now();
+        Instant now = clock.now();
         events.threadState(userKey, threadKey, "started", "running", now);
         return now;
     }

@@ -29,6 +29,11 @@ public class ServerStatus {
         return lanes.isRunning();
     }
 
+    /** False when the lease heartbeat has not completed within a lease period (its leases are at risk). */
+    public boolean heartbeatCurrent() {
+        return lanes.heartbeatCurrent();
+    }
+
     public int executingRuns() {
         return lanes.executingCount();
     }

@@ -1,5 +1,6 @@
 package dev.switchboard.core.turn;
 
+import dev.switchboard.core.lifecycle.Lifecycle;
 import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonArrayBuilder;
@@ -135,10 +136,6 @@ public final class TurnInput {
 
     /** Plain text as a one-message input (runs posted to {@code /v1/messages}). */
     public static TurnInput ofText(String text) {
-        return new TurnInput(List.of(Json.createObjectBuilder()
-                .add("type", "message").add("role", "user")
-                .add("content", Json.createArrayBuilder().add(Json.createObjectBuilder()
-                        .add("type", "input_text").add("text", text)))
-                .build()));
+        return new TurnInput(List.of(Lifecycle.userMessage(text)));
     }
 }

@@ -1,27 +1,25 @@
 package dev.switchboard.core.turn;
 
+import dev.switchboard.core.clock.InstanceClock;
+import dev.switchboard.core.idempotency.IdempotencyConflictException;
+import dev.switchboard.core.idempotency.PayloadFingerprint;
 import dev.switchboard.core.lane.ClaimResult;
 import dev.switchboard.core.lane.LaneHead;
-import dev.switchboard.core.lane.LaneSettings;
-import dev.switchboard.core.run.IdempotencyConflictException;
-import dev.switchboard.core.run.PayloadFingerprint;
+import dev.switchboard.core.lifecycle.TurnEvents;
+import dev.switchboard.core.lifecycle.TurnIds;
 import dev.switchboard.core.runtime.ServeRuntime;
-import dev.switchboard.core.runtime.ServeSettings;
 import dev.switchboard.persistence.run.IngestRecord;
 import dev.switchboard.persistence.run.RunRecord;
 import dev.switchboard.persistence.run.RunState;
 import dev.switchboard.persistence.thread.ThreadRecord;
 import dev.switchboard.persistence.turn.TurnRecord;
 import jakarta.ejb.Stateless;
-import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import jakarta.json.Json;
 import jakarta.json.JsonReader;
 import jakarta.persistence.EntityManager;
-import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceContext;
 import java.io.StringReader;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -40,16 +38,23 @@ public class TurnLedger {
     EntityManager em;
 
     @Inject
-    LaneSettings settings;
+    TurnSettings settings;
 
     @Inject
-    ServeSettings serve;
+    LaneHead lanes;
+
+    @Inject
+    TurnTracker tracker;
+
+    @Inject
+    InstanceClock clock;
+
+    @Inject
+    ServeRuntime runtime;
 
     @Inject
     TurnEvents events;
 
-    @Inject
-    Event<ServeRuntime.Resumed> resumed;
 
     /** What a turn call changed; {@code claim} is a run claimed for this instance, {@code stopped} runs to stop here. */
     public record Outcome(TurnView turn, long threadId, boolean deduplicated, int acceptedItems, ClaimResult claim,
@@ -59,7 +64,8 @@ public class TurnLedger {
     /** {@code turn/start}: a new turn with one run, queued in the thread's lane under the follow-up policy. */
     public Outcome start(String userKey, String threadKey, TurnInput input, String idempotencyKey, long threadId,
             String claimFor) {
-        ThreadRecord thread = em.find(ThreadRecord.class, threadId, LockModeType.PESSIMISTIC_WRITE);
+        LaneHead.Locked lane = lanes.lock(threadId);
+        ThreadRecord thread = lane.thread();
         String fingerprint = PayloadFingerprint.of(threadKey, input.toJson().toString(), "turn");
         IngestRecord.Key key = idempotencyKey == null ? null : new IngestRecord.Key(userKey, SOURCE, idempotencyKey);
         if (key != null) {
@@ -81,12 +87,11 @@ public class TurnLedger {
             throw new TurnRejectedException(TurnRejectedException.Reason.QUEUE_FULL,
                     TurnPolicy.queueFullMessage(threadKey, settings.maxQueuedTurns()));
         }
-        new ServeRuntime(em, events, serve.defaultSession(), resumed).turnStarting(userKey, threadKey);
-        TurnTracker tracker = new TurnTracker(em, events);
+        runtime.turnStarting(userKey, threadKey);
         TurnPolicy policy = settings.followupPolicy();
         List<String> stopped = new ArrayList<>();
         TurnInput carried = null;
-        long now = System.currentTimeMillis();
+        long now = clock.millis();
         for (TurnRecord older : active) {
             List<RunRecord> runs = runsOf(older);
             switch (policy.effectOn(hasStarted(runs))) {
@@ -102,7 +107,7 @@ public class TurnLedger {
                     }
                     tracker.settle(older);
                 }
-                case INTERRUPT -> stopped.addAll(interrupt(thread, older, runs, policy.supersededReason(), tracker));
+                case INTERRUPT -> stopped.addAll(interrupt(thread, older, runs, policy.supersededReason(), now));
                 case KEEP -> {
                 }
             }
@@ -115,21 +120,21 @@ public class TurnLedger {
             em.flush(); // the run row first: the idempotency record references it
             em.persist(new IngestRecord(key, run.getRunId(), fingerprint, now));
         }
-        events.opened(turn, full, run.getRunId());
-        ClaimResult claim = claim(thread, claimFor, tracker, now);
+        events.opened(turn, full.messages(), run.getRunId());
+        ClaimResult claim = claim(lane, claimFor);
         em.flush();
         return new Outcome(TurnView.of(turn), threadId, false, full.size(), claim, stopped);
     }
 
     /** {@code turn/steer}: another run under the same turn, queued behind the lane's current work. */
     public Outcome steer(String userKey, String turnId, TurnInput input, String claimFor) {
-        TurnRecord turn = lockedActiveTurn(userKey, turnId);
-        ThreadRecord thread = em.find(ThreadRecord.class, turn.getThreadId());
-        long now = System.currentTimeMillis();
+        LaneHead.Locked lane = lockedActiveTurn(userKey, turnId);
+        TurnRecord turn = em.find(TurnRecord.class, turnId);
+        ThreadRecord thread = lane.thread();
         String fingerprint = PayloadFingerprint.of(turn.getThreadKey(), input.toJson().toString(), "steer");
-        RunRecord run = newRun(thread, turn, input, fingerprint, now);
-        events.queued(turn, input, run.getRunId());
-        ClaimResult claim = claim(thread, claimFor, new TurnTracker(em, events), now);
+        RunRecord run = newRun(thread, turn, input, fingerprint, clock.millis());
+        events.queued(turn, input.messages(), run.getRunId());
+        ClaimResult claim = claim(lane, claimFor);
         em.flush();
         return new Outcome(TurnView.of(turn), thread.getId(), false, input.size(), claim, List.of());
     }
@@ -140,14 +145,14 @@ public class TurnLedger {
      * the turn was running, the lane's turns that have not started are skipped too, as in Holon.
      */
     public Outcome interrupt(String userKey, String turnId, String message) {
-        TurnRecord turn = lockedActiveTurn(userKey, turnId);
-        ThreadRecord thread = em.find(ThreadRecord.class, turn.getThreadId());
-        TurnTracker tracker = new TurnTracker(em, events);
+        LaneHead.Locked lane = lockedActiveTurn(userKey, turnId);
+        TurnRecord turn = em.find(TurnRecord.class, turnId);
+        ThreadRecord thread = lane.thread();
+        long now = clock.millis();
         List<RunRecord> runs = runsOf(turn);
         boolean wasRunning = runs.stream().anyMatch(r -> r.getState() == RunState.EXECUTING);
-        List<String> stopped = interrupt(thread, turn, runs, message, tracker);
+        List<String> stopped = interrupt(thread, turn, runs, message, now);
         if (wasRunning) {
-            long now = System.currentTimeMillis();
             for (TurnRecord other : em.createNamedQuery(TurnRecord.ACTIVE_ON_THREAD, TurnRecord.class)
                     .setParameter("threadId", thread.getId()).getResultList()) {
                 List<RunRecord> otherRuns = runsOf(other);
@@ -163,19 +168,18 @@ public class TurnLedger {
 
     /** Holon's untargeted {@code turn/interrupt}: pauses the runtime; returns the fresh turn id reported. */
     public String interruptRuntime(String userKey, String message) {
-        if (!new ServeRuntime(em, events, serve.defaultSession(), resumed).pause(userKey)) {
+        if (!runtime.pause(userKey)) {
             throw new TurnRejectedException(TurnRejectedException.Reason.ALREADY_PAUSED,
                     "failed to interrupt: already paused");
         }
         String turnId = TurnIds.turnId();
-        events.untargetedInterrupt(userKey, turnId, Instant.now(), message);
+        events.untargetedInterrupt(userKey, turnId, clock.now(), message);
         return turnId;
     }
 
     private List<String> interrupt(ThreadRecord thread, TurnRecord turn, List<RunRecord> runs, String message,
-            TurnTracker tracker) {
+            long now) {
         events.progress(turn, "cancel_requested", message, null);
-        long now = System.currentTimeMillis();
         List<String> stopped = new ArrayList<>();
         for (RunRecord run : runs) {
             if (run.getState().isTerminal()) {
@@ -198,17 +202,18 @@ public class TurnLedger {
         return runs.stream().anyMatch(r -> r.getState() != RunState.QUEUED);
     }
 
-    private TurnRecord lockedActiveTurn(String userKey, String turnId) {
+    /** Locks the lane of the user's active turn {@code turnId} (then re-reads the turn under the lock). */
+    private LaneHead.Locked lockedActiveTurn(String userKey, String turnId) {
         TurnRecord turn = em.find(TurnRecord.class, turnId);
         if (turn == null || !turn.getUserKey().equals(userKey)) {
             throw notActive();
         }
-        em.find(ThreadRecord.class, turn.getThreadId(), LockModeType.PESSIMISTIC_WRITE);
+        LaneHead.Locked lane = lanes.lock(turn.getThreadId());
         em.refresh(turn);
         if (!turn.isActive()) {
             throw notActive();
         }
-        return turn;
+        return lane;
     }
 
     private static TurnRejectedException notActive() {
@@ -223,8 +228,8 @@ public class TurnLedger {
         return run;
     }
 
-    private ClaimResult claim(ThreadRecord thread, String claimFor, TurnTracker tracker, long now) {
-        return claimFor == null ? ClaimResult.none() : new LaneHead(em, settings, tracker).claim(thread, claimFor, now);
+    private ClaimResult claim(LaneHead.Locked lane, String claimFor) {
+        return claimFor == null ? ClaimResult.none() : lanes.claim(lane, claimFor);
     }
 
     private List<RunRecord> runsOf(TurnRecord turn) {

@@ -1,5 +1,6 @@
 package dev.switchboard.core.turn;
 
+import dev.switchboard.core.lifecycle.Lifecycle;
 import dev.switchboard.core.run.RunView;
 import dev.switchboard.persistence.run.RunRecord;
 import dev.switchboard.persistence.run.RunState;
@@ -92,7 +93,7 @@ public class TurnQueries {
                 items.add(new TurnItem(run.getRunId() + ":in:" + i, run.getRunId(), run.getTurnId(),
                         input.get(i).getString("role", "user"), "completed", input.get(i)));
             }
-            String reply = run.getState() == RunState.SUCCEEDED ? TurnTracker.replyText(run.getOutputJson()) : null;
+            String reply = run.getState() == RunState.SUCCEEDED ? Lifecycle.replyText(run.getOutputJson()) : null;
             if (reply != null && !reply.isEmpty()) {
                 items.add(new TurnItem(run.getRunId() + ":out", run.getRunId(), run.getTurnId(), "assistant",
                         "completed", Lifecycle.assistantMessage(reply)));

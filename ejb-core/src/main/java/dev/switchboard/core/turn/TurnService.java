@@ -1,12 +1,13 @@
 package dev.switchboard.core.turn;
 
+import dev.switchboard.core.idempotency.UniqueViolation;
 import dev.switchboard.core.lane.LaneController;
-import dev.switchboard.core.run.RunService;
-import dev.switchboard.core.run.UniqueViolation;
+import dev.switchboard.core.thread.ThreadDirectory;
 import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
+import jakarta.inject.Inject;
 
 /**
  * The turn calls the web modules make. Each change is committed (with its notifications) before
@@ -20,22 +21,22 @@ public class TurnService {
     @EJB
     TurnLedger ledger;
 
-    @EJB
-    RunService runs;
+    @Inject
+    ThreadDirectory threads;
 
     @EJB
     LaneController lanes;
 
     public TurnLedger.Outcome start(String userKey, String threadKey, TurnInput input, String idempotencyKey) {
-        long threadId = runs.threadId(userKey, threadKey);
-        TurnLedger.Outcome outcome = UniqueViolation.retryOnce(() -> lanes.admit(
+        long threadId = threads.idOf(userKey, threadKey);
+        TurnLedger.Outcome outcome = UniqueViolation.retryOnce(() -> lanes.admit(threadId,
                 claimFor -> ledger.start(userKey, threadKey, input, idempotencyKey, threadId, claimFor),
                 TurnLedger.Outcome::claim));
         return settled(outcome);
     }
 
     public TurnLedger.Outcome steer(String userKey, String turnId, TurnInput input) {
-        return settled(lanes.admit(claimFor -> ledger.steer(userKey, turnId, input, claimFor),
+        return settled(lanes.admit(null, claimFor -> ledger.steer(userKey, turnId, input, claimFor),
                 TurnLedger.Outcome::claim));
     }
 

@@ -1,15 +1,18 @@
 package dev.switchboard.core.turn;
 
-import dev.switchboard.core.ingress.IngressOutcomes;
+import dev.switchboard.core.clock.InstanceClock;
+import dev.switchboard.core.lane.LaneListener;
+import dev.switchboard.core.lifecycle.Lifecycle;
+import dev.switchboard.core.lifecycle.TurnEnded;
+import dev.switchboard.core.lifecycle.TurnEvents;
 import dev.switchboard.persistence.run.RunRecord;
 import dev.switchboard.persistence.run.RunState;
 import dev.switchboard.persistence.turn.TurnRecord;
-import jakarta.json.Json;
-import jakarta.json.JsonObject;
-import jakarta.json.JsonReader;
-import jakarta.json.JsonValue;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
+import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
-import java.io.StringReader;
+import jakarta.persistence.PersistenceContext;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -17,18 +20,25 @@ import java.util.Optional;
 /**
  * Keeps a turn in step with its runs, inside the transaction that changes a run (whose thread row
  * is locked): a claimed run reports {@code running}, a finished run emits its reply, and the turn
- * ends — exactly once — when its last run ends, as {@link TurnOutcome} decides.
+ * ends — exactly once — when its last run ends, as {@link TurnOutcome} decides; then
+ * {@link TurnEnded} is fired in the same transaction. The lanes call it as their {@link LaneListener}.
  */
-public final class TurnTracker {
+@ApplicationScoped
+public class TurnTracker implements LaneListener {
 
-    private final EntityManager em;
-    private final TurnEvents events;
+    @PersistenceContext(unitName = "switchboard")
+    EntityManager em;
 
-    public TurnTracker(EntityManager em, TurnEvents events) {
-        this.em = em;
-        this.events = events;
-    }
+    @Inject
+    TurnEvents events;
 
+    @Inject
+    InstanceClock clock;
+
+    @Inject
+    Event<TurnEnded> ended;
+
+    @Override
     public void runStarted(RunRecord run) {
         TurnRecord turn = activeTurnOf(run);
         if (turn != null) {
@@ -36,13 +46,14 @@ public final class TurnTracker {
         }
     }
 
+    @Override
     public void runEnded(RunRecord run) {
         TurnRecord turn = activeTurnOf(run);
         if (turn == null) {
             return;
         }
         if (run.getState() == RunState.SUCCEEDED) {
-            String reply = replyText(run.getOutputJson());
+            String reply = Lifecycle.replyText(run.getOutputJson());
             if (reply != null && !reply.isEmpty()) {
                 events.assistantItem(turn, reply);
             }
@@ -60,12 +71,12 @@ public final class TurnTracker {
                 .getResultList();
         Optional<TurnOutcome> ending = TurnOutcome.of(runs.stream()
                 .map(r -> new TurnOutcome.RunResult(r.getState(), r.getErrorCode(), r.getErrorMessage(),
-                        r.getState() == RunState.SUCCEEDED ? replyText(r.getOutputJson()) : null))
+                        r.getState() == RunState.SUCCEEDED ? Lifecycle.replyText(r.getOutputJson()) : null))
                 .toList());
         if (ending.isEmpty()) {
             return;
         }
-        Instant now = Instant.now();
+        Instant now = clock.now();
         turn.end(ending.get().outcome(), ending.get().message(), now.toEpochMilli());
         if (ending.get().isCompleted()) {
             events.completed(turn, now);
@@ -74,7 +85,8 @@ public final class TurnTracker {
         }
         if (!runs.isEmpty()) {
             RunRecord first = runs.get(0);
-            new IngressOutcomes(em, events).runEnded(first.getRunId(), first.getSource(), turn, first.getCreatedAt());
+            ended.fire(new TurnEnded(turn.getTurnId(), turn.getUserKey(), turn.getOutcome(), turn.getMessage(),
+                    first.getRunId(), first.getSource(), first.getCreatedAt()));
         }
     }
 
@@ -84,23 +96,5 @@ public final class TurnTracker {
         }
         TurnRecord turn = em.find(TurnRecord.class, run.getTurnId());
         return turn != null && turn.isActive() ? turn : null;
-    }
-
-    /** The reply text of an engine output ({@code {"text": ...}}), or null. */
-    public static String replyText(String outputJson) {
-        if (outputJson == null || outputJson.isBlank()) {
-            return null;
-        }
-        try (JsonReader reader = Json.createReader(new StringReader(outputJson))) {
-            JsonValue value = reader.readValue();
-            if (value.getValueType() != JsonValue.ValueType.OBJECT) {
-                return null;
-            }
-            JsonObject output = value.asJsonObject();
-            JsonValue text = output.get("text");
-            return text != null && text.getValueType() == JsonValue.ValueType.STRING ? output.getString("text") : null;
-        } catch (RuntimeException e) {
-            return null;
-        }
     }
 }

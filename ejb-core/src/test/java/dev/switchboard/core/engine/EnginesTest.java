@@ -5,13 +5,19 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import jakarta.json.Json;
 import jakarta.json.JsonObject;
+import java.io.StringReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class EnginesTest {
 
@@ -23,7 +29,7 @@ class EnginesTest {
     }
 
     private static EngineRequest request(String text, String mode) {
-        return new EngineRequest("r1", "local", "cli:default", text, mode, 1, () -> false);
+        return new EngineRequest("r1", "local", "cli:default", text, mode, 1, Cancellation.manual());
     }
 
     private static JsonObject run(AgentEngine engine, EngineRequest request) throws Exception {
@@ -68,8 +74,45 @@ class EnginesTest {
 
     @Test
     void scriptedHonoursCancellation() {
-        EngineRequest cancelled = new EngineRequest("r1", "local", "t", "sleep 10; x", "followUp", 1, () -> true);
+        EngineRequest cancelled = new EngineRequest("r1", "local", "t", "sleep 10; x", "followUp", 1,
+                new Cancellation(() -> false));
         ExecutionException e = assertThrows(ExecutionException.class, () -> run(new ScriptedEngine(TIMER), cancelled));
         assertEquals("cancelled", e.getCause().getMessage());
+    }
+
+    @Test
+    void scriptedStopsItsSleepAtOnceWhenCancelled() throws Exception {
+        Cancellation cancellation = Cancellation.manual();
+        EngineRequest call = new EngineRequest("r1", "local", "t", "sleep 60000; never", "followUp", 1, cancellation);
+        var result = new ScriptedEngine(TIMER).execute(call).toCompletableFuture();
+        long start = System.nanoTime();
+        cancellation.cancel();
+        ExecutionException e = assertThrows(ExecutionException.class, () -> result.get(5, TimeUnit.SECONDS));
+        assertEquals("cancelled", e.getCause().getMessage());
+        assertTrue((System.nanoTime() - start) / 1_000_000 < 1_000, "interrupted, not at the end of its sleep");
+    }
+
+    @Test
+    void scriptedJournalsStartAndEndWithTheWorkDoneBeforeACancellation(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("journal.jsonl");
+        ScriptedEngine engine = new ScriptedEngine(TIMER, EngineJournal.to(file, "test-instance"));
+        run(engine, new EngineRequest("done", "u", "t", "sleep 30; ok", "followUp", 1, Cancellation.manual()));
+        Cancellation cancellation = Cancellation.manual();
+        var cancelled = engine.execute(new EngineRequest("stopped", "u", "t", "sleep 60000; x", "followUp", 2,
+                cancellation)).toCompletableFuture();
+        cancellation.cancel();
+        assertThrows(ExecutionException.class, () -> cancelled.get(5, TimeUnit.SECONDS));
+
+        List<JsonObject> lines = Files.readAllLines(file).stream()
+                .map(l -> Json.createReader(new StringReader(l)).readObject()).toList();
+        List<String> events = lines.stream().map(l -> l.getString("run") + ":" + l.getString("event")
+                + (l.containsKey("outcome") ? ":" + l.getString("outcome") : "")).toList();
+        assertEquals(List.of("done:start", "done:end:completed", "stopped:start", "stopped:end:cancelled"), events);
+        JsonObject end = lines.get(3);
+        assertEquals("test-instance", end.getString("instance"));
+        assertEquals(2, end.getInt("attempt"));
+        assertEquals("u/t", end.getString("thread"));
+        assertTrue(end.getJsonNumber("progress_at").longValue() <= end.getJsonNumber("at").longValue());
+        assertTrue(lines.get(0).getJsonNumber("at").longValue() <= lines.get(1).getJsonNumber("at").longValue());
     }
 }

@@ -1,5 +1,7 @@
 package dev.switchboard.core.it;
 
+import dev.switchboard.testkit.Trees;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -46,6 +48,10 @@ final class ArqDatabase {
      * application is not deployed yet) only empty its tables.
      */
     static synchronized void prepare() {
+        if ("h2".equals(System.getProperty("arq.database"))) {
+            prepareH2();
+            return;
+        }
         String name = required("arq.db.name");
         if (!SAFE_NAME.matcher(name).matches() || !(name.contains("arq") || name.contains("test"))) {
             // It is dropped below: refuse anything that does not look like a throw-away test database.
@@ -83,6 +89,41 @@ final class ArqDatabase {
         } catch (SQLException e) {
             throw new IllegalStateException("The Arquillian tests need PostgreSQL at " + required("arq.db.admin.url")
                     + " (user " + user + "): " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The H2 run: the first deployment of the JVM deletes the database files (the server has not
+     * opened them yet: nothing is deployed); later ones empty the tables through AUTO_SERVER while
+     * the server holds the database open.
+     */
+    private static void prepareH2() {
+        if (!recreated) {
+            Trees.delete(Path.of(required("arq.h2.dir")));
+            recreated = true;
+            return;
+        }
+        try (Connection db = DriverManager.getConnection(required("arq.db.url"), required("arq.db.user"),
+                System.getProperty("arq.db.password", ""));
+                Statement sql = db.createStatement()) {
+            List<String> tables = new ArrayList<>();
+            try (ResultSet rs = sql.executeQuery("SELECT table_name FROM information_schema.tables "
+                    + "WHERE table_schema = 'PUBLIC' AND table_type = 'BASE TABLE'")) {
+                while (rs.next()) {
+                    tables.add(rs.getString(1));
+                }
+            }
+            sql.execute("SET REFERENTIAL_INTEGRITY FALSE");
+            for (String table : tables) {
+                if (List.of("message_ingest", "runs", "turns", "threads", "notification_outbox", "serve_runtime")
+                        .contains(table.toLowerCase(java.util.Locale.ROOT))) {
+                    sql.execute("TRUNCATE TABLE \"" + table + "\"");
+                }
+            }
+            sql.execute("SET REFERENTIAL_INTEGRITY TRUE");
+        } catch (SQLException e) {
+            throw new IllegalStateException("The Arquillian H2 database at " + required("arq.db.url")
+                    + " could not be emptied: " + e.getMessage(), e);
         }
     }
 

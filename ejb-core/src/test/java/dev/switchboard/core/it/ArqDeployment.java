@@ -1,6 +1,7 @@
 package dev.switchboard.core.it;
 
 import dev.switchboard.persistence.thread.ThreadRecord;
+import dev.switchboard.testkit.EngineTrace;
 import java.io.File;
 import java.net.URISyntaxException;
 import java.util.Arrays;
@@ -17,7 +18,8 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
  *       whole lane layer including {@code SchemaBootstrap} and the {@code LaneController};</li>
  *   <li>{@code WEB-INF/lib/persistence.jar}: entities, persistence.xml and the Flyway scripts;</li>
  *   <li>Flyway and its dependencies (copied to {@code arq.libs.dir} by maven-dependency-plugin);</li>
- *   <li>{@code WEB-INF/classes}: this package (the tests and their in-container helper).</li>
+ *   <li>{@code WEB-INF/classes}: this package (the tests and their in-container helpers) and the
+ *       testkit's (the engine journal reader).</li>
  * </ul>
  */
 final class ArqDeployment {
@@ -50,6 +52,7 @@ final class ArqDeployment {
                 .addAsLibrary(persistenceModule())
                 .addAsLibraries(flyway)
                 .addPackage(ArqDeployment.class.getPackage())
+                .addPackage(EngineTrace.class.getPackage())
                 .addAsWebInfResource(new StringAsset(BEANS_XML), "beans.xml");
     }
 

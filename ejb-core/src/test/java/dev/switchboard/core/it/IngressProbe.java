@@ -1,6 +1,8 @@
 package dev.switchboard.core.it;
 
+import dev.switchboard.core.clock.InstanceClock;
 import jakarta.ejb.Stateless;
+import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 
@@ -11,10 +13,13 @@ public class IngressProbe {
     @PersistenceContext(unitName = "switchboard")
     EntityManager em;
 
+    @Inject
+    InstanceClock clock;
+
     /** Makes every idempotency record of {@code userKey} {@code ageMillis} old; returns how many. */
     public int age(String userKey, long ageMillis) {
         return em.createNativeQuery("UPDATE message_ingest SET created_at = ? WHERE user_key = ?")
-                .setParameter(1, System.currentTimeMillis() - ageMillis)
+                .setParameter(1, clock.millis() - ageMillis)
                 .setParameter(2, userKey)
                 .executeUpdate();
     }
@@ -22,7 +27,7 @@ public class IngressProbe {
     /** Makes every ingress event of {@code userKey} {@code ageMillis} old; returns how many. */
     public int ageEvents(String userKey, long ageMillis) {
         return em.createNativeQuery("UPDATE ingress_events SET received_at = ? WHERE user_key = ?")
-                .setParameter(1, System.currentTimeMillis() - ageMillis)
+                .setParameter(1, clock.millis() - ageMillis)
                 .setParameter(2, userKey)
                 .executeUpdate();
     }

@@ -9,7 +9,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.switchboard.core.lane.Claim;
 import dev.switchboard.core.lane.LaneLedger;
 import dev.switchboard.core.lane.ClaimResult;
-import dev.switchboard.core.lane.LaneLedger.FinishResult;
+import dev.switchboard.core.lane.LaneStore.FinishResult;
+import dev.switchboard.core.lane.LaneStore.Renewal;
+import dev.switchboard.core.lane.RunAttempt;
+import dev.switchboard.core.thread.ThreadLedger;
 import dev.switchboard.core.lane.LaneSettings;
 import dev.switchboard.core.run.IngestOutcome;
 import dev.switchboard.core.run.MessageCommand;
@@ -20,6 +23,7 @@ import dev.switchboard.persistence.thread.ThreadRecord;
 import jakarta.inject.Inject;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
@@ -52,6 +56,9 @@ class LaneLedgerIT {
     RunLedger runs;
 
     @Inject
+    ThreadLedger threads;
+
+    @Inject
     LaneSettings settings;
 
     @Inject
@@ -73,8 +80,9 @@ class LaneLedgerIT {
         String third = ingest(thread, "third");
         assertEquals(List.of(1L, 2L, 3L), probe.runsOf(thread).stream().map(RunRecord::getThreadSeq).toList());
 
-        long beforeClaim = System.currentTimeMillis();
+        long beforeClaim = probe.dbNow();
         ClaimResult claimedByA = lanes.claim(thread, "owner-a");
+        long afterClaim = probe.dbNow();
         Claim a = claimedByA.claim().orElseThrow(() -> new AssertionError("a free lane must be claimed"));
         assertEquals(List.of(), claimedByA.abandonedRunIds());
         assertEquals(first, a.runId(), "the lane head is the oldest run");
@@ -86,7 +94,12 @@ class LaneLedgerIT {
         ThreadRecord leased = thread(thread);
         assertEquals("owner-a", leased.getLeaseOwner());
         assertEquals(first, leased.getLeaseRunId());
-        assertTrue(leased.getLeaseUntil() >= beforeClaim + settings.leaseMs(), "lease runs for lease-ms");
+        // By the database's clock: this server's own clock runs 90 s ahead (src/test/liberty/server.xml),
+        // which run times show, and lease times must not.
+        assertTrue(leased.getLeaseUntil() >= beforeClaim + settings.leaseMs()
+                && leased.getLeaseUntil() <= afterClaim + settings.leaseMs(),
+                "lease runs for lease-ms from the database's now: " + leased.getLeaseUntil() + " vs " + beforeClaim);
+        assertEquals(1, leased.getLeaseAttempt(), "the lease names the attempt");
 
         ClaimResult claimedByB = lanes.claim(thread, "owner-b");
         assertTrue(claimedByB.claim().isEmpty(), "a live lease keeps everyone else out (BUSY)");
@@ -96,10 +109,10 @@ class LaneLedgerIT {
         assertEquals(RunState.QUEUED, run(second).getState());
 
         // Fenced: a stale attempt, a future attempt, a foreign owner. Nothing may be written.
-        assertFenced(lanes.finish(withAttempt(a, 0), "owner-a", output("stale"), null));
-        assertFenced(lanes.finish(withAttempt(a, 2), "owner-a", output("future"), null));
-        assertFenced(lanes.finish(a, "owner-b", output("foreign"), null));
-        assertFenced(lanes.finish(a, "owner-b", null, "foreign failure"));
+        assertFenced(lanes.finish(withAttempt(a, 0), "owner-a", output("stale"), null, false));
+        assertFenced(lanes.finish(withAttempt(a, 2), "owner-a", output("future"), null, false));
+        assertFenced(lanes.finish(a, "owner-b", output("foreign"), null, false));
+        assertFenced(lanes.finish(a, "owner-b", null, "foreign failure", false));
         RunRecord untouched = assertExecuting(first, 1, "owner-a");
         assertNull(untouched.getOutputJson());
         assertNull(untouched.getErrorMessage());
@@ -108,7 +121,7 @@ class LaneLedgerIT {
         assertEquals(RunState.QUEUED, run(second).getState());
 
         // The right fence: the run succeeds and the next run is claimed in the same transaction.
-        FinishResult done = lanes.finish(a, "owner-a", output("first"), null);
+        FinishResult done = lanes.finish(a, "owner-a", output("first"), null, true);
         assertFalse(done.fenced());
         Claim next = done.next().claim().orElseThrow(() -> new AssertionError("the next queued run is chained"));
         assertEquals(second, next.runId(), "thread_seq order");
@@ -123,11 +136,22 @@ class LaneLedgerIT {
         assertEquals(0, run(third).getAttempt());
 
         // The same attempt again is fenced: the result is recorded exactly once.
-        assertFenced(lanes.finish(a, "owner-a", output("again"), null));
+        assertFenced(lanes.finish(a, "owner-a", output("again"), null, false));
         assertEquals(output("first"), run(first).getOutputJson());
         assertExecuting(second, 1, "owner-a");
 
-        FinishResult failed = lanes.finish(next, "owner-a", null, "engine exploded");
+        // A retried finish (its first commit's outcome never arrived) is fenced, and adopts the run
+        // that first commit chained, unchanged: nothing it committed is stranded.
+        FinishResult retried = lanes.finish(a, "owner-a", output("again"), null, true);
+        assertTrue(retried.fenced());
+        Claim adopted = retried.next().claim().orElseThrow(() -> new AssertionError("the chained run is adopted"));
+        assertEquals(next.key(), adopted.key());
+        assertTrue(adopted.leaseLeftMs() > 0 && adopted.leaseLeftMs() <= settings.leaseMs(), "what is left of the lease");
+        assertExecuting(second, 1, "owner-a");
+        assertTrue(lanes.finish(a, "owner-b", output("foreign"), null, true).next().claim().isEmpty(),
+                "another owner adopts nothing: the lease is live and not its own");
+
+        FinishResult failed = lanes.finish(next, "owner-a", null, "engine exploded", true);
         assertFalse(failed.fenced());
         RunRecord failedRun = run(second);
         assertEquals(RunState.FAILED, failedRun.getState());
@@ -136,7 +160,7 @@ class LaneLedgerIT {
         Claim last = failed.next().claim().orElseThrow(() -> new AssertionError("a failure also chains the lane"));
         assertEquals(third, last.runId());
 
-        FinishResult drained = lanes.finish(last, "owner-a", output("third"), null);
+        FinishResult drained = lanes.finish(last, "owner-a", output("third"), null, true);
         assertFalse(drained.fenced());
         assertTrue(drained.next().claim().isEmpty(), "the lane is empty");
         assertEquals(RunState.SUCCEEDED, run(third).getState());
@@ -161,20 +185,21 @@ class LaneLedgerIT {
         assertEquals(2, live.attempt());
         assertExecuting(first, 2, "live-owner");
         assertLease(thread, "live-owner", first);
-        assertTrue(thread(thread).getLeaseUntil() > System.currentTimeMillis(), "a fresh lease");
+        assertTrue(thread(thread).getLeaseUntil() > probe.dbNow(), "a fresh lease");
+        assertEquals(1, run(first).getCrashes(), "the expired attempt counts as a crash");
         assertTrue(lanes.claim(thread, "dead-owner").claim().isEmpty(), "the new lease is live");
 
         // The dead owner wakes up and reports: discarded, whether with its own fence or the new one.
-        assertFenced(lanes.finish(dead, "dead-owner", output("late"), null));
-        assertFenced(lanes.finish(dead, "dead-owner", null, "late failure"));
-        assertFenced(lanes.finish(withAttempt(dead, 2), "dead-owner", output("late"), null));
-        assertFenced(lanes.finish(dead, "live-owner", output("old attempt"), null));
+        assertFenced(lanes.finish(dead, "dead-owner", output("late"), null, false));
+        assertFenced(lanes.finish(dead, "dead-owner", null, "late failure", false));
+        assertFenced(lanes.finish(withAttempt(dead, 2), "dead-owner", output("late"), null, false));
+        assertFenced(lanes.finish(dead, "live-owner", output("old attempt"), null, false));
         RunRecord stillRunning = assertExecuting(first, 2, "live-owner");
         assertNull(stillRunning.getOutputJson());
         assertNull(stillRunning.getFinishedAt());
         assertLease(thread, "live-owner", first);
 
-        FinishResult done = lanes.finish(live, "live-owner", output("recovered"), null);
+        FinishResult done = lanes.finish(live, "live-owner", output("recovered"), null, true);
         assertFalse(done.fenced());
         assertEquals(second, done.next().claim().orElseThrow().runId());
         assertEquals(RunState.SUCCEEDED, run(first).getState());
@@ -182,8 +207,8 @@ class LaneLedgerIT {
         assertEquals(2, run(first).getAttempt());
 
         // Exactly once: neither owner can record the run again.
-        assertFenced(lanes.finish(live, "live-owner", output("twice"), null));
-        assertFenced(lanes.finish(dead, "dead-owner", output("late"), null));
+        assertFenced(lanes.finish(live, "live-owner", output("twice"), null, false));
+        assertFenced(lanes.finish(dead, "dead-owner", output("late"), null, false));
         assertEquals(output("recovered"), run(first).getOutputJson());
         assertExecuting(second, 1, "live-owner");
     }
@@ -212,8 +237,8 @@ class LaneLedgerIT {
         RunRecord abandoned = run(doomed);
         assertEquals(RunState.FAILED, abandoned.getState());
         assertEquals(maxAttempts, abandoned.getAttempt());
-        assertTrue(abandoned.getErrorMessage().startsWith("run abandoned after " + maxAttempts + " attempts: "),
-                abandoned.getErrorMessage());
+        assertEquals("run abandoned after " + maxAttempts + " crashed attempts: the instance executing it stopped "
+                + "renewing its lease", abandoned.getErrorMessage());
         assertNotNull(abandoned.getFinishedAt());
 
         Claim rescued = rescue.claim().orElseThrow(() -> new AssertionError("the following run is claimed"));
@@ -224,7 +249,7 @@ class LaneLedgerIT {
 
         // The crashed owners' late results change nothing.
         for (Claim claim : crashed) {
-            assertFenced(lanes.finish(claim, "crashing-" + claim.attempt(), output("too late"), null));
+            assertFenced(lanes.finish(claim, "crashing-" + claim.attempt(), output("too late"), null, false));
         }
         assertEquals(RunState.FAILED, run(doomed).getState());
         assertNull(run(doomed).getOutputJson());
@@ -274,7 +299,7 @@ class LaneLedgerIT {
         long finished = newThread("finished");
         ingest(finished, "done");
         Claim done = lanes.claim(finished, "owner").claim().orElseThrow();
-        assertTrue(lanes.finish(done, "owner", output("done"), null).next().claim().isEmpty());
+        assertTrue(lanes.finish(done, "owner", output("done"), null, true).next().claim().isEmpty());
 
         List<Long> claimable = lanes.claimableThreads(100);
         assertTrue(claimable.contains(free), "queued work, no lease: " + claimable);
@@ -287,55 +312,91 @@ class LaneLedgerIT {
     }
 
     @Test
-    void releaseHandsAnExecutingRunBackAndClearsTheLease() {
+    void handBackQueuesTheExecutingRunAgainAndClearsTheLease() {
         long thread = newThread("release");
         String first = ingest(thread, "first");
         ingest(thread, "second");
         Claim claim = lanes.claim(thread, "stopping-owner").claim().orElseThrow();
 
-        assertEquals(0, lanes.release(List.of(claim), "someone-else"), "only the lease owner may release");
-        assertEquals(0, lanes.release(List.of(withAttempt(claim, 2)), "stopping-owner"), "fenced by attempt");
+        assertFalse(lanes.handBack(thread, "someone-else"), "only the lease owner may hand a lane back");
         assertExecuting(first, 1, "stopping-owner");
 
-        assertEquals(1, lanes.release(List.of(claim), "stopping-owner"));
+        assertTrue(lanes.handBack(thread, "stopping-owner"));
         RunRecord handedBack = run(first);
         assertEquals(RunState.QUEUED, handedBack.getState());
         assertNull(handedBack.getClaimedBy());
         assertEquals(1, handedBack.getAttempt());
+        assertEquals(0, handedBack.getCrashes(), "a hand-back is not a crash");
         assertNoLease(thread);
         assertTrue(lanes.claimableThreads(100).contains(thread));
-        assertEquals(0, lanes.release(List.of(claim), "stopping-owner"), "released once");
+        assertFalse(lanes.handBack(thread, "stopping-owner"), "handed back once");
 
         Claim again = lanes.claim(thread, "next-owner").claim().orElseThrow();
         assertEquals(first, again.runId(), "the handed-back run stays at the head of its lane");
         assertEquals(2, again.attempt());
-        assertFenced(lanes.finish(claim, "stopping-owner", output("late"), null));
-        assertFalse(lanes.finish(again, "next-owner", output("first"), null).fenced());
+        assertFenced(lanes.finish(claim, "stopping-owner", output("late"), null, false));
+        assertFalse(lanes.finish(again, "next-owner", output("first"), null, true).fenced());
     }
 
     @Test
-    void renewExtendsOnlyTheOwnersLeases() {
-        long thread = newThread("renew");
-        String run = ingest(thread, "long running");
-        lanes.claim(thread, "owner").claim().orElseThrow();
+    void handBacksDoNotUseUpTheCrashAllowance() {
+        // Two graceful hand-backs (attempts 1 and 2), then crashes: with max-attempts 3 the run is
+        // recovered after its first and second crash and abandoned only at the third.
+        long thread = newThread("handbacks");
+        String run = ingest(thread, "survives restarts");
+        for (int attempt = 1; attempt <= 2; attempt++) {
+            assertEquals(attempt, lanes.claim(thread, "restarting-" + attempt).claim().orElseThrow().attempt());
+            assertTrue(lanes.handBack(thread, "restarting-" + attempt));
+        }
+        Claim third = lanes.claim(thread, "crashing").claim().orElseThrow();
+        assertEquals(3, third.attempt());
         assertEquals(1, probe.expireLease(thread));
 
-        assertEquals(0, lanes.renew("intruder", List.of(run)));
-        assertTrue(thread(thread).getLeaseUntil() < System.currentTimeMillis(), "still expired");
+        ClaimResult afterCrash = lanes.claim(thread, "survivor");
+        assertEquals(List.of(), afterCrash.abandonedRunIds(), "three attempts, one crash: not abandoned");
+        Claim fourth = afterCrash.claim().orElseThrow(() -> new AssertionError("the crashed run executes again"));
+        assertEquals(4, fourth.attempt());
+        assertEquals(1, run(run).getCrashes());
 
-        long beforeRenew = System.currentTimeMillis();
-        assertEquals(1, lanes.renew("owner", List.of(run)));
-        ThreadRecord renewed = thread(thread);
-        assertEquals("owner", renewed.getLeaseOwner());
-        assertTrue(renewed.getLeaseUntil() >= beforeRenew + settings.leaseMs());
-        assertTrue(lanes.claim(thread, "intruder").claim().isEmpty(), "the renewed lease is live again");
-        assertEquals(0, lanes.renew("owner", List.of()));
+        assertEquals(1, probe.expireLease(thread));
+        assertEquals(5, lanes.claim(thread, "survivor-2").claim().orElseThrow().attempt(), "second crash: again");
+        assertEquals(1, probe.expireLease(thread));
+        ClaimResult thirdCrash = lanes.claim(thread, "survivor-3");
+        assertEquals(List.of(run), thirdCrash.abandonedRunIds(), "the third crash reaches max-attempts");
+        assertEquals(RunState.FAILED, run(run).getState());
+        assertEquals(5, run(run).getAttempt());
+    }
+
+    @Test
+    void renewalIsPerAttemptByTheDatabasesClockAndNeverRevivesAnExpiredLease() {
+        long thread = newThread("renew");
+        ingest(thread, "long running");
+        Claim claim = lanes.claim(thread, "owner").claim().orElseThrow();
+
+        Renewal intruder = lanes.renew("intruder", List.of(claim.key()));
+        assertEquals(Set.of(), intruder.held(), "only the owner renews");
+
+        long beforeRenew = probe.dbNow();
+        Renewal renewed = lanes.renew("owner", List.of(claim.key()));
+        assertEquals(Set.of(claim.key()), renewed.held());
+        assertEquals(Set.of(), renewed.orphanedThreads());
+        assertTrue(thread(thread).getLeaseUntil() >= beforeRenew + settings.leaseMs(), "extended by the database's clock");
+
+        Renewal otherAttempt = lanes.renew("owner", List.of(new RunAttempt(claim.runId(), 2)));
+        assertEquals(Set.of(), otherAttempt.held(), "a lease is the attempt's, not the run's");
+        assertEquals(Set.of(thread), otherAttempt.orphanedThreads(), "a live lease held for nothing executing");
+
+        assertEquals(1, probe.expireLease(thread));
+        Renewal late = lanes.renew("owner", List.of(claim.key()));
+        assertEquals(Set.of(), late.held(), "an expired lease is lost, not renewed");
+        assertTrue(thread(thread).getLeaseUntil() < probe.dbNow(), "still expired: a claim may take the lane");
+        assertEquals(Set.of(), lanes.renew("owner", List.of()).held());
     }
 
     // ---------------------------------------------------------------- helpers
 
     private long newThread(String name) {
-        return runs.ensureThread(user, name + "-" + UUID.randomUUID());
+        return threads.ensure(user, name + "-" + UUID.randomUUID(), System.currentTimeMillis());
     }
 
     private String ingest(long threadId, String text) {
@@ -381,15 +442,16 @@ class LaneLedgerIT {
         assertNull(thread.getLeaseRunId(), "leased run");
     }
 
+    /** For finishes without chaining: fenced, and nothing claimed. */
     private static void assertFenced(FinishResult result) {
         assertTrue(result.fenced(), "finish must be fenced");
-        assertTrue(result.next().claim().isEmpty(), "a fenced finish claims nothing");
+        assertTrue(result.next().claim().isEmpty(), "an unchained finish claims nothing");
         assertEquals(List.of(), result.next().abandonedRunIds());
     }
 
     private static Claim withAttempt(Claim claim, int attempt) {
         return new Claim(claim.runId(), claim.threadId(), attempt, claim.userKey(), claim.threadKey(),
-                claim.inputText(), claim.deliveryMode());
+                claim.inputText(), claim.deliveryMode(), claim.leaseLeftMs());
     }
 
     private static String output(String text) {

@@ -1,6 +1,7 @@
 package dev.switchboard.core.it;
 
 import dev.switchboard.persistence.run.RunRecord;
+import dev.switchboard.persistence.thread.DatabaseClock;
 import dev.switchboard.persistence.thread.ThreadRecord;
 import jakarta.ejb.Stateless;
 import jakarta.persistence.EntityManager;
@@ -43,14 +44,18 @@ public class LaneProbe {
     }
 
     /**
-     * Moves the thread's lease expiry into the past, as if its owner had stopped renewing it.
-     * Returns the number of threads changed (1 when the thread held a lease).
+     * Moves the thread's lease expiry a second into the past by the database's clock, as if its
+     * owner had stopped renewing it. Returns the number of threads changed (1 when it held a lease).
      */
     public int expireLease(long threadId) {
-        return em.createQuery("UPDATE ThreadRecord t SET t.leaseUntil = :past "
-                        + "WHERE t.id = :id AND t.leaseOwner IS NOT NULL")
-                .setParameter("past", System.currentTimeMillis() - 1_000)
-                .setParameter("id", threadId)
+        return em.createNativeQuery("UPDATE threads SET lease_until = " + DatabaseClock.NOW_MS
+                        + " - 1000 WHERE id = ? AND lease_owner IS NOT NULL")
+                .setParameter(1, threadId)
                 .executeUpdate();
+    }
+
+    /** The database's clock, epoch ms. */
+    public long dbNow() {
+        return ((Number) em.createNativeQuery("SELECT " + DatabaseClock.NOW_MS).getSingleResult()).longValue();
     }
 }

@@ -14,6 +14,7 @@ import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
@@ -22,7 +23,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The outbox's sequencer on a real Liberty and PostgreSQL, with two writers whose commits are
- * forced out of order: the writer that started first commits last. Its notification must get the
+ * forced out of order: the writer that inserted its notification first is held after the insert
+ * and commits last. An insert-order sequencer would give it the earlier seq. Its notification must get the
  * later seq (seq order is commit order), and a reader that has seen the earlier seq must still
  * receive it — no gap, no repeat — both from the log and through the hub's live feed.
  */
@@ -58,10 +60,12 @@ class NotificationSequencerIT {
         });
         long start = hub.subscribe(subscription, null);
 
-        CountDownLatch appended = new CountDownLatch(1);
+        CountDownLatch held = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        Future<Void> early = outbox.appendAndHold(user, "first-started", appended, release);
-        assertTrue(appended.await(10, TimeUnit.SECONDS), "the held writer did not append");
+        AtomicInteger insertedRows = new AtomicInteger(-1);
+        Future<Void> early = outbox.appendAndHold(user, "first-started", held, release, insertedRows);
+        assertTrue(held.await(10, TimeUnit.SECONDS), "the held writer did not reach its commit");
+        assertEquals(1, insertedRows.get(), "held after its outbox insert, before its commit");
         outbox.append(user, "second-started");
 
         long afterSecond = awaitLogEnd(user, start, 1);

@@ -85,4 +85,47 @@ class SubscriptionTest {
         assertEquals("{\"jsonrpc\":\"2.0\",\"method\":\"stream/overflow\",\"params\":{\"last_seq\":41,"
                 + "\"message\":\"subscriber fell too far behind; resume with after_seq\"}}", Notification.overflowNotice(41));
     }
+
+    @Test
+    void aReplayParksWhileTheQueueIsHalfFullAndTheSubscribersReadResumesIt() {
+        Subscription sub = new Subscription("alice", null, 4, sink);
+        sub.startAt(0);
+        List<String> resumed = new ArrayList<>();
+        assertFalse(sub.parkUntilRoom(() -> resumed.add("early")), "room now: no need to park");
+        for (int seq = 1; seq <= 3; seq++) {
+            sub.offer(n(seq, "alice", "t"));
+        }
+        assertTrue(sub.parkUntilRoom(() -> resumed.add("resumed")), "three of four: park, give the thread back");
+        assertEquals(1, sub.poll().seq());
+        assertEquals(List.of("resumed"), resumed, "two of four is room again: the replay continues");
+        sub.poll();
+        assertEquals(List.of("resumed"), resumed, "resumed once");
+    }
+
+    @Test
+    void aClosedSubscriberNeverResumesAParkedReplay() {
+        Subscription sub = new Subscription("alice", null, 2, sink);
+        sub.startAt(0);
+        sub.offer(n(1, "alice", "t"));
+        sub.offer(n(2, "alice", "t"));
+        List<String> resumed = new ArrayList<>();
+        assertTrue(sub.parkUntilRoom(() -> resumed.add("resumed")));
+        sub.close();
+        assertNull(sub.poll());
+        assertEquals(List.of(), resumed);
+    }
+
+    @Test
+    void aGapIsNoticedOnceAheadOfWhatFollowsAndDoesNotMoveTheResumePoint() {
+        Subscription sub = new Subscription("alice", null, 10, sink);
+        sub.startAt(3);
+        sub.noticeGap(50, "{\"method\":\"stream/gap\"}");
+        sub.noticeGap(50, "again");
+        sub.offer(n(51, "alice", "t"));
+        Notification gap = sub.poll();
+        assertEquals("stream/gap", gap.method());
+        assertEquals(3, sub.lastTakenSeq(), "a notice has no seq");
+        assertEquals(51, sub.poll().seq());
+        assertNull(sub.poll(), "reported once");
+    }
 }

@@ -19,11 +19,19 @@ public class SequencerRecord {
     @Column(name = "last_seq", nullable = false)
     private long lastSeq;
 
+    /** Every seq up to this one may have been pruned (retention); replays from before it have a gap. */
+    @Column(name = "pruned_through", nullable = false)
+    private long prunedThrough;
+
     protected SequencerRecord() {
     }
 
     public long getLastSeq() {
         return lastSeq;
+    }
+
+    public long getPrunedThrough() {
+        return prunedThrough;
     }
 
     public void advanceTo(long seq) {

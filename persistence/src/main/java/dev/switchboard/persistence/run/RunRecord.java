@@ -76,6 +76,10 @@ public class RunRecord {
     @Column(name = "attempt", nullable = false)
     private int attempt;
 
+    /** Attempts whose lease expired while executing (crashes); hand-backs do not count. */
+    @Column(name = "crashes", nullable = false)
+    private int crashes;
+
     @Column(name = "claimed_by")
     private String claimedBy;
 
@@ -143,10 +147,16 @@ public class RunRecord {
         return attempt;
     }
 
-    /** Returns an abandoned attempt (its owner's lease expired) to the head of its lane. */
+    /** Returns an executing attempt to the head of its lane: handed back by its owner (not a crash). */
     public void requeue(long now) {
         moveTo(RunState.QUEUED, now);
         claimedBy = null;
+    }
+
+    /** Returns an attempt whose owner's lease expired (a crash) to the head of its lane, counting it. */
+    public void recoverCrashed(long now) {
+        requeue(now);
+        crashes++;
     }
 
     public void succeed(String outputJson, long now) {
@@ -235,6 +245,10 @@ public class RunRecord {
 
     public int getAttempt() {
         return attempt;
+    }
+
+    public int getCrashes() {
+        return crashes;
     }
 
     public String getClaimedBy() {

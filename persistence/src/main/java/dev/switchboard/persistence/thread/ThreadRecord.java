@@ -1,24 +1,29 @@
 package dev.switchboard.persistence.thread;
 
 import jakarta.persistence.Column;
+import jakarta.persistence.ColumnResult;
+import jakarta.persistence.EntityResult;
 import jakarta.persistence.Entity;
 import jakarta.persistence.GeneratedValue;
 import jakarta.persistence.GenerationType;
 import jakarta.persistence.Id;
 import jakarta.persistence.NamedQuery;
 import jakarta.persistence.SequenceGenerator;
+import jakarta.persistence.SqlResultSetMapping;
 import jakarta.persistence.Table;
 
 @Entity
 @Table(name = "threads")
 @NamedQuery(name = ThreadRecord.BY_KEY,
         query = "SELECT t FROM ThreadRecord t WHERE t.userKey = :userKey AND t.threadKey = :threadKey")
-@NamedQuery(name = ThreadRecord.EXPIRED_LEASES,
-        query = "SELECT t.id FROM ThreadRecord t WHERE t.leaseUntil < :now ORDER BY t.leaseUntil")
+/* A thread row with the database's clock beside it (native lane queries: see LaneHead). */
+@SqlResultSetMapping(name = ThreadRecord.WITH_DB_NOW,
+        entities = @EntityResult(entityClass = ThreadRecord.class),
+        columns = @ColumnResult(name = "db_now", type = Long.class))
 public class ThreadRecord {
 
     public static final String BY_KEY = "ThreadRecord.byKey";
-    public static final String EXPIRED_LEASES = "ThreadRecord.expiredLeases";
+    public static final String WITH_DB_NOW = "ThreadRecord.withDbNow";
 
     @Id
     @SequenceGenerator(name = "threadIdSeq", sequenceName = "thread_id_seq", allocationSize = 50)
@@ -43,6 +48,10 @@ public class ThreadRecord {
     @Column(name = "lease_run_id")
     private String leaseRunId;
 
+    /** The attempt of {@code leaseRunId} the lease was granted to (the fencing token). */
+    @Column(name = "lease_attempt")
+    private Integer leaseAttempt;
+
     @Column(name = "created_at", nullable = false, updatable = false)
     private long createdAt;
 
@@ -61,16 +70,25 @@ public class ThreadRecord {
         return nextSeq++;
     }
 
-    public void grantLease(String owner, long until, String runId) {
+    /** {@code until} is epoch ms by the database's clock. */
+    public void grantLease(String owner, long until, String runId, int attempt) {
         this.leaseOwner = owner;
         this.leaseUntil = until;
         this.leaseRunId = runId;
+        this.leaseAttempt = attempt;
     }
 
     public void releaseLease() {
         this.leaseOwner = null;
         this.leaseUntil = null;
         this.leaseRunId = null;
+        this.leaseAttempt = null;
+    }
+
+    /** True when {@code owner} holds the lease for exactly this attempt of this run (live or not). */
+    public boolean isLeasedTo(String owner, String runId, int attempt) {
+        return owner.equals(leaseOwner) && runId.equals(leaseRunId) && leaseAttempt != null
+                && leaseAttempt == attempt;
     }
 
     public Long getId() {
@@ -99,6 +117,10 @@ public class ThreadRecord {
 
     public String getLeaseRunId() {
         return leaseRunId;
+    }
+
+    public Integer getLeaseAttempt() {
+        return leaseAttempt;
     }
 
     public long getCreatedAt() {

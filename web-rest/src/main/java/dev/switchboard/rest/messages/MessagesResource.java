@@ -1,6 +1,6 @@
 package dev.switchboard.rest.messages;
 
-import dev.switchboard.core.run.IdempotencyConflictException;
+import dev.switchboard.core.idempotency.IdempotencyConflictException;
 import dev.switchboard.core.run.IngestOutcome;
 import dev.switchboard.core.run.MessageCommand;
 import dev.switchboard.core.run.RunService;

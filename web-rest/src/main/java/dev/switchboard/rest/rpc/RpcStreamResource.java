@@ -5,7 +5,7 @@ import dev.switchboard.core.notify.NotificationHub;
 import dev.switchboard.core.notify.NotifySettings;
 import dev.switchboard.core.notify.Subscription;
 import dev.switchboard.core.runtime.RuntimeService;
-import dev.switchboard.core.turn.Lifecycle;
+import dev.switchboard.core.lifecycle.Lifecycle;
 import dev.switchboard.rest.QueryParams;
 import dev.switchboard.rest.auth.Caller;
 import jakarta.ejb.EJB;

@@ -1,11 +1,13 @@
-package dev.switchboard.core.turn;
+package dev.switchboard.core.lifecycle;
 
+import dev.switchboard.core.clock.InstanceClock;
 import dev.switchboard.core.notify.Outbox;
 import dev.switchboard.persistence.turn.TurnRecord;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
 import java.time.Instant;
+import java.util.List;
 
 /** Appends turn and thread lifecycle notifications to the outbox, in the caller's transaction. */
 @ApplicationScoped
@@ -14,19 +16,24 @@ public class TurnEvents {
     @Inject
     Outbox outbox;
 
+    @Inject
+    InstanceClock clock;
+
     public void threadState(String userKey, String threadKey, String type, String state, Instant at) {
         outbox.append(userKey, threadKey, "thread/" + type, Lifecycle.thread(type, state, threadKey, at));
     }
 
     /** A new turn with its first run: {@code turn/started}, the user items, {@code turn/progress queued}. */
-    public void opened(TurnRecord turn, TurnInput input, String runId) {
+    public void opened(TurnRecord turn, List<JsonObject> userMessages, String runId) {
         started(turn);
-        queued(turn, input, runId);
+        queued(turn, userMessages, runId);
     }
 
     /** Another run of a turn was queued (or its first): the user items and {@code turn/progress queued}. */
-    public void queued(TurnRecord turn, TurnInput input, String runId) {
-        userItems(turn, input);
+    public void queued(TurnRecord turn, List<JsonObject> userMessages, String runId) {
+        for (JsonObject message : userMessages) {
+            item(turn, message, "active");
+        }
         progress(turn, "queued", null, runId);
     }
 
@@ -35,23 +42,17 @@ public class TurnEvents {
                 Lifecycle.turnStarted(turn.getTurnId(), turn.getThreadKey(), turn.getStartedAt()));
     }
 
-    private void userItems(TurnRecord turn, TurnInput input) {
-        for (JsonObject message : input.messages()) {
-            item(turn, message, "active");
-        }
-    }
-
     public void assistantItem(TurnRecord turn, String text) {
         item(turn, Lifecycle.assistantMessage(text), "completed");
     }
 
     private void item(TurnRecord turn, JsonObject content, String status) {
         outbox.append(turn.getUserKey(), turn.getThreadKey(), "item/created", Lifecycle.item(TurnIds.itemId("item"),
-                content, status, turn.getThreadKey(), turn.getTurnId(), Instant.now()));
+                content, status, turn.getThreadKey(), turn.getTurnId(), clock.now()));
     }
 
     public void progress(TurnRecord turn, String state, String message, String runId) {
-        Instant now = Instant.now();
+        Instant now = clock.now();
         String text = message != null ? message
                 : Lifecycle.progressMessage(state, now.toEpochMilli() - turn.getStartedAt());
         outbox.append(turn.getUserKey(), turn.getThreadKey(), "turn/progress",

@@ -1,4 +1,4 @@
-package dev.switchboard.core.run;
+package dev.switchboard.core.lane;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Set;

@@ -1,4 +1,4 @@
-package dev.switchboard.it;
+package dev.switchboard.testkit;
 
 import java.io.File;
 import java.io.IOException;
@@ -9,49 +9,68 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * A PostgreSQL cluster of the test's own on a loopback port, which the test may stop and start
  * (the shared server must never be touched). Uses the installed server binaries
- * ({@code /usr/lib/postgresql/<version>/bin}); as root, they run as user {@code postgres}.
+ * ({@code /usr/lib/postgresql/<version>/bin}); as root, they run as user {@code postgres}, and
+ * where that user cannot reach the work directory (a clone inside a directory only root may
+ * enter) the cluster lives in a temporary directory instead, removed on {@link #close()}.
  */
-final class ThrowawayPostgres implements AutoCloseable {
+public final class ThrowawayPostgres implements AutoCloseable {
 
-    final int port;
+    public final int port;
     private final Path dir;
     private final Path bin;
+    /** The temporary directory holding the cluster when the work directory is out of reach, else null. */
+    private final Path detour;
 
-    ThrowawayPostgres(int port) throws IOException, InterruptedException {
+    /** A cluster under {@code it.work.dir} (default {@code target/it}). */
+    public ThrowawayPostgres(int port) throws IOException, InterruptedException {
+        this(port, Path.of(System.getProperty("it.work.dir", "target/it")));
+    }
+
+    /** A fresh cluster in {@code workDir/pg-<port>}, started. */
+    public ThrowawayPostgres(int port, Path workDir) throws IOException, InterruptedException {
         this.port = port;
         this.bin = serverBinaries();
-        this.dir = Path.of(System.getProperty("it.work.dir", "target/it")).toAbsolutePath().resolve("pg-" + port);
-        delete(dir);
-        Files.createDirectories(dir);
+        Path inWorkDir = workDir.toAbsolutePath().resolve("pg-" + port);
+        Trees.delete(inWorkDir);
+        Files.createDirectories(inWorkDir);
         if (isRoot()) {
-            run(List.of("chown", "-R", "postgres", dir.toString()));
+            run(List.of("chown", "-R", "postgres", inWorkDir.toString()));
+        }
+        if (isRoot() && !serverUserCanWrite(inWorkDir)) {
+            Trees.delete(inWorkDir);
+            this.detour = Files.createTempDirectory("switchboard-pg-");
+            this.dir = detour.resolve("pg-" + port);
+            Files.createDirectories(dir);
+            run(List.of("chown", "-R", "postgres", detour.toString()));
+        } else {
+            this.detour = null;
+            this.dir = inWorkDir;
         }
         run(asServerUser(bin.resolve("initdb").toString(), "-D", dir.resolve("data").toString(), "-A", "trust",
                 "-U", "postgres"));
         start();
     }
 
-    String jdbcUrl(String database) {
+    public String jdbcUrl(String database) {
         return "jdbc:postgresql://127.0.0.1:" + port + "/" + database;
     }
 
-    void start() throws IOException, InterruptedException {
+    public void start() throws IOException, InterruptedException {
         run(asServerUser(bin.resolve("pg_ctl").toString(), "-D", dir.resolve("data").toString(), "-l",
                 dir.resolve("log").toString(), "-w", "-o",
                 "-p " + port + " -c listen_addresses=127.0.0.1 -k " + dir, "start"));
     }
 
-    void stop() throws IOException, InterruptedException {
+    public void stop() throws IOException, InterruptedException {
         run(asServerUser(bin.resolve("pg_ctl").toString(), "-D", dir.resolve("data").toString(), "-m", "fast",
                 "-w", "stop"));
     }
 
-    void createDatabase(String name) throws IOException, InterruptedException {
+    public void createDatabase(String name) throws IOException, InterruptedException {
         run(List.of("psql", "-h", "127.0.0.1", "-p", Integer.toString(port), "-U", "postgres", "-d", "postgres",
                 "-c", "CREATE DATABASE " + name));
     }
@@ -62,6 +81,9 @@ final class ThrowawayPostgres implements AutoCloseable {
             stop();
         } catch (IllegalStateException alreadyStopped) {
             // nothing to stop
+        }
+        if (detour != null) {
+            Trees.delete(detour);
         }
     }
 
@@ -77,6 +99,13 @@ final class ThrowawayPostgres implements AutoCloseable {
 
     private static boolean isRoot() {
         return "root".equals(System.getProperty("user.name"));
+    }
+
+    private static boolean serverUserCanWrite(Path directory) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(asServerUser("test", "-w", directory.toString())).directory(new File("/"))
+                .redirectErrorStream(true).start();
+        p.getInputStream().readAllBytes();
+        return p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0;
     }
 
     private static List<String> asServerUser(String... command) {
@@ -96,12 +125,4 @@ final class ThrowawayPostgres implements AutoCloseable {
         }
     }
 
-    private static void delete(Path path) throws IOException {
-        if (!Files.exists(path)) {
-            return;
-        }
-        try (Stream<Path> files = Files.walk(path)) {
-            files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-        }
-    }
 }

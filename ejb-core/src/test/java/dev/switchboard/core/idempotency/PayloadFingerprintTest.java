@@ -1,8 +1,9 @@
-package dev.switchboard.core.run;
+package dev.switchboard.core.idempotency;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
+import dev.switchboard.core.run.MessageCommand;
 import org.junit.jupiter.api.Test;
 
 class PayloadFingerprintTest {

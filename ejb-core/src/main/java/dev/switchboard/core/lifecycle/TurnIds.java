@@ -1,4 +1,4 @@
-package dev.switchboard.core.turn;
+package dev.switchboard.core.lifecycle;
 
 import java.time.Instant;
 import java.util.concurrent.ThreadLocalRandom;

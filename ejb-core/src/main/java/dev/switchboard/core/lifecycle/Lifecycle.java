@@ -1,8 +1,11 @@
-package dev.switchboard.core.turn;
+package dev.switchboard.core.lifecycle;
 
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonReader;
+import jakarta.json.JsonValue;
+import java.io.StringReader;
 import java.time.Instant;
 
 /**
@@ -120,6 +123,15 @@ public final class Lifecycle {
                 .build();
     }
 
+    /** A user's plain-text message item, as RPC input normalises it. */
+    public static JsonObject userMessage(String text) {
+        return Json.createObjectBuilder()
+                .add("type", "message").add("role", "user")
+                .add("content", Json.createArrayBuilder().add(Json.createObjectBuilder()
+                        .add("type", "input_text").add("text", text)))
+                .build();
+    }
+
     public static JsonObject assistantMessage(String text) {
         return Json.createObjectBuilder()
                 .add("type", "message")
@@ -170,5 +182,23 @@ public final class Lifecycle {
             b.add("merged_into", mergedInto);
         }
         return b.build();
+    }
+
+    /** The reply text of an engine output ({@code {"text": ...}}), or null. */
+    public static String replyText(String outputJson) {
+        if (outputJson == null || outputJson.isBlank()) {
+            return null;
+        }
+        try (JsonReader reader = Json.createReader(new StringReader(outputJson))) {
+            JsonValue value = reader.readValue();
+            if (value.getValueType() != JsonValue.ValueType.OBJECT) {
+                return null;
+            }
+            JsonObject output = value.asJsonObject();
+            JsonValue text = output.get("text");
+            return text != null && text.getValueType() == JsonValue.ValueType.STRING ? output.getString("text") : null;
+        } catch (RuntimeException e) {
+            return null;
+        }
     }
 }

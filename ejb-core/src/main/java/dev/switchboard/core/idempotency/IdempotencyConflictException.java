@@ -1,4 +1,4 @@
-package dev.switchboard.core.run;
+package dev.switchboard.core.idempotency;
 
 import jakarta.ejb.ApplicationException;
 

@@ -1,4 +1,4 @@
-package dev.switchboard.core.turn;
+package dev.switchboard.core.lifecycle;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -71,9 +71,9 @@ class LifecycleTest {
 
     @Test
     void replyTextComesFromTheOutputsTextMember() {
-        assertEquals("hi", TurnTracker.replyText("{\"type\":\"message\",\"text\":\"hi\"}"));
-        assertNull(TurnTracker.replyText("{\"type\":\"message\"}"));
-        assertNull(TurnTracker.replyText("not json"));
-        assertNull(TurnTracker.replyText(null));
+        assertEquals("hi", Lifecycle.replyText("{\"type\":\"message\",\"text\":\"hi\"}"));
+        assertNull(Lifecycle.replyText("{\"type\":\"message\"}"));
+        assertNull(Lifecycle.replyText("not json"));
+        assertNull(Lifecycle.replyText(null));
     }
 }

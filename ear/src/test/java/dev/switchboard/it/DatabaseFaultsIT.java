@@ -1,0 +1,243 @@
+package dev.switchboard.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.switchboard.testkit.Await;
+import dev.switchboard.testkit.PgFaultProxy;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Database faults (PostgreSQL only: they are injected with a wire-protocol proxy and a trigger).
+ *
+ * <p>Commits whose outcome the instance never learns: a proxy between the instance and PostgreSQL
+ * lets a chosen transaction commit and then cuts the connection before the answer. A claim, a
+ * finish (which also claims the next run) and an ingest that claimed its idle lane each leave a
+ * run leased to this instance; it must adopt it at once — executed once, as attempt 1, long before
+ * the lease (2 s) could expire — instead of stranding it until lease recovery. A cut stamp loses
+ * and repeats no notification. One execution slot, so a queued lane is claimed in a transaction of
+ * its own.
+ *
+ * <p>A release of held events that the database refuses: the periodic sweep releases them later,
+ * with no resume or restart to prompt it.
+ */
+class DatabaseFaultsIT {
+
+    private static final int PORT = 9203;
+    private static PgFaultProxy proxy;
+    private static Instance instance;
+    private static String db;
+
+    @BeforeAll
+    static void start() {
+        db = TestDatabase.recreate("switchboard_it_faults");
+        proxy = new PgFaultProxy(0, "127.0.0.1", 5432).start();
+        Map<String, String> env = Instance.defaults(db, PORT, "it-faults");
+        env.put("DB_URL", "jdbc:postgresql://127.0.0.1:" + proxy.port() + "/" + db + "?sslmode=disable");
+        env.put("SWITCHBOARD_LANES_MAX_CONCURRENT", "1");
+        env.put("SWITCHBOARD_INGRESS_RELEASE_SWEEP_MS", "1000");
+        instance = Instance.start("it-faults", PORT, env);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (instance != null) {
+            instance.stop();
+        }
+        if (proxy != null) {
+            proxy.close();
+        }
+    }
+
+    @Test
+    void aFinishWhoseCommitWasCutAdoptsTheRunItChained() throws Exception {
+        String thread = "finish-" + UUID.randomUUID();
+        CompletableFuture<String> cut = proxy.cutAfterCommit(tx -> tx.contains(thread) && tx.contains("turn/completed"));
+        JsonObject one = instance.api.message(thread, "sleep 300; one");
+        JsonObject two = instance.api.message(thread, "two");
+        cut.get(20, TimeUnit.SECONDS);
+
+        JsonObject first = instance.api.awaitRun(one.getString("run_id"), 30);
+        JsonObject second = instance.api.awaitRun(two.getString("run_id"), 30);
+        assertEquals("one", first.getJsonObject("output").getString("text"), "recorded by the cut commit");
+        assertEquals(1, first.getInt("attempt"));
+        assertAdoptedAtOnce(second, first);
+    }
+
+    @Test
+    void aClaimWhoseCommitWasCutIsAdopted() throws Exception {
+        String busy = "busy-" + UUID.randomUUID();
+        String waiting = "waiting-" + UUID.randomUUID();
+        // Only the claim of the waiting lane: its run's "running" progress, without the ingest's "queued".
+        CompletableFuture<String> cut = proxy.cutAfterCommit(tx -> tx.contains(waiting)
+                && tx.contains("\"state\":\"running\"") && !tx.contains("\"state\":\"queued\""));
+        JsonObject a = instance.api.message(busy, "sleep 500; a"); // takes the only slot
+        JsonObject b = instance.api.message(waiting, "b"); // queued: claimed once a's slot is free
+        cut.get(20, TimeUnit.SECONDS);
+
+        JsonObject first = instance.api.awaitRun(a.getString("run_id"), 30);
+        JsonObject second = instance.api.awaitRun(b.getString("run_id"), 30);
+        assertAdoptedAtOnce(second, first);
+    }
+
+    @Test
+    void anIngestWhoseCommitWasCutIsAnsweredWith503AndItsClaimedRunIsAdopted() throws Exception {
+        String thread = "ingest-" + UUID.randomUUID();
+        String body = Json.createObjectBuilder().add("thread_key", thread).add("text", "c")
+                .add("idempotency_key", "k-" + thread).build().toString();
+        CompletableFuture<String> cut = proxy.cutAfterCommit(tx -> tx.contains(thread)
+                && tx.contains("\"state\":\"queued\"") && tx.contains("\"state\":\"running\""));
+        long sentAt = System.currentTimeMillis();
+        Api.Reply failed = instance.api.postJson("/v1/messages", body);
+        cut.get(20, TimeUnit.SECONDS);
+        assertEquals(503, failed.status(), "a commit with an unknown outcome is the database's failure: " + failed.body());
+        assertEquals("database_unavailable", failed.errorCode());
+
+        Api.Reply retried = instance.api.postJson("/v1/messages", body);
+        assertEquals(202, retried.status(), retried.body());
+        JsonObject run = instance.api.awaitRun(retried.json().getString("run_id"), 30);
+        assertEquals("succeeded", run.getString("status"), run.toString());
+        assertEquals(1, run.getInt("attempt"), "adopted, not recovered after its lease expired: " + run);
+        assertEquals(0, crashes(run));
+        long startedAfterMs = LaneAssertions.millis(run, "started_at") - sentAt;
+        assertTrue(startedAfterMs < 1_500, "started " + startedAfterMs + " ms after the post");
+    }
+
+    @Test
+    void aStampWhoseCommitWasCutLosesAndRepeatsNoNotification() throws Exception {
+        String thread = "stamp-" + UUID.randomUUID();
+        try (RpcSocket subscriber = RpcSocket.subscribed(PORT, Rpc.obj("threads", Rpc.arr(thread)))) {
+            long from = subscriber.subscribeResult.getJsonNumber("after_seq").longValue();
+            CompletableFuture<String> cut = proxy.cutAfterCommit(tx -> tx.contains("notification_sequencer"));
+            List<String> runs = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                runs.add(instance.api.message(thread, "stamp " + i).getString("run_id"));
+            }
+            cut.get(20, TimeUnit.SECONDS);
+            for (String runId : runs) {
+                instance.api.awaitRun(runId, 30);
+            }
+            // The pump retries the cut stamp: wait until nothing of the thread waits in the outbox.
+            TestDatabase.awaitStamped(db, thread);
+            long expected = TestDatabase.count(db, "SELECT count(*) FROM notifications WHERE thread_key = ?", thread);
+            assertTrue(expected >= 3 * 5, "started, user item, queued, running, reply, completed per run: " + expected);
+            Await.until(Duration.ofSeconds(30), () -> subscriber.sequenced().size() >= expected,
+                    "every notification delivered");
+            List<Long> seqs = subscriber.sequenced().stream().map(Rpc::seq).toList();
+            assertEquals(expected, seqs.size(), "none repeated: " + seqs);
+            assertEquals(new HashSet<>(seqs).size(), seqs.size(), "no duplicate seq: " + seqs);
+            assertTrue(seqs.stream().allMatch(s -> s > from));
+            for (int i = 1; i < seqs.size(); i++) {
+                assertTrue(seqs.get(i) > seqs.get(i - 1), "in seq order: " + seqs);
+            }
+            assertEquals(logSeqs(thread), new HashSet<>(seqs), "exactly the log");
+        }
+    }
+
+    @Test
+    void heldEventsWhoseReleaseFailedAreReleasedByTheSweep() throws Exception {
+        String repo = "acme/" + UUID.randomUUID().toString().substring(0, 8);
+        String session = "event:" + repo;
+        rpc().result("server/pause", null);
+        List<String> held = new ArrayList<>();
+        try {
+            for (int i = 0; i < 2; i++) {
+                JsonObject answer = instance.api.postJson("/ingress/events", Json.createObjectBuilder().add("source", "ci")
+                        .add("type", "ci.step").add("scope", Json.createObjectBuilder().add("repo", repo))
+                        .add("subject", Json.createObjectBuilder().add("kind", "build").add("id", "b" + i)).build()
+                        .toString()).json();
+                assertEquals("deferred", answer.getString("status"), answer.toString());
+                held.add(answer.getString("event_id"));
+            }
+            // The database refuses the release of these two events (and nothing else): the first
+            // release, right after the resume, fails.
+            sql("CREATE SEQUENCE release_fault_hits",
+                    "CREATE FUNCTION fail_release() RETURNS trigger AS $$ BEGIN PERFORM nextval('release_fault_hits'); "
+                            + "RAISE EXCEPTION 'injected release failure'; END $$ LANGUAGE plpgsql",
+                    "CREATE TRIGGER fail_release BEFORE INSERT ON ingress_decisions FOR EACH ROW WHEN "
+                            + "(NEW.type = 'forward_event' AND NEW.event_id IN ('" + String.join("','", held)
+                            + "')) EXECUTE FUNCTION fail_release()");
+        } finally {
+            rpc().result("server/resume", null);
+        }
+        try {
+            long deadline = System.currentTimeMillis() + 20_000;
+            while (TestDatabase.count(db, "SELECT count(*) FROM pg_sequences WHERE sequencename = ? AND last_value IS NOT NULL",
+                    "release_fault_hits") == 0) {
+                assertTrue(System.currentTimeMillis() < deadline, "the release after the resume was never tried");
+                Rpc.pause(50);
+            }
+            assertEquals(2, TestDatabase.count(db, "SELECT count(*) FROM ingress_events WHERE session_key = ? AND status = 'deferred'",
+                    session), "the failed release left both events held");
+        } finally {
+            sql("DROP TRIGGER IF EXISTS fail_release ON ingress_decisions", "DROP FUNCTION IF EXISTS fail_release()",
+                    "DROP SEQUENCE IF EXISTS release_fault_hits");
+        }
+        // No resume and no restart comes: the periodic sweep (every second here) releases them.
+        long deadline = System.currentTimeMillis() + 20_000;
+        List<JsonObject> runs;
+        do {
+            runs = instance.api.threadRuns(session);
+            Rpc.pause(100);
+        } while ((runs.size() < 2 || runs.stream().anyMatch(r -> "running".equals(r.getString("status"))))
+                && System.currentTimeMillis() < deadline);
+        assertEquals(2, runs.size(), "released and run: " + runs);
+        assertTrue(runs.stream().allMatch(r -> "succeeded".equals(r.getString("status"))), runs.toString());
+        assertEquals(0, TestDatabase.count(db, "SELECT count(*) FROM ingress_events WHERE session_key = ? AND status = 'deferred'",
+                session));
+    }
+
+    private static Rpc rpc() {
+        return new Rpc(instance.api);
+    }
+
+    private static void sql(String... statements) throws SQLException {
+        try (Connection c = TestDatabase.connect(db); var s = c.createStatement()) {
+            for (String statement : statements) {
+                s.execute(statement);
+            }
+        }
+    }
+
+    private static Set<Long> logSeqs(String thread) throws Exception {
+        Set<Long> seqs = new HashSet<>();
+        try (var c = TestDatabase.connect(db);
+                var s = c.prepareStatement("SELECT seq FROM notifications WHERE thread_key = ?")) {
+            s.setString(1, thread);
+            try (var rs = s.executeQuery()) {
+                while (rs.next()) {
+                    seqs.add(rs.getLong(1));
+                }
+            }
+        }
+        return seqs;
+    }
+
+    private static long crashes(JsonObject run) {
+        return run.getInt("crashes");
+    }
+
+    /** Executed once, as attempt 1, right after the run before it: adopted, not recovered after a lease expiry. */
+    private static void assertAdoptedAtOnce(JsonObject run, JsonObject before) {
+        assertEquals("succeeded", run.getString("status"), run.toString());
+        assertEquals(1, run.getInt("attempt"), "adopted, not recovered after its lease expired: " + run);
+        assertEquals(0, crashes(run));
+        long gap = LaneAssertions.millis(run, "started_at") - LaneAssertions.millis(before, "finished_at");
+        assertTrue(gap < 1_500, "started " + gap + " ms after the run before it finished");
+    }
+}

@@ -1,0 +1,117 @@
+package dev.switchboard.testkit;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One Switchboard instance on Liberty, controlled through the project's own
+ * {@code scripts/instance.sh}: its own output directory ({@code target/instances/<name>}), port and
+ * settings (environment variables); several may share one database. Besides start, stop and
+ * kill -9 it can freeze the process (SIGSTOP) and let it go on (SIGCONT): an owner that is alive
+ * but late.
+ */
+public final class ServerInstance {
+
+    private final Path root;
+    private final String name;
+    private final int port;
+    private final Map<String, String> env;
+
+    /** {@code root}: the project's top directory (where {@code scripts/instance.sh} is). */
+    public ServerInstance(Path root, String name, int port, Map<String, String> env) {
+        this.root = root.toAbsolutePath().normalize();
+        this.name = name;
+        this.port = port;
+        this.env = new LinkedHashMap<>(env);
+        this.env.put("HTTP_PORT", Integer.toString(port));
+        this.env.putIfAbsent("SWITCHBOARD_INSTANCE_ID", name);
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public String url() {
+        return "http://127.0.0.1:" + port;
+    }
+
+    public Map<String, String> env() {
+        return env;
+    }
+
+    /** Where this instance writes its logs, transaction log and embedded database. */
+    public Path outputDir() {
+        return root.resolve("target/instances/" + name);
+    }
+
+    /** Starts it (a leftover process of the same name is killed first) and waits until it is ready. */
+    public ServerInstance start() {
+        script("kill");
+        script("start");
+        return this;
+    }
+
+    /** Starts it again after a stop or kill, with the same name, port and settings. */
+    public ServerInstance restart() {
+        script("start");
+        return this;
+    }
+
+    /** Graceful stop: in-flight runs finish or are handed back. */
+    public void stop() {
+        script("stop");
+    }
+
+    /** kill -9: the process dies without releasing anything, as in a crash. */
+    public void kill() {
+        script("kill");
+    }
+
+    /** SIGSTOP: the process is frozen — alive, holding its leases and sockets, doing nothing. */
+    public void pause() {
+        script("pause");
+    }
+
+    /** SIGCONT: a frozen process goes on where it stopped. */
+    public void resume() {
+        script("resume");
+    }
+
+    private void script(String command) {
+        List<String> cmd = new ArrayList<>(List.of("bash", root.resolve("scripts/instance.sh").toString(), command, name));
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(root.toFile()).redirectErrorStream(true);
+        pb.environment().putAll(env);
+        String wlpHome = System.getProperty("wlp.home");
+        if (wlpHome != null) {
+            pb.environment().put("WLP_HOME", wlpHome);
+        }
+        try {
+            Files.createDirectories(root.resolve("target/instances"));
+            Process p = pb.start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!p.waitFor(180, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new IllegalStateException("instance.sh " + command + " " + name + " timed out");
+            }
+            if (p.exitValue() != 0) {
+                throw new IllegalStateException("instance.sh " + command + " " + name + " failed:\n" + out);
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}
