@@ -92,6 +92,12 @@ final class Api {
     }
 
     /** Every run of a thread in lane order, following the pages. */
+    /** Whether the run is executing now, as {@code attempt}. */
+    boolean isExecuting(String runId, int attempt) {
+        JsonObject run = get("/v1/runs/" + runId).json();
+        return "executing".equals(run.getString("state")) && run.getInt("attempt") == attempt;
+    }
+
     List<JsonObject> threadRuns(String threadKey) {
         List<JsonObject> all = new ArrayList<>();
         long after = 0;

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.switchboard.testkit.Await;
+import dev.switchboard.testkit.EngineTrace;
 import dev.switchboard.testkit.PgFaultProxy;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
@@ -32,6 +33,10 @@ import org.junit.jupiter.api.Test;
  * the lease (2 s) could expire — instead of stranding it until lease recovery. A cut stamp loses
  * and repeats no notification. One execution slot, so a queued lane is claimed in a transaction of
  * its own.
+ *
+ * <p>An instance frozen half-way through a transaction that locked its lane: the database ends
+ * the session once it has sat idle in its transaction for a lease, so the lane is claimed again
+ * instead of waiting for the instance to go on.
  *
  * <p>A release of held events that the database refuses: the periodic sweep releases them later,
  * with no resume or restart to prompt it.
@@ -147,6 +152,36 @@ class DatabaseFaultsIT {
             }
             assertEquals(logSeqs(thread), new HashSet<>(seqs), "exactly the log");
         }
+    }
+
+    @Test
+    void anOwnerFrozenInsideATransactionHoldsItsLaneNoLongerThanItsLease() throws Exception {
+        String thread = "frozen-tx-" + UUID.randomUUID();
+        String runId = instance.api.message(thread, "sleep 5000; survived").getString("run_id");
+        Await.until(Duration.ofSeconds(30), () -> instance.api.isExecuting(runId, 1), "attempt 1 executes");
+        // The next lease renewal locks the lane's thread row, and then its client freezes: the
+        // session sits idle in its transaction holding the lock, as if the instance had stopped
+        // (a stall, SIGSTOP) half-way through the renewal.
+        try (PgFaultProxy.Hold hold = proxy.holdAfter(tx -> tx.contains("lease_owner = $1") && tx.contains("FOR UPDATE"))) {
+            hold.held().get(10, TimeUnit.SECONDS);
+            // Attempt 1 stops at its lease deadline; the lane's next claim waits for the lock until
+            // the database ends the frozen session (idle in its transaction for a lease, 2 s), then
+            // recovers the run, while the hold still stands.
+            Await.until(Duration.ofSeconds(30), () -> instance.api.isExecuting(runId, 2),
+                    "the lane is claimed again although the frozen session never went on");
+            hold.ended().get(5, TimeUnit.SECONDS);
+        }
+        JsonObject done = instance.api.awaitRun(runId, 60);
+        assertEquals("succeeded", done.getString("status"), done.toString());
+        assertEquals(2, done.getInt("attempt"));
+        assertEquals(1, crashes(done), "the lease lost to the freeze counts as a crash");
+        assertEquals("survived", done.getJsonObject("output").getString("text"));
+        EngineTrace trace = EngineTrace.readDir(Instance.journalDir()).only(c -> c.thread().endsWith("/" + thread));
+        List<EngineTrace.Call> calls = trace.callsOf(runId);
+        assertEquals(2, calls.size(), calls.toString());
+        assertEquals("cancelled", calls.get(0).outcome(), "attempt 1 stopped at its deadline: " + calls);
+        assertEquals("completed", calls.get(1).outcome());
+        assertEquals(List.of(), trace.overlaps(), "no two engine calls of the thread at work at once");
     }
 
     @Test

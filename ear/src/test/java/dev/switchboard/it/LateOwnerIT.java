@@ -12,6 +12,7 @@ import java.util.UUID;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -49,15 +50,21 @@ class LateOwnerIT {
         }
     }
 
+    /**
+     * PostgreSQL only: SIGSTOP may freeze an owner inside a transaction that holds the lane's lock
+     * (a renewal), and only PostgreSQL ends such a session after a while (see DatabaseFaultsIT);
+     * on H2, whose multi-instance set-up exists for tests only, the lock would stay until A goes on.
+     */
     @Test
+    @Tag("postgresql")
     void aFrozenOwnerIsTakenOverAndWhenItGoesOnItStopsWithoutDoingMoreWork() throws Exception {
         String thread = "frozen-" + UUID.randomUUID();
         String runId = a.api.message(thread, "sleep 5000; survived").getString("run_id");
-        Await.until(THIRTY_SECONDS, () -> isExecuting(a.api, runId, 1), "attempt 1 executes on A");
+        Await.until(THIRTY_SECONDS, () -> a.api.isExecuting(runId, 1), "attempt 1 executes on A");
 
         a.pause();
         try {
-            Await.until(THIRTY_SECONDS, () -> isExecuting(b.api, runId, 2), "B takes the run over once A's lease expires");
+            Await.until(THIRTY_SECONDS, () -> b.api.isExecuting(runId, 2), "B takes the run over once A's lease expires");
         } finally {
             a.resume();
         }
@@ -122,10 +129,5 @@ class LateOwnerIT {
 
     private static EngineTrace trace(String thread) {
         return EngineTrace.readDir(Instance.journalDir()).only(c -> c.thread().endsWith("/" + thread));
-    }
-
-    private static boolean isExecuting(Api api, String runId, int attempt) {
-        JsonObject run = api.get("/v1/runs/" + runId).json();
-        return "executing".equals(run.getString("state")) && run.getInt("attempt") == attempt;
     }
 }

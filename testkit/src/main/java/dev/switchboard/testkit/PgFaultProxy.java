@@ -20,14 +20,16 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 
 /**
  * A loopback TCP proxy in front of a PostgreSQL server that tests and the chaos runner use to
- * inject faults: cut every connection, stall all traffic, or let one chosen transaction commit on
- * the server while its client never learns the outcome.
+ * inject faults: cut every connection, stall all traffic, let one chosen transaction commit on
+ * the server while its client never learns the outcome, or freeze one chosen transaction's client
+ * half-way, so its session sits idle inside the transaction holding its locks.
  *
  * <p>It understands the frontend side of the PostgreSQL v3 protocol well enough to follow
  * statements and transactions, so <strong>clients must connect with {@code sslmode=disable}</strong>
@@ -55,6 +57,9 @@ public final class PgFaultProxy implements AutoCloseable {
     private volatile boolean closed;
     private final Set<Conn> conns = ConcurrentHashMap.newKeySet();
     private final List<ArmedFault> armed = new ArrayList<>(); // guarded by itself
+    private final List<Hold> holds = new ArrayList<>(); // guarded by itself
+    /** Read without the lock on the hot path: most batches meet no armed hold. */
+    private volatile boolean holdsArmed;
     private final AtomicInteger accepted = new AtomicInteger();
     private final AtomicInteger cuts = new AtomicInteger();
     private final AtomicInteger connIds = new AtomicInteger();
@@ -184,6 +189,77 @@ public final class PgFaultProxy implements AutoCloseable {
     }
 
     /**
+     * Arms a one-shot fault for the next request batch (ending with Sync or a simple Query), on
+     * any connection, after which that connection's open transaction text (as for {@link
+     * #cutAfterCommit}, without the COMMIT) matches {@code transaction}: the batch reaches the
+     * server and its answer the client, and then nothing more the client sends is forwarded, as if
+     * the client had frozen inside its transaction — the server's session sits idle in it, holding
+     * its locks. Releasing the hold forwards what was held, in order; if the server ends the
+     * session meanwhile (for example {@code idle_in_transaction_session_timeout}), the connection
+     * ends, and the client learns it from the server's error.
+     *
+     * @param transaction predicate over the transaction text so far
+     * @return the hold, to learn when it took hold or its connection ended, and to release it
+     */
+    public Hold holdAfter(Predicate<String> transaction) {
+        Hold h = new Hold(transaction);
+        synchronized (holds) {
+            if (closed) {
+                h.ended.completeExceptionally(new IllegalStateException("proxy closed"));
+                h.release();
+            } else {
+                holds.add(h);
+                holdsArmed = true;
+            }
+        }
+        return h;
+    }
+
+    /**
+     * A transaction frozen by {@link #holdAfter}. Releasing is idempotent; a hold released before
+     * it matched anything is disarmed.
+     */
+    public static final class Hold implements AutoCloseable {
+        private final Predicate<String> predicate;
+        private final CompletableFuture<String> held = new CompletableFuture<>();
+        private final CompletableFuture<Void> ended = new CompletableFuture<>();
+        private final CountDownLatch released = new CountDownLatch(1);
+
+        private Hold(Predicate<String> predicate) {
+            this.predicate = predicate;
+        }
+
+        /**
+         * Completes with the transaction text once a connection is held.
+         *
+         * @return the future of the held transaction's text
+         */
+        public CompletableFuture<String> held() {
+            return held;
+        }
+
+        /**
+         * Completes when the held connection ended while still held (the server ended the session,
+         * or the proxy cut or closed it).
+         *
+         * @return the future of the held connection's end
+         */
+        public CompletableFuture<Void> ended() {
+            return ended;
+        }
+
+        /** Lets the held connection go on (or disarms the hold if it never matched). */
+        public void release() {
+            released.countDown();
+        }
+
+        @Override
+        public void close() {
+            release();
+        }
+    }
+
+    /**
      * Counts client connections accepted since start.
      *
      * @return number of accepted client connections
@@ -225,6 +301,11 @@ public final class PgFaultProxy implements AutoCloseable {
                 f.future.completeExceptionally(new IllegalStateException("proxy closed"));
             }
             armed.clear();
+        }
+        synchronized (holds) {
+            holds.forEach(Hold::release);
+            holds.clear();
+            holdsArmed = false;
         }
         synchronized (stallLock) {
             stallLock.notifyAll();
@@ -278,6 +359,33 @@ public final class PgFaultProxy implements AutoCloseable {
                     return f;
                 }
             }
+            return null;
+        }
+    }
+
+    /** The first armed hold, not released, whose predicate matches; it is removed (one-shot). */
+    private Hold claimHold(String txText) {
+        synchronized (holds) {
+            for (Iterator<Hold> it = holds.iterator(); it.hasNext(); ) {
+                Hold h = it.next();
+                if (h.released.getCount() == 0) {
+                    it.remove();
+                    continue;
+                }
+                boolean match;
+                try {
+                    match = h.predicate.test(txText);
+                } catch (RuntimeException e) {
+                    it.remove();
+                    h.held.completeExceptionally(e);
+                    continue;
+                }
+                if (match) {
+                    it.remove();
+                    return h;
+                }
+            }
+            holdsArmed = !holds.isEmpty();
             return null;
         }
     }
@@ -400,6 +508,8 @@ public final class PgFaultProxy implements AutoCloseable {
         private int zStatus; // guarded by zLock
 
         volatile Firing firing;
+        /** The hold this connection's client side is frozen by, if any. */
+        volatile Hold holding;
 
         Conn(int id, Socket client) {
             this.id = id;
@@ -447,7 +557,7 @@ public final class PgFaultProxy implements AutoCloseable {
                 try {
                     boolean eof = typed ? relayBackend() : copyBlind(down);
                     if (eof) {
-                        if (firing != null) {
+                        if (firing != null || holding != null) {
                             abort(false);
                         } else {
                             endDirection(down, client);
@@ -542,8 +652,43 @@ public final class PgFaultProxy implements AutoCloseable {
                         holdUntilCut();
                         return false;
                     }
+                    if (holdsArmed && !freezeIfHeld()) {
+                        return false;
+                    }
                 }
             }
+        }
+
+        /**
+         * Freezes this client side if an armed hold matches the open transaction, until the hold
+         * is released or the connection ends.
+         *
+         * @return false if the connection ended while frozen
+         */
+        private boolean freezeIfHeld() throws IOException {
+            String text = tx.text();
+            Hold h = text.isEmpty() ? null : claimHold(text);
+            if (h == null) {
+                return true;
+            }
+            up.out.flush();
+            holding = h;
+            h.held.complete(text);
+            try {
+                while (!ended.get() && !h.released.await(50, TimeUnit.MILLISECONDS)) {
+                    // the down thread ends the connection when the server does
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException();
+            } finally {
+                holding = null;
+            }
+            if (ended.get()) {
+                h.ended.complete(null);
+                return false;
+            }
+            return true;
         }
 
         /** Implicit (autocommit) transactions end without a COMMIT; the server's idle status tells. */

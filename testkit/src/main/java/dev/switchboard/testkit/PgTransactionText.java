@@ -49,6 +49,11 @@ final class PgTransactionText {
         }
     }
 
+    /** The text of the transaction so far (empty between transactions). */
+    String text() {
+        return tx.toString();
+    }
+
     /** An implicit (autocommit) transaction ended: what was collected belongs to nothing. */
     void reset() {
         tx.setLength(0);

@@ -331,6 +331,63 @@ class PgFaultProxyTest {
     }
 
     @Test
+    void holdAfterLeavesTheSessionIdleInItsTransactionUntilReleased() throws Exception {
+        String marker = marker();
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try (PgFaultProxy.Hold hold = proxy.holdAfter(tx -> tx.contains(marker));
+             Connection bystander = viaProxy(""); Connection victim = viaProxy("")) {
+            assertEquals(1, selectOne(bystander));
+            victim.setAutoCommit(false);
+            insert(victim, marker); // the matching batch itself is answered
+            assertEquals("BEGIN\n" + INSERT.replace("?", "$1") + "\n" + marker, hold.held().get(10, TimeUnit.SECONDS));
+
+            CompletableFuture<Void> commit = CompletableFuture.runAsync(() -> {
+                try {
+                    victim.commit();
+                } catch (SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+            }, pool);
+            assertThrows(TimeoutException.class, () -> commit.get(500, TimeUnit.MILLISECONDS));
+            assertEquals(1, idleInTransactionInserts(), "the server sees the session idle in its transaction");
+            assertEquals(0, countDirect(marker));
+            assertEquals(1, selectOne(bystander), "other connections go on");
+
+            hold.release();
+            commit.get(10, TimeUnit.SECONDS);
+            assertEquals(1, countDirect(marker));
+            assertFalse(hold.ended().isDone());
+        } finally {
+            pool.shutdownNow();
+        }
+        assertEquals(0, proxy.cuts());
+    }
+
+    @Test
+    void aHeldSessionThatTheServerEndsEndsItsConnection() throws Exception {
+        String marker = marker();
+        try (PgFaultProxy.Hold hold = proxy.holdAfter(tx -> tx.contains(marker));
+             Connection victim = viaProxy("&options=-c%20idle_in_transaction_session_timeout%3D300")) {
+            victim.setAutoCommit(false);
+            insert(victim, marker);
+            hold.held().get(10, TimeUnit.SECONDS);
+            hold.ended().get(10, TimeUnit.SECONDS);
+            assertThrows(SQLException.class, victim::commit);
+        }
+        assertEquals(0, countDirect(marker));
+    }
+
+    @Test
+    void anUnmatchedHoldIsDisarmedByItsRelease() throws Exception {
+        String marker = marker();
+        PgFaultProxy.Hold hold = proxy.holdAfter(tx -> tx.contains(marker));
+        hold.release();
+        commitOne(marker);
+        assertEquals(1, countDirect(marker));
+        assertFalse(hold.held().isDone());
+    }
+
+    @Test
     void closeCutsConnectionsAndFailsArmedFaults() throws Exception {
         CompletableFuture<String> fault = proxy.cutAfterCommit(tx -> true);
         try (Connection c = viaProxy("")) {
@@ -377,6 +434,17 @@ class PgFaultProxyTest {
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT 1")) {
             rs.next();
             return rs.getInt(1);
+        }
+    }
+
+    private static int idleInTransactionInserts() throws SQLException {
+        try (Connection c = direct(); PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM pg_stat_activity"
+                + " WHERE state = 'idle in transaction' AND query LIKE ? AND pid <> pg_backend_pid()")) {
+            ps.setString(1, "INSERT INTO " + TABLE + "%");
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getInt(1);
+            }
         }
     }
 

@@ -91,6 +91,29 @@ public class LaneController {
                 0, settings.pollMs(), TimeUnit.MILLISECONDS);
         LOG.info(() -> "Lane controller " + owner + " started: engine " + engines.engine().name() + ", up to "
                 + settings.maxConcurrent() + " concurrent runs, lease " + settings.leaseMs() + " ms");
+        checkStuckSessionLimit();
+    }
+
+    /**
+     * An instance frozen inside a transaction holds its row locks — a lane's among them — until
+     * the database ends its session; with no limit, or one beyond the lease, no other instance can
+     * take over its expired leases meanwhile. Says so at start-up rather than in an outage.
+     */
+    private void checkStuckSessionLimit() {
+        try {
+            ledger.idleInTransactionTimeoutMs().ifPresent(ms -> {
+                if (ms == 0 || ms > settings.leaseMs()) {
+                    LOG.warning("PostgreSQL's idle_in_transaction_session_timeout is " + ms + " ms for this instance's "
+                            + "sessions: an instance frozen inside a transaction keeps its lanes locked "
+                            + (ms == 0 ? "until it goes on" : "for that long") + ", beyond the lease (" + settings.leaseMs()
+                            + " ms). Leave DB_IDLE_IN_TRANSACTION_TIMEOUT_MS unset (it follows the lease) or at most the lease.");
+                } else {
+                    LOG.info(() -> "PostgreSQL ends this instance's sessions idle inside a transaction after " + ms + " ms");
+                }
+            });
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "Could not read the database's idle-in-transaction limit", e);
+        }
     }
 
     /** Tells the controller that the thread may have runnable work (e.g. a run was just committed). */

@@ -4,16 +4,25 @@ import dev.switchboard.core.clock.InstanceClock;
 import dev.switchboard.persistence.run.RunRecord;
 import dev.switchboard.persistence.thread.DatabaseClock;
 import dev.switchboard.persistence.thread.ThreadRecord;
+import jakarta.annotation.Resource;
 import jakarta.ejb.LocalBean;
 import jakarta.ejb.Stateless;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.Set;
+import javax.sql.DataSource;
 
 /**
  * The lane's transactions. Each public method is one transaction that first locks the thread
@@ -35,6 +44,9 @@ public class LaneLedger implements LaneStore {
 
     @PersistenceContext(unitName = "switchboard")
     EntityManager em;
+
+    @Resource(lookup = "jdbc/switchboard")
+    DataSource dataSource;
 
     @Inject
     LaneSettings settings;
@@ -170,5 +182,25 @@ public class LaneLedger implements LaneStore {
             }
         }
         return ids;
+    }
+
+    /**
+     * How long PostgreSQL lets one of this instance's sessions sit idle inside a transaction
+     * before ending it, in ms (0: never) — the longest an instance frozen mid-transaction can
+     * hold a lane's lock; empty on other databases.
+     */
+    @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
+    public OptionalLong idleInTransactionTimeoutMs() {
+        try (Connection c = dataSource.getConnection()) {
+            if (!"PostgreSQL".equals(c.getMetaData().getDatabaseProductName())) {
+                return OptionalLong.empty();
+            }
+            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
+                    "SELECT setting FROM pg_settings WHERE name = 'idle_in_transaction_session_timeout'")) {
+                return rs.next() ? OptionalLong.of(Long.parseLong(rs.getString(1))) : OptionalLong.empty();
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read idle_in_transaction_session_timeout", e);
+        }
     }
 }
