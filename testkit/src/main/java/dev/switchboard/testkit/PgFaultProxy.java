@@ -219,14 +219,23 @@ public final class PgFaultProxy implements AutoCloseable {
      * A transaction frozen by {@link #holdAfter}. Releasing is idempotent; a hold released before
      * it matched anything is disarmed.
      */
-    public static final class Hold implements AutoCloseable {
-        private final Predicate<String> predicate;
+    public static final class Hold extends OneShot implements AutoCloseable {
         private final CompletableFuture<String> held = new CompletableFuture<>();
         private final CompletableFuture<Void> ended = new CompletableFuture<>();
         private final CountDownLatch released = new CountDownLatch(1);
 
         private Hold(Predicate<String> predicate) {
-            this.predicate = predicate;
+            super(predicate);
+        }
+
+        @Override
+        boolean armed() {
+            return released.getCount() > 0;
+        }
+
+        @Override
+        void predicateFailed(RuntimeException e) {
+            held.completeExceptionally(e);
         }
 
         /**
@@ -340,54 +349,54 @@ public final class PgFaultProxy implements AutoCloseable {
     /** The first armed, not cancelled fault whose predicate matches; it is removed (one-shot). */
     private ArmedFault claimFault(String txText) {
         synchronized (armed) {
-            for (Iterator<ArmedFault> it = armed.iterator(); it.hasNext(); ) {
-                ArmedFault f = it.next();
-                if (f.future.isDone()) {
-                    it.remove();
-                    continue;
-                }
-                boolean match;
-                try {
-                    match = f.predicate.test(txText);
-                } catch (RuntimeException e) {
-                    it.remove();
-                    f.future.completeExceptionally(e);
-                    continue;
-                }
-                if (match) {
-                    it.remove();
-                    return f;
-                }
-            }
-            return null;
+            return claimFirst(armed, txText);
         }
     }
 
     /** The first armed hold, not released, whose predicate matches; it is removed (one-shot). */
     private Hold claimHold(String txText) {
         synchronized (holds) {
-            for (Iterator<Hold> it = holds.iterator(); it.hasNext(); ) {
-                Hold h = it.next();
-                if (h.released.getCount() == 0) {
-                    it.remove();
-                    continue;
-                }
-                boolean match;
-                try {
-                    match = h.predicate.test(txText);
-                } catch (RuntimeException e) {
-                    it.remove();
-                    h.held.completeExceptionally(e);
-                    continue;
-                }
-                if (match) {
-                    it.remove();
-                    return h;
-                }
-            }
+            Hold h = claimFirst(holds, txText);
             holdsArmed = !holds.isEmpty();
-            return null;
+            return h;
         }
+    }
+
+    /** Removes and returns the first live entry whose predicate matches; drops dead ones and ones whose predicate threw. */
+    private static <T extends OneShot> T claimFirst(List<T> entries, String txText) {
+        for (Iterator<T> it = entries.iterator(); it.hasNext(); ) {
+            T entry = it.next();
+            if (!entry.armed()) {
+                it.remove();
+                continue;
+            }
+            boolean match;
+            try {
+                match = entry.predicate.test(txText);
+            } catch (RuntimeException e) {
+                it.remove();
+                entry.predicateFailed(e);
+                continue;
+            }
+            if (match) {
+                it.remove();
+                return entry;
+            }
+        }
+        return null;
+    }
+
+    /** A fault armed for the first transaction its predicate matches. */
+    abstract static class OneShot {
+        final Predicate<String> predicate;
+
+        OneShot(Predicate<String> predicate) {
+            this.predicate = predicate;
+        }
+
+        abstract boolean armed();
+
+        abstract void predicateFailed(RuntimeException e);
     }
 
     /** Blocks while stalled; returns early when the connection or the proxy goes away. */
@@ -409,12 +418,21 @@ public final class PgFaultProxy implements AutoCloseable {
         }
     }
 
-    private static final class ArmedFault {
-        final Predicate<String> predicate;
+    private static final class ArmedFault extends OneShot {
         final CompletableFuture<String> future = new CompletableFuture<>();
 
         ArmedFault(Predicate<String> predicate) {
-            this.predicate = predicate;
+            super(predicate);
+        }
+
+        @Override
+        boolean armed() {
+            return !future.isDone();
+        }
+
+        @Override
+        void predicateFailed(RuntimeException e) {
+            future.completeExceptionally(e);
         }
     }
 
