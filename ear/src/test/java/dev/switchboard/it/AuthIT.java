@@ -1,6 +1,7 @@
 package dev.switchboard.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,6 +12,7 @@ import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.WebSocketHandshakeException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -23,6 +25,7 @@ class AuthIT {
     private static final int PORT = 9184;
     private static final String ALICE = "alice-token-0123456789";
     private static final String BOB = "bob-token-0123456789abc";
+    private static final String CAROL = "carol-token-0123456789";
     private static Instance instance;
     private static Api api;
 
@@ -30,7 +33,8 @@ class AuthIT {
     static void start() {
         String db = TestDatabase.recreate("switchboard_it_auth");
         Map<String, String> env = Instance.defaults(db, PORT, "it-auth");
-        env.put("SWITCHBOARD_AUTH_TOKENS", ALICE + "=alice," + BOB + "=bob");
+        env.put("SWITCHBOARD_AUTH_TOKENS", ALICE + "=alice," + BOB + "=bob," + CAROL + "=carol");
+        env.put("SWITCHBOARD_AUTH_OPERATORS", "carol");
         instance = Instance.start("it-auth", PORT, env);
         api = instance.api;
     }
@@ -118,6 +122,42 @@ class AuthIT {
                 replay.notifications.await(Rpc.endOf(alicesTurn), Duration.ofSeconds(20));
                 assertTrue(replay.notifications.matching(Rpc.ofTurn(bobsTurn)).isEmpty(), "a replay is per user too");
             }
+        }
+    }
+
+    private static List<String> logLines(String token) {
+        Api.Reply r = api.send(api.request("/rpc").header("Authorization", "Bearer " + token)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"server/logStream\","
+                        + "\"params\":{\"max_lines\":10000}}")));
+        assertEquals(200, r.status(), r.body());
+        return r.json().getJsonObject("result").getJsonArray("logs").stream()
+                .map(v -> v.asJsonObject().getString("level") + " " + v.asJsonObject().getString("message")).toList();
+    }
+
+    private static void rpc(String token, String method) {
+        Api.Reply r = api.send(api.request("/rpc").header("Authorization", "Bearer " + token)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"" + method + "\"}")));
+        assertEquals(200, r.status(), r.body());
+    }
+
+    @Test
+    void theLogStreamShowsEachUserOnlyItsOwnEntriesAndOperatorsTheServer() {
+        rpc(ALICE, "server/pause");
+        rpc(ALICE, "server/resume");
+        List<String> alices = logLines(ALICE);
+        assertTrue(alices.contains("info Paused event processing"), alices::toString);
+        assertTrue(alices.contains("info Resumed event processing"), alices::toString);
+        assertTrue(alices.stream().noneMatch(l -> l.contains("Log journal attached")), "server lines are for operators");
+        List<String> bobs = logLines(BOB);
+        assertTrue(bobs.stream().noneMatch(l -> l.contains("event processing")), "bob saw alice's entries: " + bobs);
+        List<String> carols = logLines(CAROL);
+        assertTrue(carols.contains("info Log journal attached"), "an operator sees the server's lines");
+        assertTrue(carols.contains("info Paused event processing"), "an operator sees every user's entries");
+        for (String line : carols) {
+            assertFalse(line.contains("\n") || line.contains("Exception") || line.matches(".*\\bat [a-z]+\\.[a-z].*\\(.*"),
+                    "a log line written for clients has no stack trace or exception class: " + line);
         }
     }
 }

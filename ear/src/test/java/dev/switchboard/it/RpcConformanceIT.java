@@ -220,7 +220,8 @@ class RpcConformanceIT {
                 HttpRequest.newBuilder(rpcUri).DELETE())) {
             Rpc.Raw r = rpc.send(b);
             assertEquals(405, r.status(), r::body);
-            assertEquals("method not allowed", r.body().strip());
+            assertEquals("{\"error\":{\"code\":\"method_not_allowed\",\"message\":\"method not allowed\"}}",
+                    r.body().strip());
         }
         Rpc.Raw r = rpc.send(HttpRequest.newBuilder(URI.create(rpc.base + "/rpc/stream"))
                 .header("Accept", Rpc.NDJSON).POST(HttpRequest.BodyPublishers.ofString("{}")));
@@ -732,7 +733,8 @@ class RpcConformanceIT {
             HttpResponse<InputStream> r = rpc.openStream(accept, null);
             try (InputStream in = r.body()) {
                 assertEquals(400, r.statusCode(), "Accept " + accept);
-                assertEquals("accept header must be application/x-ndjson",
+                assertEquals("{\"error\":{\"code\":\"invalid_accept\","
+                        + "\"message\":\"accept header must be application/x-ndjson\"}}",
                         new String(in.readAllBytes(), StandardCharsets.UTF_8).strip(), "Accept " + accept);
             }
         }

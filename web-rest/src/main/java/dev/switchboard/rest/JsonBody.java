@@ -1,21 +1,20 @@
 package dev.switchboard.rest;
 
 import dev.switchboard.rest.errors.ApiException;
-import jakarta.json.Json;
-import jakarta.json.JsonReader;
+import dev.switchboard.core.input.InvalidJsonException;
+import dev.switchboard.core.input.StorableText;
+import dev.switchboard.core.input.StrictJson;
 import jakarta.json.JsonValue;
-import jakarta.json.stream.JsonParsingException;
 import jakarta.ws.rs.core.MediaType;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.StringReader;
-import java.nio.charset.StandardCharsets;
 
 /**
  * Reads a request body under a size limit and parses it by content type, with jagc's framework
  * error codes: {@code payload_too_large} (413), {@code unsupported_media_type} (415),
- * {@code empty_json_body} and {@code invalid_json_body} (400).
+ * {@code empty_json_body}, {@code invalid_json_body} and {@code invalid_text} (400), the JSON read
+ * strictly ({@link StrictJson}: valid UTF-8, one value, bounded nesting) and every string storable.
  */
 public final class JsonBody {
 
@@ -37,23 +36,48 @@ public final class JsonBody {
             }
             throw new ApiException(415, "unsupported_media_type", "a body needs Content-Type: application/json");
         }
-        String text = new String(bytes, StandardCharsets.UTF_8);
         if (isJson(contentType)) {
-            if (text.isBlank()) {
-                throw new ApiException(400, "empty_json_body",
-                        "body cannot be empty when content-type is set to 'application/json'");
-            }
-            try (JsonReader reader = Json.createReader(new StringReader(text))) {
-                return new Parsed(reader.readValue(), null);
-            } catch (JsonParsingException | IllegalStateException e) {
-                throw new ApiException(400, "invalid_json_body", "body is not valid JSON: " + brief(e.getMessage()));
+            try {
+                String text = StrictJson.utf8(bytes);
+                if (text.isBlank()) {
+                    throw new ApiException(400, "empty_json_body",
+                            "body cannot be empty when content-type is set to 'application/json'");
+                }
+                JsonValue value = StrictJson.parse(text);
+                StorableText.firstProblem(value, "").ifPresent(problem -> {
+                    throw invalidText(problem);
+                });
+                return new Parsed(value, null);
+            } catch (InvalidJsonException e) {
+                throw new ApiException(400, "invalid_json_body", "body is not valid JSON: " + e.getMessage());
             }
         }
         if (contentType.isCompatible(MediaType.TEXT_PLAIN_TYPE)) {
+            String text;
+            try {
+                text = StrictJson.utf8(bytes);
+            } catch (InvalidJsonException e) {
+                throw new ApiException(400, "invalid_body", e.getMessage());
+            }
+            StorableText.problem(text).ifPresent(problem -> {
+                throw invalidText("the body " + problem);
+            });
             return new Parsed(null, text);
         }
         throw new ApiException(415, "unsupported_media_type",
                 "unsupported content type: " + contentType.getType() + "/" + contentType.getSubtype());
+    }
+
+    /** A {@code Content-Type} header value; {@code 415 unsupported_media_type} when it does not parse. */
+    public static MediaType mediaType(String header) {
+        if (header == null || header.isBlank()) {
+            return null;
+        }
+        try {
+            return MediaType.valueOf(header.strip());
+        } catch (RuntimeException e) {
+            throw new ApiException(415, "unsupported_media_type", "Content-Type is not a media type");
+        }
     }
 
     private static boolean isJson(MediaType type) {
@@ -84,10 +108,16 @@ public final class JsonBody {
         }
     }
 
-    private static String brief(String message) {
-        if (message == null) {
-            return "parse error";
-        }
-        return message.length() > 200 ? message.substring(0, 200) : message;
+    /** {@code 400 invalid_text}: a string PostgreSQL cannot store (NUL, an unpaired surrogate). */
+    public static ApiException invalidText(String problem) {
+        return new ApiException(400, "invalid_text", problem);
+    }
+
+    /** A path, query or header value, refused with {@code 400 invalid_text} when it cannot be stored. */
+    public static String storable(String value, String name) {
+        StorableText.problem(value).ifPresent(problem -> {
+            throw invalidText(name + " " + problem);
+        });
+        return value;
     }
 }

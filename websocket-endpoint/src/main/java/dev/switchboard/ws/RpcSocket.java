@@ -69,8 +69,11 @@ public class RpcSocket {
         senders = CDI.current().select(SocketSenders.class).get();
         senders.register(this);
         maxMessageBytes = CDI.current().select(SocketSettings.class).get().maxMessageBytes();
-        // Room above the limit, so an oversized frame reaches message() and is refused with a reason.
+        // The container never buffers a message above these sizes (it closes with 1009 as soon as a
+        // frame announces more); room above the limit lets a message up to 4x reach message() or
+        // binary() and be refused with our own reason.
         session.setMaxTextMessageBufferSize(maxMessageBytes * 4);
+        session.setMaxBinaryMessageBufferSize(maxMessageBytes * 4);
         session.setMaxIdleTimeout(0);
         if (user == null) {
             close(new CloseReason(CloseReason.CloseCodes.VIOLATED_POLICY, "unauthorized"));
@@ -80,7 +83,7 @@ public class RpcSocket {
     @OnMessage
     public void message(String text) {
         if (tooBig(text)) {
-            closeAfterWrites(new CloseReason(CloseReason.CloseCodes.TOO_BIG, "message larger than " + maxMessageBytes + " bytes"), null);
+            closeAfterWrites(SocketCloses.tooBig(maxMessageBytes), null);
             return;
         }
         RpcEnvelope.Parsed parsed = RpcEnvelope.parse(text);
@@ -114,9 +117,16 @@ public class RpcSocket {
                 && text.getBytes(StandardCharsets.UTF_8).length > maxMessageBytes;
     }
 
-    /** Binary frames are not part of the protocol; answered, not dropped. */
+    /**
+     * Binary messages are not part of the protocol: answered, not dropped; one larger than the
+     * text limit closes the connection like an oversized text message.
+     */
     @OnMessage
     public void binary(byte[] data) {
+        if (data.length > maxMessageBytes) {
+            closeAfterWrites(SocketCloses.tooBig(maxMessageBytes), null);
+            return;
+        }
         answer(RpcEnvelope.error(null, new RpcError(RpcError.PARSE_ERROR, "Parse error: binary frames are not supported", null)));
     }
 
@@ -287,9 +297,17 @@ public class RpcSocket {
         }
     }
 
+    /**
+     * A frame the container refused (too big, not UTF-8, not the protocol) reaches here before the
+     * container closes the connection with its own reason, which names its message id and our
+     * classes: the connection is closed first, with a short generic reason and the RFC 6455 code.
+     */
     @OnError
     public void error(Session session, Throwable error) {
         LOG.log(Level.FINE, "WebSocket error", error);
+        if (session != null && session.isOpen()) {
+            close(SocketCloses.forError(error));
+        }
     }
 
     private void close(CloseReason reason) {

@@ -5,6 +5,7 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonValue;
 import java.time.Instant;
+import java.util.regex.Pattern;
 
 /**
  * Holon's normalised event (holon-serve spec §8). {@code scope} and {@code subject} members are
@@ -13,6 +14,9 @@ import java.time.Instant;
  */
 public record EventEnvelope(String id, String source, String type, Instant at, Scope scope, Subject subject,
         String dedupeKey, JsonValue payload) {
+
+    /** An event id: a client's ({@code id}) or a generated {@code evt_…}; record ids have the same shape. */
+    public static final Pattern ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:-]{0,63}");
 
     /** Where the event belongs. */
     public record Scope(String tenant, String partition, String repo, String workspaceRef, String workspacePath) {

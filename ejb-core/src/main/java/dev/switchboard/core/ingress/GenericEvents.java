@@ -6,7 +6,6 @@ import jakarta.json.JsonValue;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
-import java.util.regex.Pattern;
 
 /**
  * A pre-normalised envelope from any source (holon-serve spec §8, §9.2a): validated member by
@@ -23,7 +22,6 @@ public final class GenericEvents {
     static final int MAX_SUBJECT_MEMBER = 128;
     static final int MAX_DEDUPE_KEY = 512;
     static final int MAX_SESSION_KEY = 512;
-    private static final Pattern ID = Pattern.compile("[A-Za-z0-9._:-]{1,64}");
 
     private GenericEvents() {
     }
@@ -38,8 +36,9 @@ public final class GenericEvents {
         String type = required(body, "type", MAX_TYPE);
         String source = required(body, "source", MAX_SOURCE);
         String id = optional(body, "id", 64);
-        if (!id.isEmpty() && !ID.matcher(id).matches()) {
-            throw new InvalidEventException("id", "id may contain only letters, digits and . _ : -");
+        if (!id.isEmpty() && !EventEnvelope.ID.matcher(id).matches()) {
+            throw new InvalidEventException("id", "id must start with a letter or digit and contain only letters, "
+                    + "digits and . _ : -");
         }
         Instant at = instant(body.get("at"));
         JsonObject scope = object(body, "scope");
@@ -60,12 +59,16 @@ public final class GenericEvents {
         if (dedupeKey.isEmpty()) {
             envelope = envelope.withDedupeKey(DedupeKeys.storable(DedupeKeys.of(envelope)));
         }
+        checkRoute(envelope, "payload.session_key");
+        return envelope;
+    }
+
+    /** The session key the envelope routes to must fit its column; {@code field} names what to shorten. */
+    static void checkRoute(EventEnvelope envelope, String field) {
         String route = SessionRouting.route(envelope);
         if (route.length() > MAX_SESSION_KEY) {
-            throw new InvalidEventException("payload.session_key", "the session key may be at most "
-                    + MAX_SESSION_KEY + " characters");
+            throw new InvalidEventException(field, "the session key may be at most " + MAX_SESSION_KEY + " characters");
         }
-        return envelope;
     }
 
     private static String required(JsonObject o, String name, int max) {
@@ -101,7 +104,7 @@ public final class GenericEvents {
         return optional(o, name, max, prefix);
     }
 
-    private static String bounded(String value, int max, String field) {
+    static String bounded(String value, int max, String field) {
         if (value.length() > max) {
             throw new InvalidEventException(field, field + " may be at most " + max + " characters");
         }

@@ -36,7 +36,10 @@ public final class GithubEvents {
         return b.build();
     }
 
-    /** Normalises a raw delivery; throws {@link UnsupportedEventException} for what Holon drops. */
+    /**
+     * Normalises a raw delivery; throws {@link UnsupportedEventException} for what Holon drops and
+     * {@link InvalidEventException} for a value too long to store.
+     */
     public static EventEnvelope normalise(JsonObject body, String repoHint, String id, Instant now) {
         String event = eventName(body);
         if (event.isEmpty()) {
@@ -90,8 +93,13 @@ public final class GithubEvents {
             }
             default -> throw new UnsupportedEventException("unsupported event type");
         }
+        // Each value is stored in a column of its own size: too long is refused, never truncated.
+        GenericEvents.bounded(repo, GenericEvents.MAX_SCOPE_MEMBER, "repository.full_name");
+        GenericEvents.bounded(type, GenericEvents.MAX_TYPE, "action");
+        GenericEvents.bounded(number, GenericEvents.MAX_SUBJECT_MEMBER, "number");
         EventEnvelope envelope = new EventEnvelope(id, "github", type, now, EventEnvelope.Scope.EMPTY.withRepo(repo),
                 new EventEnvelope.Subject(kind, number), "", body);
+        GenericEvents.checkRoute(envelope, "repository.full_name");
         return envelope.withDedupeKey(DedupeKeys.storable(DedupeKeys.of(envelope)));
     }
 

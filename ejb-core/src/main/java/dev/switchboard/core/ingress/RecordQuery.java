@@ -1,5 +1,7 @@
 package dev.switchboard.core.ingress;
 
+import dev.switchboard.core.input.InvalidJsonException;
+import dev.switchboard.core.input.StrictJson;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Optional;
@@ -20,16 +22,25 @@ public record RecordQuery(String eventId, String sessionKey, String runId, Strin
                     .encodeToString((time + ":" + id).getBytes(StandardCharsets.UTF_8));
         }
 
-        /** Empty when {@code text} is not a cursor this server produced. */
+        /**
+         * Empty when {@code text} is not a cursor this server produced: it must decode to a
+         * non-negative time and a record id, and encode back to exactly {@code text}.
+         */
         public static Optional<Cursor> decode(String text) {
             try {
-                String raw = new String(Base64.getUrlDecoder().decode(text.strip()), StandardCharsets.UTF_8);
+                String raw = StrictJson.utf8(Base64.getUrlDecoder().decode(text));
                 int colon = raw.indexOf(':');
                 if (colon <= 0 || colon == raw.length() - 1) {
                     return Optional.empty();
                 }
-                return Optional.of(new Cursor(Long.parseLong(raw.substring(0, colon)), raw.substring(colon + 1)));
-            } catch (IllegalArgumentException e) {
+                long time = Long.parseLong(raw.substring(0, colon));
+                String id = raw.substring(colon + 1);
+                if (time < 0 || !EventEnvelope.ID.matcher(id).matches()) {
+                    return Optional.empty();
+                }
+                Cursor cursor = new Cursor(time, id);
+                return cursor.encode().equals(text) ? Optional.of(cursor) : Optional.empty();
+            } catch (IllegalArgumentException | InvalidJsonException e) {
                 return Optional.empty();
             }
         }

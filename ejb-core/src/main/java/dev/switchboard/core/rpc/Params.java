@@ -1,5 +1,6 @@
 package dev.switchboard.core.rpc;
 
+import dev.switchboard.core.input.StorableText;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
@@ -26,6 +27,9 @@ public final class Params {
         if (params.getValueType() != JsonValue.ValueType.OBJECT) {
             throw new RpcException(RpcError.undecodable("params must be an object"));
         }
+        StorableText.firstProblem(params, "params").ifPresent(problem -> {
+            throw new RpcException(RpcError.undecodable(problem));
+        });
         return new Params(params.asJsonObject());
     }
 
@@ -61,7 +65,11 @@ public final class Params {
         if (value.getValueType() != JsonValue.ValueType.NUMBER || !((JsonNumber) value).isIntegral()) {
             throw new RpcException(RpcError.undecodable(name + " must be an integer"));
         }
-        return ((JsonNumber) value).longValue();
+        try {
+            return ((JsonNumber) value).longValueExact();
+        } catch (ArithmeticException e) {
+            throw new RpcException(RpcError.invalidField(name, name + " is out of range"));
+        }
     }
 
     /** The integer member within [min, max], or {@code fallback} when absent; otherwise a field error. */

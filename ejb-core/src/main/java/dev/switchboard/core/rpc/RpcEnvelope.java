@@ -1,12 +1,14 @@
 package dev.switchboard.core.rpc;
 
+import dev.switchboard.core.input.InvalidJsonException;
+import dev.switchboard.core.input.StorableText;
+import dev.switchboard.core.input.StrictJson;
 import jakarta.json.Json;
+import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
-import jakarta.json.JsonReader;
+import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
-import jakarta.json.stream.JsonParsingException;
-import java.io.StringReader;
 
 /**
  * JSON-RPC 2.0 envelopes with Holon's rules: one request object (a batch is a parse error),
@@ -14,6 +16,9 @@ import java.io.StringReader;
  * making a notification. Shared by {@code POST /rpc} and the WebSocket.
  */
 public final class RpcEnvelope {
+
+    /** The longest string id a request may carry. */
+    public static final int MAX_ID_LENGTH = 256;
 
     private RpcEnvelope() {
     }
@@ -35,12 +40,11 @@ public final class RpcEnvelope {
             return invalid(RpcError.INVALID_REQUEST, "empty request body");
         }
         JsonValue value;
-        try (JsonReader reader = Json.createReader(new StringReader(body))) {
-            value = reader.readValue();
-        } catch (JsonParsingException | IllegalStateException e) {
-            return invalid(RpcError.PARSE_ERROR, "Parse error");
-        } catch (RuntimeException e) {
-            return invalid(RpcError.PARSE_ERROR, "Parse error");
+        try {
+            value = StrictJson.parse(body);
+        } catch (InvalidJsonException e) {
+            return new Parsed(null, new RpcError(RpcError.PARSE_ERROR, "Parse error",
+                    Json.createObjectBuilder().add("reason", e.getMessage()).build()));
         }
         if (value.getValueType() != JsonValue.ValueType.OBJECT) {
             return invalid(RpcError.PARSE_ERROR, "Parse error");
@@ -56,11 +60,30 @@ public final class RpcEnvelope {
                 || request.getString("method").isEmpty()) {
             return invalid(RpcError.INVALID_REQUEST, "method is required");
         }
+        if (StorableText.problem(request.getString("method")).isPresent()) {
+            return invalid(RpcError.INVALID_REQUEST, "method must be a method name");
+        }
         JsonValue id = request.get("id");
         if (id != null && id.getValueType() == JsonValue.ValueType.NULL) {
             id = null;
         }
+        if (id != null && !validId(id)) {
+            return invalid(RpcError.INVALID_REQUEST, "id must be a string of at most " + MAX_ID_LENGTH
+                    + " characters, an integer or null");
+        }
         return new Parsed(new Request(id, request.getString("method"), request.get("params")), null);
+    }
+
+    /**
+     * JSON-RPC 2.0 allows a string, a number or null; objects, arrays and booleans are refused, and
+     * so are ids no client needs that would be echoed into every answer: long or unstorable strings
+     * and numbers that are not integers.
+     */
+    private static boolean validId(JsonValue id) {
+        if (id instanceof JsonString s) {
+            return s.getString().length() <= MAX_ID_LENGTH && StorableText.problem(s.getString()).isEmpty();
+        }
+        return id instanceof JsonNumber n && n.isIntegral();
     }
 
     private static Parsed invalid(int code, String message) {

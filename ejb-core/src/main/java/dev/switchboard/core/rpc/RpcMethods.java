@@ -14,7 +14,9 @@ import dev.switchboard.core.turn.TurnQueries;
 import dev.switchboard.core.turn.TurnRejectedException;
 import dev.switchboard.core.turn.TurnService;
 import dev.switchboard.core.turn.TurnView;
+import dev.switchboard.core.user.Authenticator;
 import jakarta.ejb.EJB;
+import jakarta.inject.Inject;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
@@ -54,6 +56,9 @@ public class RpcMethods {
     @EJB
     RuntimeService runtime;
 
+    @Inject
+    Authenticator authenticator;
+
     /** The canonical name of a method, or null when there is no such method. */
     public static String canonical(String method) {
         String name = ALIASES.getOrDefault(method, method);
@@ -71,7 +76,7 @@ public class RpcMethods {
                 case "server/status" -> status(userKey);
                 case "server/pause" -> pause(userKey);
                 case "server/resume" -> resume(userKey);
-                case "server/logStream" -> logStream(params);
+                case "server/logStream" -> logStream(userKey, params);
                 case "thread/start" -> threadStart(userKey, params);
                 case "thread/list" -> threadList(userKey, params);
                 case "thread/read" -> threadRead(userKey, params);
@@ -114,14 +119,16 @@ public class RpcMethods {
         return success(runtime.resume(userKey) ? "Resumed event processing" : "Runtime already running");
     }
 
-    private JsonObject logStream(Params params) {
+    /** The caller's own journal entries; an operator's view is the whole server's. */
+    private JsonObject logStream(String userKey, Params params) {
         int maxLines = params.bounded("max_lines", 1, 10_000, 100, "max_lines must be between 1 and 10000");
         long from = params.integer("from_position", 0);
         if (from < 0) {
             throw new RpcException(RpcError.invalidField("from_position", "from_position must not be negative"));
         }
         JsonArrayBuilder logs = Json.createArrayBuilder();
-        for (LogJournal.Entry e : runtime.logs((int) Math.min(Integer.MAX_VALUE, from), maxLines)) {
+        for (LogJournal.Entry e : runtime.logs(userKey, authenticator.isOperator(userKey),
+                (int) Math.min(Integer.MAX_VALUE, from), maxLines)) {
             logs.add(Json.createObjectBuilder().add("level", e.level()).add("time", e.time().toString())
                     .add("message", e.message()));
         }

@@ -1,11 +1,14 @@
 package dev.switchboard.core.runtime;
 
+import dev.switchboard.core.lifecycle.TurnEnded;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.TransactionPhase;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -19,9 +22,11 @@ import java.util.logging.Logger;
 import java.util.logging.SimpleFormatter;
 
 /**
- * The server's recent log records (Switchboard's own loggers, INFO and above), kept in memory
- * for {@code server/logStream} (H12: real log lines, not envelopes). Bounded: the oldest records
- * make room for new ones.
+ * The server's recent log entries for {@code server/logStream} (H12: real log lines, not
+ * envelopes), written for clients: a level, a time and one line of text — never a stack trace,
+ * an exception class or SQL. Entries about a user's turns and runtime belong to that user; the
+ * server's own log lines (Switchboard's loggers, INFO and above, message text only) belong to no
+ * user and only operators see them. Bounded: the oldest entries make room for new ones.
  */
 @Singleton
 @Startup
@@ -29,9 +34,10 @@ import java.util.logging.SimpleFormatter;
 public class LogJournal {
 
     static final int CAPACITY = 10_000;
+    static final int MAX_MESSAGE = 500;
 
-    /** One log line as {@code server/logStream} returns it. */
-    public record Entry(String level, Instant time, String message) {
+    /** One log line as {@code server/logStream} returns it; {@code userKey} null for the server's own lines. */
+    public record Entry(String level, Instant time, String message, String userKey) {
     }
 
     private final ArrayDeque<Entry> entries = new ArrayDeque<>();
@@ -44,11 +50,9 @@ public class LogJournal {
             if (record.getLevel().intValue() < Level.INFO.intValue()) {
                 return;
             }
-            String message = formatter.formatMessage(record);
-            if (record.getThrown() != null) {
-                message = message + ": " + record.getThrown();
-            }
-            add(new Entry(level(record.getLevel()), record.getInstant(), message));
+            // The record's throwable stays in the server log: clients get the message text only.
+            add(new Entry(level(record.getLevel()), record.getInstant(), forClients(formatter.formatMessage(record)),
+                    null));
         }
 
         @Override
@@ -71,6 +75,19 @@ public class LogJournal {
         root.removeHandler(handler);
     }
 
+    /** An entry about one user's work, visible to that user (and operators). */
+    public void note(String userKey, String level, String message) {
+        add(new Entry(level, Instant.now(), forClients(message), userKey));
+    }
+
+    /** A turn that did not complete is worth a line in its owner's journal, once its end is committed. */
+    public void turnEnded(@Observes(during = TransactionPhase.AFTER_SUCCESS) TurnEnded turn) {
+        if (!turn.isCompleted()) {
+            String why = turn.message() == null || turn.message().isBlank() ? "" : ": " + turn.message();
+            note(turn.userKey(), "warn", "turn " + turn.turnId() + " " + turn.outcome() + why);
+        }
+    }
+
     synchronized void add(Entry entry) {
         if (entries.size() >= CAPACITY) {
             entries.removeFirst();
@@ -78,13 +95,19 @@ public class LogJournal {
         entries.addLast(entry);
     }
 
-    /** Up to {@code maxLines} entries, skipping the newest {@code fromPosition}, oldest first. */
-    public synchronized List<Entry> read(int fromPosition, int maxLines) {
-        List<Entry> newestFirst = new ArrayList<>(maxLines);
+    /**
+     * Up to {@code maxLines} of the entries {@code userKey} may see (an operator sees all), skipping
+     * the newest {@code fromPosition} of them, oldest first.
+     */
+    public synchronized List<Entry> read(String userKey, boolean operator, int fromPosition, int maxLines) {
+        List<Entry> newestFirst = new ArrayList<>(Math.min(maxLines, 256));
         Iterator<Entry> it = entries.descendingIterator();
         int skipped = 0;
         while (it.hasNext() && newestFirst.size() < maxLines) {
             Entry e = it.next();
+            if (!operator && !userKey.equals(e.userKey())) {
+                continue;
+            }
             if (skipped < fromPosition) {
                 skipped++;
                 continue;
@@ -96,6 +119,16 @@ public class LogJournal {
             result.add(newestFirst.get(i));
         }
         return result;
+    }
+
+    /** The first line, at most {@value #MAX_MESSAGE} characters. */
+    static String forClients(String message) {
+        if (message == null) {
+            return "";
+        }
+        int newline = message.indexOf('\n');
+        String line = newline >= 0 ? message.substring(0, newline).stripTrailing() : message;
+        return line.length() > MAX_MESSAGE ? line.substring(0, MAX_MESSAGE) + "…" : line;
     }
 
     static String level(Level level) {

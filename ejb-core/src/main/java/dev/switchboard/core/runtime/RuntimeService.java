@@ -30,12 +30,20 @@ public class RuntimeService {
 
     /** False when already paused. */
     public boolean pause(String userKey) {
-        return UniqueViolation.retryOnce(() -> ledger.pause(userKey));
+        boolean paused = UniqueViolation.retryOnce(() -> ledger.pause(userKey));
+        if (paused) {
+            journal.note(userKey, "info", "Paused event processing");
+        }
+        return paused;
     }
 
     /** False when not paused. */
     public boolean resume(String userKey) {
-        return UniqueViolation.retryOnce(() -> ledger.resume(userKey));
+        boolean resumed = UniqueViolation.retryOnce(() -> ledger.resume(userKey));
+        if (resumed) {
+            journal.note(userKey, "info", "Resumed event processing");
+        }
+        return resumed;
     }
 
     /** Creates the thread if it is new and makes it the user's session. */
@@ -44,7 +52,8 @@ public class RuntimeService {
         return UniqueViolation.retryOnce(() -> ledger.startThread(userKey, threadKey));
     }
 
-    public List<LogJournal.Entry> logs(int fromPosition, int maxLines) {
-        return journal.read(fromPosition, maxLines);
+    /** The journal entries {@code userKey} may see: its own, or every entry for an operator. */
+    public List<LogJournal.Entry> logs(String userKey, boolean operator, int fromPosition, int maxLines) {
+        return journal.read(userKey, operator, fromPosition, maxLines);
     }
 }

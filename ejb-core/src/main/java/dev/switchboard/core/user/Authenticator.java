@@ -4,7 +4,10 @@ import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.net.InetAddress;
+import java.util.Arrays;
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /** The configured {@link TokenDirectory} ({@code switchboard.auth.tokens}), for the web modules. */
@@ -15,11 +18,28 @@ public class Authenticator {
     @ConfigProperty(name = "switchboard.auth.tokens")
     Optional<String> tokensConfig;
 
+    /** Users who may see the whole server (its log lines, every user's journal entries): {@code alice,bob}. */
+    @Inject
+    @ConfigProperty(name = "switchboard.auth.operators")
+    Optional<String> operatorsConfig;
+
     private TokenDirectory directory;
+    private Set<String> operators;
 
     @PostConstruct
     void load() {
         directory = TokenDirectory.parse(tokensConfig.orElse(""));
+        operators = Arrays.stream(operatorsConfig.orElse("").split(",")).map(String::strip)
+                .filter(s -> !s.isEmpty()).collect(Collectors.toUnmodifiableSet());
+    }
+
+    /**
+     * True for a configured operator, and for the single {@value TokenDirectory#LOCAL_USER} user
+     * when no tokens are configured (then only loopback clients are served: whoever runs the
+     * server operates it).
+     */
+    public boolean isOperator(String user) {
+        return directory.isOpen() ? TokenDirectory.LOCAL_USER.equals(user) : operators.contains(user);
     }
 
     public Authentication authenticate(String authorization, boolean loopbackCaller) {

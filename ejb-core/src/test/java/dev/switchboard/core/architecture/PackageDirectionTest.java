@@ -37,7 +37,7 @@ class PackageDirectionTest {
             List.of("lane"),
             List.of("lifecycle", "thread"),
             List.of("idempotency", "notify", "engine", "user", "schema"),
-            List.of("clock"));
+            List.of("clock", "input"));
 
     private static final JavaClasses CLASSES = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)

@@ -136,4 +136,23 @@ class GenericEventsTest {
         assertEquals(Optional.empty(), RecordQuery.Cursor.decode("not a cursor!"));
         assertEquals(Optional.empty(), RecordQuery.Cursor.decode("YWJj")); // "abc": no time
     }
+
+    @Test
+    void forgedCursorsAreRefused() {
+        for (String raw : List.of("-1:-1", "1:::", "1:a b", "1:" + "x".repeat(65), "99999999999999999999:evt_1", "+1:evt_1",
+                "1:evt_1\u0000")) {
+            String text = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(raw.getBytes());
+            assertEquals(Optional.empty(), RecordQuery.Cursor.decode(text), raw);
+        }
+        String padded = java.util.Base64.getUrlEncoder().encodeToString("1:evt_1".getBytes());
+        assertEquals(Optional.empty(), RecordQuery.Cursor.decode(padded), "not this server's encoding");
+        assertEquals(Optional.empty(), RecordQuery.Cursor.decode("_w"), "not UTF-8");
+    }
+
+    @Test
+    void anEventIdStartsWithALetterOrDigit() {
+        assertEquals("id", assertThrows(InvalidEventException.class,
+                () -> parse("{'source':'ci','type':'t','id':':x'}")).field());
+        assertEquals("a.b:c-d_e", parse("{'source':'ci','type':'t','id':'a.b:c-d_e'}").id());
+    }
 }

@@ -29,6 +29,21 @@ class IngressRulesTest {
         return GithubEvents.normalise(json(body), "hint/repo", "evt_1", NOW);
     }
 
+    @Test
+    void valuesTooLongForTheirColumnsAreRefusedNotTruncated() {
+        String longRepo = "o/" + "r".repeat(505);
+        InvalidEventException repo = assertThrows(InvalidEventException.class, () -> github(
+                "{'x_github_event':'issues','action':'opened','issue':{'number':1},'repository':{'full_name':'" + longRepo
+                        + "'}}"));
+        assertEquals("repository.full_name", repo.field());
+        assertEquals("number", assertThrows(InvalidEventException.class, () -> github(
+                "{'x_github_event':'issues','action':'opened','issue':{'number':'" + "9".repeat(200)
+                        + "'},'repository':{'full_name':'o/r'}}")).field());
+        assertEquals("action", assertThrows(InvalidEventException.class, () -> github(
+                "{'x_github_event':'issues','action':'" + "a".repeat(300) + "','issue':{'number':1},"
+                        + "'repository':{'full_name':'o/r'}}")).field());
+    }
+
     // §9.2 normalisation vectors
 
     @Test

@@ -25,6 +25,13 @@ class RpcEnvelopeTest {
             "{\"jsonrpc\":\"2.0\",\"id\":1}|-32600|method is required",
             "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"\"}|-32600|method is required",
             "{\"jsonrpc\":\"2.0\",\"method\":\"\"}|-32600|method is required",
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"a\"}garbage|-32700|Parse error",
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"a\\u0000\"}|-32600|method must be a method name",
+            "{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":\"a\"}|-32600|id must be a string of at most 256 characters, an integer or null",
+            "{\"jsonrpc\":\"2.0\",\"id\":[1],\"method\":\"a\"}|-32600|id must be a string of at most 256 characters, an integer or null",
+            "{\"jsonrpc\":\"2.0\",\"id\":true,\"method\":\"a\"}|-32600|id must be a string of at most 256 characters, an integer or null",
+            "{\"jsonrpc\":\"2.0\",\"id\":1.5,\"method\":\"a\"}|-32600|id must be a string of at most 256 characters, an integer or null",
+            "{\"jsonrpc\":\"2.0\",\"id\":\"a\\u0000\",\"method\":\"a\"}|-32600|id must be a string of at most 256 characters, an integer or null",
     })
     void envelopeErrorsInHolonsOrder(String body, int code, String message) {
         RpcEnvelope.Parsed parsed = RpcEnvelope.parse(body);
@@ -67,6 +74,36 @@ class RpcEnvelopeTest {
         RpcException range = assertThrows(RpcException.class,
                 () -> Params.of(Json.createObjectBuilder().add("max_lines", 0).build()).bounded("max_lines", 1, 10, 5, "bad"));
         assertEquals("max_lines", range.error().data().getString("field"));
+    }
+
+    @Test
+    void aLongStringIdIsRefusedAndAnIntegerIdOfAnySizeEchoed() {
+        assertEquals(-32600, RpcEnvelope.parse("{\"jsonrpc\":\"2.0\",\"id\":\"" + "x".repeat(257)
+                + "\",\"method\":\"a\"}").error().code());
+        RpcEnvelope.Request big = RpcEnvelope.parse("{\"jsonrpc\":\"2.0\",\"id\":18446744073709551619,\"method\":\"a\"}")
+                .request();
+        assertEquals("18446744073709551619", big.id().toString());
+    }
+
+    @Test
+    void integersOutsideTheRangeAreRefusedNotWrapped() {
+        Params p = Params.of(Json.createObjectBuilder().add("after_seq", new java.math.BigInteger("18446744073709551619"))
+                .add("huge", new java.math.BigDecimal("1e400")).build());
+        RpcException wrapped = assertThrows(RpcException.class, () -> p.integer("after_seq", -1));
+        assertEquals(-32602, wrapped.error().code());
+        assertEquals("after_seq", wrapped.error().data().getString("field"));
+        assertEquals(-32602, assertThrows(RpcException.class, () -> p.integer("huge", -1)).error().code());
+        assertEquals(Long.MAX_VALUE, Params.of(Json.createObjectBuilder().add("n", Long.MAX_VALUE).build())
+                .integer("n", 0));
+    }
+
+    @Test
+    void paramsWithTextThatCannotBeStoredAreInvalidParams() {
+        RpcException e = assertThrows(RpcException.class, () -> Params.of(Json.createObjectBuilder()
+                .add("input", Json.createArrayBuilder().add(Json.createObjectBuilder().add("text", "a\u0000b"))).build()));
+        assertEquals(-32602, e.error().code());
+        assertEquals("invalid params: params.input[0].text contains U+0000 (NUL), which cannot be stored",
+                e.error().message());
     }
 
     @Test

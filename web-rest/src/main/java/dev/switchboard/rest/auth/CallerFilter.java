@@ -24,7 +24,8 @@ import java.util.Set;
 @Priority(Priorities.AUTHENTICATION)
 public class CallerFilter implements ContainerRequestFilter {
 
-    private static final Set<String> PUBLIC_PATHS = Set.of("healthz");
+    private static final Set<String> PUBLIC_PATHS = Set.of("healthz", "health", "health/live", "health/ready",
+            "health/started");
     private static final Set<String> WEBHOOK_PATHS = Set.of("ingress/github/webhook", "webhook");
 
     @Inject

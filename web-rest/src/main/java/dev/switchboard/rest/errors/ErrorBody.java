@@ -11,9 +11,13 @@ public final class ErrorBody {
     }
 
     public static Response response(int status, String code, String message) {
-        String body = Json.createObjectBuilder()
+        return Response.status(status).type(MediaType.APPLICATION_JSON_TYPE).entity(json(code, message)).build();
+    }
+
+    /** {@code {"error":{"code":…,"message":…}}}. */
+    public static String json(String code, String message) {
+        return Json.createObjectBuilder()
                 .add("error", Json.createObjectBuilder().add("code", code).add("message", message))
                 .build().toString();
-        return Response.status(status).type(MediaType.APPLICATION_JSON_TYPE).entity(body).build();
     }
 }

@@ -12,6 +12,7 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import jakarta.ws.rs.ext.Provider;
+import java.net.URISyntaxException;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLRecoverableException;
@@ -66,9 +67,10 @@ public final class ErrorMappers {
             int status = e.getResponse() == null ? 500 : e.getResponse().getStatus();
             if (status >= 500) {
                 LOG.log(Level.SEVERE, "Request failed", e);
-                return ErrorBody.response(status, "internal_error", "request failed");
             }
-            return ErrorBody.response(status, "bad_request", e.getMessage() == null ? "request failed" : e.getMessage());
+            // The runtime's own message (with its message id and the offending input) stays in the log.
+            ContainerErrors.Answer answer = ContainerErrors.forStatus(status);
+            return ErrorBody.response(answer.status(), answer.code(), answer.message());
         }
     }
 
@@ -90,6 +92,15 @@ public final class ErrorMappers {
                 return ErrorBody.response(503, "database_unavailable",
                         "the database did not answer; retry (with the same Idempotency-Key for a message)");
             }
+            if (malformedUri(e)) {
+                ContainerErrors.Answer answer = ContainerErrors.forStatus(400);
+                return ErrorBody.response(answer.status(), answer.code(), answer.message());
+            }
+            if (refusedValue(e)) {
+                LOG.log(Level.WARNING, "The database refused a value that passed validation", e);
+                return ErrorBody.response(400, "invalid_value",
+                        "a value in the request cannot be stored (too long or not valid text)");
+            }
             LOG.log(Level.SEVERE, "Unexpected error", e);
             return ErrorBody.response(500, "internal_error", "request failed");
         }
@@ -107,6 +118,30 @@ public final class ErrorMappers {
                 }
                 if (t instanceof SQLException sql && sql.getSQLState() != null
                         && List.of("08", "53", "57").contains(sql.getSQLState().substring(0, 2))) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /** The request's URI does not parse (a raw backslash in the path, say): the client's fault. */
+        static boolean malformedUri(Throwable e) {
+            for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+                if (t instanceof URISyntaxException) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /**
+         * The database refused a value (SQLSTATE class 22, data exception: too long, not valid in the
+         * encoding, out of range): the request's fault, refused like a validation error. The
+         * validation at the doors should have caught it; the warning says which check is missing.
+         */
+        static boolean refusedValue(Throwable e) {
+            for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+                if (t instanceof SQLException sql && sql.getSQLState() != null && sql.getSQLState().startsWith("22")) {
                     return true;
                 }
             }

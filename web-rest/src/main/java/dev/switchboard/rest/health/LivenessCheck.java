@@ -1,6 +1,8 @@
 package dev.switchboard.rest.health;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Map;
+import java.util.Optional;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Liveness;
@@ -15,9 +17,7 @@ public class LivenessCheck implements HealthCheck {
         Runtime rt = Runtime.getRuntime();
         long used = rt.totalMemory() - rt.freeMemory();
         boolean ok = used < rt.maxMemory() * 0.95;
-        return HealthCheckResponse.named("heap").status(ok)
-                .withData("used_mb", used / (1024 * 1024))
-                .withData("max_mb", rt.maxMemory() / (1024 * 1024))
-                .build();
+        return new HealthCheckResponse("heap", ok ? HealthCheckResponse.Status.UP : HealthCheckResponse.Status.DOWN,
+                Optional.of(Map.of("used_mb", used / (1024 * 1024), "max_mb", rt.maxMemory() / (1024 * 1024))));
     }
 }

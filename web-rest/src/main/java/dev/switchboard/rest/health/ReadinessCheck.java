@@ -3,6 +3,9 @@ package dev.switchboard.rest.health;
 import dev.switchboard.core.status.ServerStatus;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
@@ -23,13 +26,13 @@ public class ReadinessCheck implements HealthCheck {
         boolean database = status.databaseReachable();
         boolean lanes = status.lanesRunning();
         boolean heartbeat = status.heartbeatCurrent();
-        return HealthCheckResponse.named("switchboard")
-                .status(database && lanes && heartbeat)
-                .withData("database", database ? "reachable" : "unreachable")
-                .withData("lanes", lanes ? "running" : "stopped")
-                .withData("lease_heartbeat", heartbeat ? "current" : "late")
-                .withData("executing_runs", status.executingRuns())
-                .withData("instance", status.instanceId())
-                .build();
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("database", database ? "reachable" : "unreachable");
+        data.put("lanes", lanes ? "running" : "stopped");
+        data.put("lease_heartbeat", heartbeat ? "current" : "late");
+        data.put("executing_runs", status.executingRuns());
+        data.put("instance", status.instanceId());
+        return new HealthCheckResponse("switchboard", database && lanes && heartbeat ? HealthCheckResponse.Status.UP
+                : HealthCheckResponse.Status.DOWN, Optional.of(data));
     }
 }

@@ -1,2 +1,5 @@
-/** MicroProfile Health checks, served by the runtime at /health, /health/live and /health/ready. */
+/**
+ * MicroProfile Health checks and the endpoints that serve them, /health, /health/live,
+ * /health/ready and /health/started, in MicroProfile Health's format.
+ */
 package dev.switchboard.rest.health;

@@ -5,6 +5,7 @@ import dev.switchboard.core.ingress.GenericEvents;
 import dev.switchboard.core.ingress.GithubEvents;
 import dev.switchboard.core.ingress.IngressService;
 import dev.switchboard.core.ingress.IngressSettings;
+import dev.switchboard.core.ingress.InvalidEventException;
 import dev.switchboard.core.ingress.UnsupportedEventException;
 import dev.switchboard.core.ingress.WebhookSignature;
 import dev.switchboard.rest.JsonBody;
@@ -57,6 +58,8 @@ public class GithubWebhookResource {
             throw new ApiException(401, "invalid_signature",
                     signature == null ? "missing X-Hub-Signature-256" : "X-Hub-Signature-256 does not match the body");
         }
+        JsonBody.storable(event, "X-GitHub-Event");
+        JsonBody.storable(delivery, "X-GitHub-Delivery");
         JsonObject body = IngressBodies.object(bytes);
         if (GenericEvents.isEnvelope(body)) {
             return IngressBodies.accepted(ingress.receive(user(), IngressBodies.envelope(body, settings.repoHint())));
@@ -65,6 +68,8 @@ public class GithubWebhookResource {
         try {
             envelope = GithubEvents.normalise(GithubEvents.withHeaders(body, event, delivery),
                     settings.repoHint(), IngressService.newEventId(), Instant.now());
+        } catch (InvalidEventException e) {
+            throw new ApiException(400, "invalid_event", e.getMessage());
         } catch (UnsupportedEventException e) {
             LOG.fine(() -> "GitHub delivery " + delivery + " ignored: " + e.getMessage());
             return Response.accepted(Json.createObjectBuilder().add("status", "ignored")

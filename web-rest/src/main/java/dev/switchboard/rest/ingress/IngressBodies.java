@@ -5,16 +5,17 @@ import dev.switchboard.core.ingress.GenericEvents;
 import dev.switchboard.core.ingress.IngressLedger;
 import dev.switchboard.core.ingress.IngressService;
 import dev.switchboard.core.ingress.InvalidEventException;
+import dev.switchboard.core.input.InvalidJsonException;
+import dev.switchboard.core.input.StorableText;
+import dev.switchboard.core.input.StrictJson;
+import dev.switchboard.rest.JsonBody;
 import dev.switchboard.rest.errors.ApiException;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
-import jakarta.json.JsonReader;
 import jakarta.json.JsonValue;
-import jakarta.json.stream.JsonParsingException;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import java.io.ByteArrayInputStream;
 import java.time.Instant;
 
 /** What both ingress endpoints share: reading a body as a JSON object, envelopes, the 202 answer. */
@@ -23,20 +24,26 @@ final class IngressBodies {
     private IngressBodies() {
     }
 
-    /** The body as a JSON object: {@code 400 empty_body} or {@code 400 invalid_json} otherwise. */
+    /**
+     * The body as a JSON object, read strictly ({@link StrictJson}): {@code 400 empty_body},
+     * {@code 400 invalid_json}, or {@code 400 invalid_text} for a string that cannot be stored.
+     */
     static JsonObject object(byte[] bytes) {
         if (bytes.length == 0) {
             throw new ApiException(400, "empty_body", "empty body");
         }
         JsonValue parsed;
-        try (JsonReader reader = Json.createReader(new ByteArrayInputStream(bytes))) {
-            parsed = reader.readValue();
-        } catch (JsonParsingException e) {
-            throw new ApiException(400, "invalid_json", "the body is not JSON");
+        try {
+            parsed = StrictJson.parse(bytes);
+        } catch (InvalidJsonException e) {
+            throw new ApiException(400, "invalid_json", "the body is not JSON: " + e.getMessage());
         }
         if (parsed.getValueType() != JsonValue.ValueType.OBJECT) {
             throw new ApiException(400, "invalid_json", "the body must be a JSON object");
         }
+        StorableText.firstProblem(parsed, "").ifPresent(problem -> {
+            throw JsonBody.invalidText(problem);
+        });
         return parsed.asJsonObject();
     }
 

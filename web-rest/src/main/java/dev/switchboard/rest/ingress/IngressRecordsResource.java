@@ -4,6 +4,7 @@ import dev.switchboard.core.ingress.IngressRecords;
 import dev.switchboard.core.ingress.IngressService;
 import dev.switchboard.core.ingress.RecordQuery;
 import dev.switchboard.core.ingress.RequeueRefusedException;
+import dev.switchboard.rest.JsonBody;
 import dev.switchboard.rest.QueryParams;
 import dev.switchboard.rest.auth.Caller;
 import dev.switchboard.rest.errors.ApiException;
@@ -30,7 +31,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
+import java.time.DateTimeException;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -83,7 +84,7 @@ public class IngressRecordsResource {
     @Path("events/{event_id}/requeue")
     public Response requeue(@PathParam("event_id") String eventId) {
         try {
-            return IngressBodies.accepted(ingress.requeue(caller.user(), eventId.strip()));
+            return IngressBodies.accepted(ingress.requeue(caller.user(), JsonBody.storable(eventId.strip(), "event_id")));
         } catch (RequeueRefusedException e) {
             throw e.notFound() ? new ApiException(404, "event_not_found", e.getMessage())
                     : new ApiException(409, "event_not_requeueable", e.getMessage());
@@ -91,7 +92,7 @@ public class IngressRecordsResource {
     }
 
     private Response answer(UriInfo uri, String accept, BiFunction<String, RecordQuery, IngressRecords.Page> read) {
-        RecordQuery query = query(uri.getQueryParameters());
+        RecordQuery query = query(queryParameters(uri));
         String user = caller.user();
         if (wantsNdjson(accept)) {
             StreamingOutput export = out -> export(out, read, user, query);
@@ -129,6 +130,15 @@ public class IngressRecordsResource {
         }
     }
 
+    /** The decoded query parameters; a malformed percent-escape ({@code %zz}) is {@code 400 invalid_query}. */
+    private static MultivaluedMap<String, String> queryParameters(UriInfo uri) {
+        try {
+            return uri.getQueryParameters();
+        } catch (RuntimeException e) {
+            throw new ApiException(400, "invalid_query", "the query string is not valid percent-encoded UTF-8");
+        }
+    }
+
     static RecordQuery query(MultivaluedMap<String, String> params) {
         for (String name : params.keySet()) {
             if (!FILTERS.contains(name)) {
@@ -162,24 +172,36 @@ public class IngressRecordsResource {
         if (v.isEmpty()) {
             throw new ApiException(400, "invalid_" + name, name + " must not be empty");
         }
-        return v;
+        return JsonBody.storable(v, name);
     }
 
-    /** RFC 3339 ({@code 2026-11-21T10:00:00Z}) or epoch milliseconds. */
+    /** The latest time a filter may name: the end of year 9999. */
+    static final long MAX_TIME_MS = OffsetDateTime.parse("9999-12-31T23:59:59.999Z").toInstant().toEpochMilli();
+
+    /** RFC 3339 ({@code 2026-11-21T10:00:00Z}) or epoch milliseconds, from 1970 to the end of 9999. */
     private static Long time(String value, String name) {
         if (value == null) {
             return null;
         }
+        long ms;
         try {
-            return OffsetDateTime.parse(value).toInstant().toEpochMilli();
-        } catch (DateTimeParseException e) {
+            ms = OffsetDateTime.parse(value).toInstant().toEpochMilli();
+        } catch (DateTimeException | ArithmeticException e) {
             try {
-                return Long.parseLong(value);
+                ms = Long.parseLong(value);
             } catch (NumberFormatException n) {
-                throw new ApiException(400, "invalid_" + name, name
-                        + " must be an RFC 3339 time (2026-11-21T10:00:00Z) or epoch milliseconds");
+                throw invalidTime(name);
             }
         }
+        if (ms < 0 || ms > MAX_TIME_MS) {
+            throw invalidTime(name);
+        }
+        return ms;
+    }
+
+    private static ApiException invalidTime(String name) {
+        return new ApiException(400, "invalid_" + name, name
+                + " must be an RFC 3339 time (2026-11-21T10:00:00Z) or epoch milliseconds, from 1970 to 9999");
     }
 
     /** NDJSON when the client asks for it by name; JSON otherwise. */

@@ -123,6 +123,7 @@ public record MessagePayload(String source, String threadKey, String userKey, St
                 throw new ApiException(400, "invalid_idempotency_key_header",
                         "Idempotency-Key must contain at most " + MAX_IDEMPOTENCY_KEY + " characters");
             }
+            JsonBody.storable(header, "Idempotency-Key");
         }
         if (idempotencyKey != null && header != null && !idempotencyKey.equals(header)) {
             throw new ApiException(400, "idempotency_key_mismatch",

@@ -39,7 +39,8 @@ public class MessagesResource {
     @POST
     @Produces(MediaType.APPLICATION_JSON)
     public Response post(@Context HttpHeaders headers, InputStream body) {
-        MessagePayload payload = MessagePayload.from(JsonBody.read(headers.getMediaType(), body, maxBodyBytes));
+        MessagePayload payload = MessagePayload.from(JsonBody.read(JsonBody.mediaType(headers.getHeaderString(HttpHeaders.CONTENT_TYPE)), body,
+                maxBodyBytes));
         String key = payload.effectiveKey(headers.getRequestHeader("Idempotency-Key"));
         MessageCommand command = new MessageCommand(caller.user(), payload.source(),
                 payload.threadKey(), payload.userKey(), payload.text(), payload.deliveryMode(), key);

@@ -1,5 +1,7 @@
 package dev.switchboard.rest.rpc;
 
+import dev.switchboard.core.input.InvalidJsonException;
+import dev.switchboard.core.input.StrictJson;
 import dev.switchboard.core.rpc.RpcEnvelope;
 import dev.switchboard.core.rpc.RpcError;
 import dev.switchboard.core.rpc.RpcException;
@@ -7,8 +9,10 @@ import dev.switchboard.core.rpc.RpcMethods;
 import dev.switchboard.rest.JsonBody;
 import dev.switchboard.rest.auth.Caller;
 import dev.switchboard.rest.errors.ApiException;
+import dev.switchboard.rest.errors.ErrorBody;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
@@ -20,7 +24,6 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -47,9 +50,12 @@ public class RpcResource {
     public Response call(InputStream body) {
         String text;
         try {
-            text = new String(JsonBody.readLimited(body, maxBodyBytes), StandardCharsets.UTF_8);
+            text = StrictJson.utf8(JsonBody.readLimited(body, maxBodyBytes));
         } catch (ApiException e) {
             return json(400, RpcEnvelope.error(null, new RpcError(RpcError.PARSE_ERROR, "failed to read request body", null)));
+        } catch (InvalidJsonException e) {
+            return json(400, RpcEnvelope.error(null, new RpcError(RpcError.PARSE_ERROR, "Parse error",
+                    Json.createObjectBuilder().add("reason", e.getMessage()).build())));
         }
         RpcEnvelope.Parsed parsed = RpcEnvelope.parse(text);
         if (parsed.error() != null) {
@@ -92,8 +98,9 @@ public class RpcResource {
         return notAllowed();
     }
 
+    /** Holon's 405 for a wrong method, in the error envelope (Holon writes the message as plain text). */
     static Response notAllowed() {
-        return Response.status(405).type(MediaType.TEXT_PLAIN_TYPE).entity("method not allowed").build();
+        return ErrorBody.response(405, "method_not_allowed", "method not allowed");
     }
 
     private static Response json(int status, JsonObject body) {

@@ -8,6 +8,7 @@ import dev.switchboard.core.runtime.RuntimeService;
 import dev.switchboard.core.lifecycle.Lifecycle;
 import dev.switchboard.rest.QueryParams;
 import dev.switchboard.rest.auth.Caller;
+import dev.switchboard.rest.errors.ErrorBody;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -19,7 +20,6 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.QueryParam;
-import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.StreamingOutput;
 import java.io.IOException;
@@ -61,8 +61,7 @@ public class RpcStreamResource {
     public Response stream(@HeaderParam("Accept") String accept, @QueryParam("after_seq") String afterSeq,
             @QueryParam("thread_id") List<String> threadIds) {
         if (!acceptsNdjson(accept)) {
-            return Response.status(400).type(MediaType.TEXT_PLAIN_TYPE)
-                    .entity("accept header must be application/x-ndjson").build();
+            return ErrorBody.response(400, "invalid_accept", "accept header must be application/x-ndjson");
         }
         Long after = afterSeq == null ? null : QueryParams.bounded(afterSeq, 0, 0, Long.MAX_VALUE, "after_seq");
         String user = caller.user();

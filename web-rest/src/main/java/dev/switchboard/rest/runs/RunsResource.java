@@ -2,6 +2,7 @@ package dev.switchboard.rest.runs;
 
 import dev.switchboard.core.run.RunJson;
 import dev.switchboard.core.run.RunService;
+import dev.switchboard.rest.JsonBody;
 import dev.switchboard.rest.QueryParams;
 import dev.switchboard.rest.auth.Caller;
 import dev.switchboard.rest.errors.ApiException;
@@ -72,7 +73,7 @@ public class RunsResource {
         if (id.isEmpty()) {
             throw blank();
         }
-        return id;
+        return JsonBody.storable(id, "run_id");
     }
 
     private static ApiException blank() {

@@ -3,6 +3,7 @@ package dev.switchboard.rest.runs;
 import dev.switchboard.core.run.RunPage;
 import dev.switchboard.core.run.RunJson;
 import dev.switchboard.core.run.RunService;
+import dev.switchboard.rest.JsonBody;
 import dev.switchboard.rest.QueryParams;
 import dev.switchboard.rest.auth.Caller;
 import dev.switchboard.rest.errors.ApiException;
@@ -24,7 +25,9 @@ import java.util.List;
 /**
  * A thread's runs: {@code GET /v1/threads/{thread_key}/runs?after_seq=&limit=} lists them in lane
  * (FIFO) order, paged by per-thread sequence; {@code POST /v1/threads/{thread_key}/cancel} cancels
- * its queued and executing runs. Thread keys may contain {@code /} (e.g. {@code event:o/r}).
+ * its queued and executing runs. Thread keys may contain {@code /} (e.g. {@code event:o/r}); the
+ * query forms {@code /v1/threads/runs?thread_key=} and {@code /v1/threads/cancel?thread_key=} reach
+ * any key, also where a client escapes its slash as {@code %2F}.
  */
 @Path("/v1/threads")
 @ApplicationScoped
@@ -33,12 +36,21 @@ public class ThreadsResource {
 
     static final int MAX_LIMIT = 200;
     static final int DEFAULT_LIMIT = 50;
+    static final int MAX_THREAD_KEY = 512;
 
     @EJB
     RunService runs;
 
     @Inject
     Caller caller;
+
+    /** The query form, {@code GET /v1/threads/runs?thread_key=}, reaches every key whatever it contains. */
+    @GET
+    @Path("runs")
+    public String listByQuery(@QueryParam("thread_key") String threadKey,
+            @QueryParam("after_seq") String afterSeq, @QueryParam("limit") String limit) {
+        return list(threadKey, afterSeq, limit);
+    }
 
     @GET
     @Path("{thread_key: .+}/runs")
@@ -60,6 +72,13 @@ public class ThreadsResource {
         return body.build().toString();
     }
 
+    /** The query form, {@code POST /v1/threads/cancel?thread_key=}. */
+    @POST
+    @Path("cancel")
+    public String cancelByQuery(@QueryParam("thread_key") String threadKey) {
+        return cancel(threadKey);
+    }
+
     @POST
     @Path("{thread_key: .+}/cancel")
     public String cancel(@PathParam("thread_key") String threadKey) {
@@ -71,11 +90,15 @@ public class ThreadsResource {
     }
 
     private static String checkedKey(String threadKey) {
-        String key = threadKey.strip();
+        String key = threadKey == null ? "" : threadKey.strip();
         if (key.isEmpty()) {
             throw new ApiException(400, "invalid_thread_key", "thread_key must not be empty");
         }
-        return key;
+        if (key.length() > MAX_THREAD_KEY) {
+            throw new ApiException(400, "invalid_thread_key", "thread_key must contain at most " + MAX_THREAD_KEY
+                    + " characters");
+        }
+        return JsonBody.storable(key, "thread_key");
     }
 
     private static ApiException notFound(String key) {

@@ -1,0 +1,45 @@
+package dev.switchboard.rest.errors;
+
+import jakarta.servlet.RequestDispatcher;
+import jakarta.servlet.annotation.WebServlet;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The error page of the web container (web.xml maps every error status and exception here): what
+ * the container itself refuses — a path it will not decode, {@code /WEB-INF/...}, a method it
+ * does not allow — is answered in the same JSON envelope as the API's own errors, instead of
+ * Liberty's HTML page with its message ids and stack frames.
+ */
+@WebServlet(urlPatterns = ContainerErrorServlet.PATH)
+public class ContainerErrorServlet extends HttpServlet {
+
+    private static final long serialVersionUID = 1L;
+    private static final Logger LOG = Logger.getLogger(ContainerErrorServlet.class.getName());
+
+    static final String PATH = "/_error";
+
+    @Override
+    protected void service(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        Object status = request.getAttribute(RequestDispatcher.ERROR_STATUS_CODE);
+        Object thrown = request.getAttribute(RequestDispatcher.ERROR_EXCEPTION);
+        int code = status instanceof Integer i ? i : 404; // requested directly: there is no such route
+        if (code >= 500 && thrown instanceof Throwable t) {
+            LOG.log(Level.WARNING, "The web container failed a request", t);
+        }
+        // The container refuses TRACE (it would echo the request's headers) with 403: it is a method not allowed.
+        ContainerErrors.Answer answer = ContainerErrors.forStatus("TRACE".equals(request.getMethod()) ? 405 : code);
+        response.resetBuffer();
+        response.setStatus(answer.status());
+        response.setContentType("application/json");
+        response.setCharacterEncoding("UTF-8");
+        if (answer.status() == 405) {
+            response.setHeader("Allow", "GET, POST");
+        }
+        response.getWriter().write(ErrorBody.json(answer.code(), answer.message()));
+    }
+}

@@ -1,0 +1,24 @@
+package dev.switchboard.rest.errors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class AcceptHeaderFilterTest {
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "application/json|true",
+            "*/*|true",
+            "text/plain, application/x-ndjson;q=0.5|true",
+            "application/json,|true",
+            "*/*;q=abc|false",
+            "*/*;q=2|false",
+            "///|false",
+            "garbage|false",
+    })
+    void rangesMustParse(String accept, boolean parses) {
+        assertEquals(parses, AcceptHeaderFilter.parses(accept));
+    }
+}
