@@ -151,6 +151,12 @@ final class RawClient {
             out.flush();
         }
 
+        /** Writes these bytes as they are: frames that break the protocol itself. */
+        void sendRaw(byte[] bytes) throws IOException {
+            out.write(bytes);
+            out.flush();
+        }
+
         /** Announces a frame of {@code length} bytes and sends the first {@code sent} of them (unmasked zeros). */
         void announce(int opcode, long length, int sent) throws IOException {
             sendHeader(opcode, length);

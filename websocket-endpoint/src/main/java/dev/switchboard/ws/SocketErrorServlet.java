@@ -41,4 +41,13 @@ public class SocketErrorServlet extends HttpServlet {
             SocketGate.refuse(response, 400, "bad_request", "the WebSocket handshake could not be read");
         }
     }
+
+    /**
+     * Declared so that the container sees TRACE handled here: with the inherited one it refuses
+     * the request itself, with a text page, before this servlet can answer.
+     */
+    @Override
+    protected void doTrace(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        service(request, response);
+    }
 }

@@ -42,4 +42,13 @@ public class ContainerErrorServlet extends HttpServlet {
         }
         response.getWriter().write(ErrorBody.json(answer.code(), answer.message()));
     }
+
+    /**
+     * Declared so that the container sees TRACE handled here: with the inherited one it refuses
+     * the request itself, with a text page, before this servlet can answer.
+     */
+    @Override
+    protected void doTrace(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        service(request, response);
+    }
 }
