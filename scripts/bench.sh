@@ -3,12 +3,18 @@
 # RESULT lines plus the machine details to record in docs/benchmarks.md.
 #
 #   scripts/bench.sh          all scenarios
+#   scripts/bench.sh runs     only the echo scenarios (messages in, runs out)
 #   scripts/bench.sh notify   only the notification scenarios (WebSocket)
 #   scripts/bench.sh ingress  only the webhook ingress scenario
 #
 # Scenarios (each after an unreported warm-up of N=1000 K=50, so the JIT has compiled the hot path):
 #   echo50 N=500 K=50, echo50 N=500 K=1   (SWITCHBOARD_ENGINE_ECHO_DELAY_MS=50)
 #   echo0 N=5000 K=50                     (instance restarted with SWITCHBOARD_ENGINE_ECHO_DELAY_MS=0)
+# Each also reports its cost per run (ServerCost): CPU ms of the server's JVM and the share of it
+# its JIT compilers took, CPU ms of all PostgreSQL processes, the load generator's own CPU ms,
+# commits, rows inserted/updated/deleted and WAL KiB — and statement executions where the server
+# preloads pg_stat_statements. Measured in the scenario's window, 11 s after the load on each side
+# (PostgreSQL publishes a backend's counters once it has been idle), so nothing else may run.
 # Notification scenarios (NotifyBench; instance restarted with SWITCHBOARD_ENGINE_ECHO_DELAY_MS=0,
 # warm-up: 4000 runs at 100 runs/s with one subscriber, so the JIT has compiled the hot paths):
 #   notify latency: 1 WebSocket subscriber, 100 and then 200 runs/s for 20 s over 50 threads;
@@ -31,8 +37,8 @@ set -euo pipefail
 
 what="${1:-all}"
 case "$what" in
-  all|notify|ingress) ;;
-  *) echo "usage: scripts/bench.sh [all|notify|ingress]" >&2; exit 2 ;;
+  all|runs|notify|ingress) ;;
+  *) echo "usage: scripts/bench.sh [all|runs|notify|ingress]" >&2; exit 2 ;;
 esac
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -87,9 +93,11 @@ stop_instance() {
 trap 'stop_instance; rm -f "$results"' EXIT
 stop_instance # a leftover from an interrupted run
 
-load() { # $1: N, $2: K, $3: label
+load() { # $1: N, $2: K, $3: label; then further LoadGenerator options
+  local n=$1 k=$2 label=$3
+  shift 3
   ./mvnw -q -pl bench exec:java \
-    -Dexec.args="--url $url --n $1 --k $2 --concurrency $concurrency --label '$3'"
+    -Dexec.args="--url $url --n $n --k $k --concurrency $concurrency --label '$label' $*"
 }
 
 notify_load() { # $1: label, then NotifyBench options
@@ -127,10 +135,10 @@ record() { # $1: label; then the load command and its arguments
 }
 scenario() { # $1: N, $2: K, $3: label
   warm_up "$3" load 1000 50 "warm-up" || exit 1
-  record "$3" load "$1" "$2" "$3"
+  record "$3" load "$1" "$2" "$3" --pid-file "$pidfile" --db-url "$db_url"
 }
 
-if [ "$what" = all ]; then
+if [ "$what" = all ] || [ "$what" = runs ]; then
   start_instance 50
   scenario 500 50 "echo50 N=500 K=50"
   scenario 500 1 "echo50 N=500 K=1"
@@ -151,7 +159,7 @@ if [ "$what" = all ] || [ "$what" = ingress ]; then
   stop_instance
 fi
 
-if [ "$what" = ingress ]; then
+if [ "$what" = ingress ] || [ "$what" = runs ]; then
   echo
   echo "== results ($(date -u +%Y-%m-%dT%H:%M:%SZ))"
   cat "$results"

@@ -2,6 +2,7 @@ package dev.switchboard.bench;
 
 import dev.switchboard.bench.SwitchboardClient.BenchException;
 import dev.switchboard.bench.SwitchboardClient.Page;
+import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -27,7 +28,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class LoadGenerator {
 
     private static final int PAGE_LIMIT = 200;
-    private static final long POLL_INTERVAL_MS = 100;
+    private static final long POLL_INTERVAL_MS = 1000;
 
     private final Options options;
     private final SwitchboardClient client;
@@ -45,9 +46,14 @@ public final class LoadGenerator {
     private Result run() throws Exception {
         long deadline = System.currentTimeMillis() + options.timeoutS() * 1000L;
         client.checkReady();
+        ServerCost cost = options.pidFile() == null ? null
+                : new ServerCost(Long.parseLong(Files.readString(options.pidFile()).strip()), options.dbUrl());
+        ServerCost.Snapshot before = cost == null ? null : cost.snapshot();
         List<Result.Sent> sent = post();
         Map<String, Run> terminal = awaitTerminal(sent, deadline);
-        return Result.of(options, sent, terminal);
+        ServerCost.Snapshot after = cost == null ? null : cost.snapshot();
+        return Result.of(options, sent, terminal,
+                cost == null ? null : ServerCost.perRun(before, after, terminal.size()).build());
     }
 
     /** Posts the N messages from {@code concurrency} workers; message i goes to thread i % K. */

@@ -1,6 +1,8 @@
 package dev.switchboard.bench;
 
 import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -12,13 +14,15 @@ import java.util.stream.Collectors;
  * the server's finish times, and the per-thread correctness checks.
  */
 record Result(Options options, int finished, int unfinished, double durationS, double runsPerS,
-        long p50Ms, long p99Ms, long maxMs, int failed, int retried, int overlaps, int orderViolations) implements Cli.Report {
+        long p50Ms, long p99Ms, long maxMs, int failed, int retried, int overlaps, int orderViolations,
+        JsonObject cost) implements Cli.Report {
 
     /** A posted message: its run, its thread and when the client sent it (epoch ms). */
     record Sent(String runId, String threadKey, long sentAtMs) {
     }
 
-    static Result of(Options options, List<Sent> sent, Map<String, Run> terminalRuns) {
+    /** {@code cost}: the server's cost per run ({@link ServerCost}), or null when not measured. */
+    static Result of(Options options, List<Sent> sent, Map<String, Run> terminalRuns, JsonObject cost) {
         long firstSend = sent.stream().mapToLong(Sent::sentAtMs).min().orElse(0);
         long lastFinish = firstSend;
         List<Long> latencies = new ArrayList<>();
@@ -59,7 +63,7 @@ record Result(Options options, int finished, int unfinished, double durationS, d
         return new Result(options, latencies.size(), sent.size() - latencies.size(), durationS, runsPerS,
                 percentile(latencies, 50), percentile(latencies, 99),
                 latencies.isEmpty() ? 0 : latencies.get(latencies.size() - 1),
-                failed, retried, overlaps, orderViolations);
+                failed, retried, overlaps, orderViolations, cost);
     }
 
     private static long percentile(List<Long> sorted, int p) {
@@ -80,12 +84,13 @@ record Result(Options options, int finished, int unfinished, double durationS, d
                 String.format("throughput  %.1f runs/s over %.2f s (first send to last finish)", runsPerS, durationS),
                 String.format("latency     p50 %d ms, p99 %d ms, max %d ms (send to finished_at)", p50Ms, p99Ms, maxMs),
                 String.format("ordering    %d order violations, %d overlaps", orderViolations, overlaps),
+                "cost        " + (cost == null ? "not measured (no --pid-file/--db-url)" : cost.toString()),
                 "verdict     " + (ok() ? "OK" : "FAILED" + (unfinished > 0 ? " (" + unfinished + " runs unfinished)" : "")));
     }
 
     @Override
     public String json() {
-        return Json.createObjectBuilder()
+        JsonObjectBuilder b = Json.createObjectBuilder()
                 .add("label", options.label())
                 .add("n", options.n())
                 .add("k", options.k())
@@ -100,8 +105,11 @@ record Result(Options options, int finished, int unfinished, double durationS, d
                 .add("order_violations", orderViolations)
                 .add("unfinished", unfinished)
                 .add("duration_s", round(durationS, 3))
-                .add("ok", ok())
-                .build().toString();
+                .add("ok", ok());
+        if (cost != null) {
+            b.add("cost", cost);
+        }
+        return b.build().toString();
     }
 
     private static double round(double value, int digits) {

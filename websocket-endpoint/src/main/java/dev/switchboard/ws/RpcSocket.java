@@ -1,5 +1,6 @@
 package dev.switchboard.ws;
 
+import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.notify.Notification;
 import dev.switchboard.core.notify.NotificationHub;
 import dev.switchboard.core.notify.NotifySettings;
@@ -10,7 +11,6 @@ import dev.switchboard.core.rpc.RpcError;
 import dev.switchboard.core.rpc.RpcException;
 import dev.switchboard.core.rpc.RpcMethods;
 import jakarta.enterprise.inject.spi.CDI;
-import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.websocket.CloseReason;
 import jakarta.websocket.OnClose;
@@ -160,7 +160,7 @@ public class RpcSocket {
         if (lastSentSeq < start) {
             lastSentSeq = start; // live from now: nothing before start is owed (racing writes only move it up)
         }
-        return Json.createObjectBuilder().add("subscribed", true).add("after_seq", start).build();
+        return Jsons.createObjectBuilder().add("subscribed", true).add("after_seq", start).build();
     }
 
     private JsonObject unsubscribe() {
@@ -169,7 +169,7 @@ public class RpcSocket {
         if (previous != null) {
             hub.unsubscribe(previous);
         }
-        return Json.createObjectBuilder().add("subscribed", false).build();
+        return Jsons.createObjectBuilder().add("subscribed", false).build();
     }
 
     private void answer(JsonObject response) {

@@ -1,6 +1,6 @@
 package dev.switchboard.ws;
 
-import jakarta.json.Json;
+import dev.switchboard.core.json.Jsons;
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.annotation.WebServlet;
 import jakarta.servlet.http.HttpServlet;

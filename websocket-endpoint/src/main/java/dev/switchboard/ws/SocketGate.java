@@ -1,13 +1,13 @@
 package dev.switchboard.ws;
 
+import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.user.Authentication;
 import dev.switchboard.core.user.Authenticator;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.servlet.FilterChain;
-import jakarta.servlet.http.HttpFilter;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.annotation.WebFilter;
+import jakarta.servlet.http.HttpFilter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
@@ -86,7 +86,7 @@ public class SocketGate extends HttpFilter {
         response.setStatus(status);
         response.setContentType("application/json");
         response.setCharacterEncoding("UTF-8");
-        response.getWriter().write(Json.createObjectBuilder().add("error", Json.createObjectBuilder()
+        response.getWriter().write(Jsons.createObjectBuilder().add("error", Jsons.createObjectBuilder()
                 .add("code", code).add("message", message)).build().toString());
     }
 }

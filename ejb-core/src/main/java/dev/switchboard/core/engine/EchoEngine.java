@@ -1,6 +1,6 @@
 package dev.switchboard.core.engine;
 
-import jakarta.json.Json;
+import dev.switchboard.core.json.Jsons;
 import jakarta.json.JsonObject;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -42,7 +42,7 @@ public class EchoEngine implements AgentEngine {
     }
 
     static JsonObject reply(String text, String deliveryMode) {
-        return Json.createObjectBuilder()
+        return Jsons.createObjectBuilder()
                 .add("type", "message")
                 .add("text", text)
                 .add("delivery_mode", deliveryMode)

@@ -1,6 +1,6 @@
 package dev.switchboard.core.engine;
 
-import jakarta.json.Json;
+import dev.switchboard.core.json.Jsons;
 import jakarta.json.JsonObjectBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -49,7 +49,7 @@ public final class EngineJournal {
     }
 
     void write(EngineRequest request, String event, long at, String outcome, Long progressAt) {
-        JsonObjectBuilder line = Json.createObjectBuilder()
+        JsonObjectBuilder line = Jsons.createObjectBuilder()
                 .add("instance", instance)
                 .add("run", request.runId())
                 .add("attempt", request.attempt())

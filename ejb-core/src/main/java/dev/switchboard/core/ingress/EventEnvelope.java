@@ -1,6 +1,6 @@
 package dev.switchboard.core.ingress;
 
-import jakarta.json.Json;
+import dev.switchboard.core.json.Jsons;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonValue;
@@ -66,16 +66,16 @@ public record EventEnvelope(String id, String source, String type, Instant at, S
 
     /** The envelope's JSON (spec §8): empty members omitted, {@code scope} and {@code subject} always present. */
     public JsonObject toJson() {
-        JsonObjectBuilder scopeJson = Json.createObjectBuilder();
+        JsonObjectBuilder scopeJson = Jsons.createObjectBuilder();
         put(scopeJson, "tenant", scope.tenant());
         put(scopeJson, "partition", scope.partition());
         put(scopeJson, "repo", scope.repo());
         put(scopeJson, "workspace_ref", scope.workspaceRef());
         put(scopeJson, "workspace_path", scope.workspacePath());
-        JsonObjectBuilder subjectJson = Json.createObjectBuilder();
+        JsonObjectBuilder subjectJson = Jsons.createObjectBuilder();
         put(subjectJson, "kind", subject.kind());
         put(subjectJson, "id", subject.id());
-        JsonObjectBuilder b = Json.createObjectBuilder()
+        JsonObjectBuilder b = Jsons.createObjectBuilder()
                 .add("id", id)
                 .add("source", source)
                 .add("type", type)

@@ -1,6 +1,6 @@
 package dev.switchboard.core.ingress;
 
-import jakarta.json.Json;
+import dev.switchboard.core.json.Jsons;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
@@ -26,7 +26,7 @@ public final class GithubEvents {
 
     /** The body with the request's {@code X-GitHub-Event}/{@code X-GitHub-Delivery} merged in (overwriting). */
     public static JsonObject withHeaders(JsonObject body, String event, String delivery) {
-        JsonObjectBuilder b = Json.createObjectBuilder(body);
+        JsonObjectBuilder b = Jsons.createObjectBuilder(body);
         if (event != null && !event.isBlank()) {
             b.add("x_github_event", event);
         }

@@ -1,6 +1,7 @@
 package dev.switchboard.core.ingress;
 
 import dev.switchboard.core.clock.InstanceClock;
+import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.lane.ClaimResult;
 import dev.switchboard.core.lane.LaneHead;
 import dev.switchboard.core.lifecycle.TurnIds;
@@ -18,7 +19,6 @@ import dev.switchboard.persistence.run.RunRecord;
 import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
 import jakarta.persistence.EntityManager;
@@ -75,7 +75,7 @@ public class IngressLedger {
                 e.scope().repo(), dedupeKey, sessionKey, e.toJson().toString(), now);
         em.persist(journal);
         em.flush(); // the decision and action rows reference it, and EclipseLink orders inserts by class
-        outbox.append(userKey, null, "event/received", Json.createObjectBuilder()
+        outbox.append(userKey, null, "event/received", Jsons.createObjectBuilder()
                 .add("event_id", e.id())
                 .add("source", e.source())
                 .add("event_type", e.type())
@@ -243,7 +243,7 @@ public class IngressLedger {
     }
 
     private static JsonObject envelopeOf(IngressEventRecord journal) {
-        try (JsonReader reader = Json.createReader(new StringReader(journal.getEnvelope()))) {
+        try (JsonReader reader = Jsons.createReader(new StringReader(journal.getEnvelope()))) {
             return reader.readObject();
         }
     }

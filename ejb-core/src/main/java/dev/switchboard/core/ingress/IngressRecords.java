@@ -1,10 +1,10 @@
 package dev.switchboard.core.ingress;
 
+import dev.switchboard.core.json.Jsons;
 import dev.switchboard.persistence.ingress.ActionRecord;
 import dev.switchboard.persistence.ingress.DecisionRecord;
 import dev.switchboard.persistence.ingress.IngressEventRecord;
 import jakarta.ejb.Stateless;
-import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonReader;
@@ -79,10 +79,10 @@ public class IngressRecords {
     /** The envelope as received (§8), with the event's status and correlation keys. */
     static JsonObject event(IngressEventRecord e) {
         JsonObject envelope;
-        try (JsonReader reader = Json.createReader(new StringReader(e.getEnvelope()))) {
+        try (JsonReader reader = Jsons.createReader(new StringReader(e.getEnvelope()))) {
             envelope = reader.readObject();
         }
-        JsonObjectBuilder b = Json.createObjectBuilder(envelope)
+        JsonObjectBuilder b = Jsons.createObjectBuilder(envelope)
                 .add("status", e.getStatus())
                 .add("session_key", e.getSessionKey())
                 .add("received_at", time(e.getReceivedAt()));
@@ -92,7 +92,7 @@ public class IngressRecords {
 
     /** {@code {id, event_id, type, reason?, skipped?, created_at}} plus correlation keys. */
     static JsonObject decision(DecisionRecord d, IngressEventRecord e) {
-        JsonObjectBuilder b = Json.createObjectBuilder()
+        JsonObjectBuilder b = Jsons.createObjectBuilder()
                 .add("id", d.getDecisionId())
                 .add("event_id", d.getEventId())
                 .add("type", d.getType());
@@ -112,7 +112,7 @@ public class IngressRecords {
      * {@code accepted} hand-off ends when it starts, as in Holon.
      */
     static JsonObject action(ActionRecord a, IngressEventRecord e) {
-        JsonObjectBuilder b = Json.createObjectBuilder()
+        JsonObjectBuilder b = Jsons.createObjectBuilder()
                 .add("id", a.getActionId())
                 .add("event_id", a.getEventId())
                 .add("status", a.getStatus());

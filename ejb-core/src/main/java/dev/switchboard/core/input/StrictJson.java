@@ -1,6 +1,6 @@
 package dev.switchboard.core.input;
 
-import jakarta.json.Json;
+import dev.switchboard.core.json.Jsons;
 import jakarta.json.JsonException;
 import jakarta.json.JsonValue;
 import jakarta.json.stream.JsonLocation;
@@ -28,7 +28,7 @@ public final class StrictJson {
     public static final int MAX_NUMBER_LENGTH = 100;
     public static final int MAX_EXPONENT_DIGITS = 4;
 
-    private static final JsonParserFactory PARSERS = Json.createParserFactory(Map.of());
+    private static final JsonParserFactory PARSERS = Jsons.createParserFactory(Map.of());
 
     private StrictJson() {
     }

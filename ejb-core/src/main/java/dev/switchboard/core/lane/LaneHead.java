@@ -129,11 +129,10 @@ public class LaneHead {
     }
 
     private RunRecord laneHead(long threadId) {
-        List<RunRecord> head = em.createNamedQuery(RunRecord.LANE, RunRecord.class)
+        List<RunRecord> head = em.createNamedQuery(RunRecord.LANE_HEAD, RunRecord.class)
                 .setParameter("threadId", threadId)
                 .setParameter("queued", RunState.QUEUED)
                 .setParameter("executing", RunState.EXECUTING)
-                .setMaxResults(1)
                 .getResultList();
         return head.isEmpty() ? null : head.get(0);
     }

@@ -1,6 +1,6 @@
 package dev.switchboard.core.lifecycle;
 
-import jakarta.json.Json;
+import dev.switchboard.core.json.Jsons;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonReader;
@@ -25,7 +25,7 @@ public final class Lifecycle {
     }
 
     public static JsonObject thread(String type, String state, String threadKey, Instant at) {
-        JsonObjectBuilder b = Json.createObjectBuilder()
+        JsonObjectBuilder b = Jsons.createObjectBuilder()
                 .add("thread_id", threadKey)
                 .add("type", type)
                 .add("state", state);
@@ -34,7 +34,7 @@ public final class Lifecycle {
     }
 
     public static JsonObject turnStarted(String turnId, String threadKey, long startedAt) {
-        return Json.createObjectBuilder()
+        return Jsons.createObjectBuilder()
                 .add("turn_id", turnId)
                 .add("type", "started")
                 .add("state", "active")
@@ -45,7 +45,7 @@ public final class Lifecycle {
 
     public static JsonObject progress(String turnId, String threadKey, String state, String message, String runId,
             Instant at, long startedAt) {
-        JsonObjectBuilder b = Json.createObjectBuilder()
+        JsonObjectBuilder b = Jsons.createObjectBuilder()
                 .add("turn_id", turnId)
                 .add("thread_id", threadKey)
                 .add("state", state)
@@ -83,7 +83,7 @@ public final class Lifecycle {
     /** A user echo ({@code status active}) or assistant reply ({@code status completed}). */
     public static JsonObject item(String itemId, JsonObject content, String status, String threadKey, String turnId,
             Instant at) {
-        return Json.createObjectBuilder()
+        return Jsons.createObjectBuilder()
                 .add("item_id", itemId)
                 .add("type", "created")
                 .add("status", status)
@@ -100,7 +100,7 @@ public final class Lifecycle {
      */
     public static JsonObject announceItem(String itemId, String eventId, String source, String eventType,
             String sourceSessionKey, String decision, String action, String text, Instant at) {
-        JsonObjectBuilder content = Json.createObjectBuilder()
+        JsonObjectBuilder content = Jsons.createObjectBuilder()
                 .add("type", "system_announce")
                 .add("event_id", eventId)
                 .add("source", source)
@@ -113,7 +113,7 @@ public final class Lifecycle {
         content.add("title", "Event processed")
                 .add("text", text == null || text.isEmpty() ? "event processed" : text)
                 .add("created_at", at.toString());
-        return Json.createObjectBuilder()
+        return Jsons.createObjectBuilder()
                 .add("item_id", itemId)
                 .add("type", "created")
                 .add("status", "completed")
@@ -125,25 +125,25 @@ public final class Lifecycle {
 
     /** A user's plain-text message item, as RPC input normalises it. */
     public static JsonObject userMessage(String text) {
-        return Json.createObjectBuilder()
+        return Jsons.createObjectBuilder()
                 .add("type", "message").add("role", "user")
-                .add("content", Json.createArrayBuilder().add(Json.createObjectBuilder()
+                .add("content", Jsons.createArrayBuilder().add(Jsons.createObjectBuilder()
                         .add("type", "input_text").add("text", text)))
                 .build();
     }
 
     public static JsonObject assistantMessage(String text) {
-        return Json.createObjectBuilder()
+        return Jsons.createObjectBuilder()
                 .add("type", "message")
                 .add("role", "assistant")
-                .add("content", Json.createArrayBuilder().add(Json.createObjectBuilder()
+                .add("content", Jsons.createArrayBuilder().add(Jsons.createObjectBuilder()
                         .add("type", "text").add("text", text)))
                 .build();
     }
 
     public static JsonObject turnCompleted(String turnId, String threadKey, long startedAt, Instant completedAt,
             String message) {
-        JsonObjectBuilder b = Json.createObjectBuilder()
+        JsonObjectBuilder b = Jsons.createObjectBuilder()
                 .add("turn_id", turnId)
                 .add("type", "completed")
                 .add("state", "completed")
@@ -162,7 +162,7 @@ public final class Lifecycle {
      */
     public static JsonObject turnInterrupted(String turnId, String threadKey, long startedAt, Instant at,
             String status, String message, String mergedInto) {
-        JsonObjectBuilder b = Json.createObjectBuilder()
+        JsonObjectBuilder b = Jsons.createObjectBuilder()
                 .add("turn_id", turnId)
                 .add("type", "interrupted")
                 .add("state", "interrupted");
@@ -176,7 +176,7 @@ public final class Lifecycle {
             b.add("message", message);
         }
         if ("failed".equals(status)) {
-            b.add("error", Json.createObjectBuilder().add("message", message == null ? "failed" : message));
+            b.add("error", Jsons.createObjectBuilder().add("message", message == null ? "failed" : message));
         }
         if (mergedInto != null) {
             b.add("merged_into", mergedInto);
@@ -189,7 +189,7 @@ public final class Lifecycle {
         if (outputJson == null || outputJson.isBlank()) {
             return null;
         }
-        try (JsonReader reader = Json.createReader(new StringReader(outputJson))) {
+        try (JsonReader reader = Jsons.createReader(new StringReader(outputJson))) {
             JsonValue value = reader.readValue();
             if (value.getValueType() != JsonValue.ValueType.OBJECT) {
                 return null;

@@ -1,7 +1,7 @@
 package dev.switchboard.core.notify;
 
+import dev.switchboard.core.json.Jsons;
 import dev.switchboard.persistence.notify.NotificationRecord;
-import jakarta.json.Json;
 
 /**
  * A sequenced notification, ready to send: {@code line} is the JSON-RPC notification with
@@ -16,8 +16,8 @@ public record Notification(long seq, String userKey, String threadKey, String me
 
     /** What a subscriber cut off as too slow is told last: where to resume ({@code after_seq}). */
     public static String overflowNotice(long lastSentSeq) {
-        return Json.createObjectBuilder().add("jsonrpc", "2.0").add("method", "stream/overflow")
-                .add("params", Json.createObjectBuilder().add("last_seq", lastSentSeq)
+        return Jsons.createObjectBuilder().add("jsonrpc", "2.0").add("method", "stream/overflow")
+                .add("params", Jsons.createObjectBuilder().add("last_seq", lastSentSeq)
                         .add("message", "subscriber fell too far behind; resume with after_seq"))
                 .build().toString();
     }

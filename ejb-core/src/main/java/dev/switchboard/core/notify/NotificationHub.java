@@ -1,5 +1,8 @@
 package dev.switchboard.core.notify;
 
+import dev.switchboard.core.clock.Backoff;
+import dev.switchboard.core.clock.InstanceClock;
+import dev.switchboard.core.json.Jsons;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
@@ -12,10 +15,7 @@ import jakarta.ejb.Startup;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
-import dev.switchboard.core.clock.Backoff;
-import dev.switchboard.core.clock.InstanceClock;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -196,8 +196,8 @@ public class NotificationHub {
 
     /** What a subscriber resuming from before the retention is told: the first seq the log still has. */
     static String gapNotice(long afterSeq, long firstSeq) {
-        return Json.createObjectBuilder().add("jsonrpc", "2.0").add("method", "stream/gap")
-                .add("params", Json.createObjectBuilder().add("after_seq", afterSeq).add("first_seq", firstSeq)
+        return Jsons.createObjectBuilder().add("jsonrpc", "2.0").add("method", "stream/gap")
+                .add("params", Jsons.createObjectBuilder().add("after_seq", afterSeq).add("first_seq", firstSeq)
                         .add("message", "notifications after seq " + afterSeq + " up to seq " + (firstSeq - 1)
                                 + " are past the retention and were pruned; read threads (thread/read) to resync"))
                 .build().toString();

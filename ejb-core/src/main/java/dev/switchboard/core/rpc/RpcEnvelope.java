@@ -3,7 +3,7 @@ package dev.switchboard.core.rpc;
 import dev.switchboard.core.input.InvalidJsonException;
 import dev.switchboard.core.input.StorableText;
 import dev.switchboard.core.input.StrictJson;
-import jakarta.json.Json;
+import dev.switchboard.core.json.Jsons;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -44,7 +44,7 @@ public final class RpcEnvelope {
             value = StrictJson.parse(body);
         } catch (InvalidJsonException e) {
             return new Parsed(null, new RpcError(RpcError.PARSE_ERROR, "Parse error",
-                    Json.createObjectBuilder().add("reason", e.getMessage()).build()));
+                    Jsons.createObjectBuilder().add("reason", e.getMessage()).build()));
         }
         if (value.getValueType() != JsonValue.ValueType.OBJECT) {
             return invalid(RpcError.PARSE_ERROR, "Parse error");
@@ -91,11 +91,11 @@ public final class RpcEnvelope {
     }
 
     public static JsonObject result(JsonValue id, JsonObject result) {
-        return Json.createObjectBuilder().add("jsonrpc", "2.0").add("id", idOrNull(id)).add("result", result).build();
+        return Jsons.createObjectBuilder().add("jsonrpc", "2.0").add("id", idOrNull(id)).add("result", result).build();
     }
 
     public static JsonObject error(JsonValue id, RpcError error) {
-        JsonObjectBuilder b = Json.createObjectBuilder().add("jsonrpc", "2.0").add("id", idOrNull(id));
+        JsonObjectBuilder b = Jsons.createObjectBuilder().add("jsonrpc", "2.0").add("id", idOrNull(id));
         return b.add("error", error.toJson()).build();
     }
 

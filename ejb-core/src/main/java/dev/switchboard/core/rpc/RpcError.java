@@ -1,6 +1,6 @@
 package dev.switchboard.core.rpc;
 
-import jakarta.json.Json;
+import dev.switchboard.core.json.Jsons;
 import jakarta.json.JsonObject;
 
 /** A JSON-RPC error object; {@code data} may be null. */
@@ -15,7 +15,7 @@ public record RpcError(int code, String message, JsonObject data) {
     /** A field validation failure: Holon's {@code data: {field, reason}}. */
     public static RpcError invalidField(String field, String reason) {
         return new RpcError(INVALID_PARAMS, reason,
-                Json.createObjectBuilder().add("field", field).add("reason", reason).build());
+                Jsons.createObjectBuilder().add("field", field).add("reason", reason).build());
     }
 
     /** Params that do not decode: {@code invalid params: <detail>}, no data. */
@@ -28,7 +28,7 @@ public record RpcError(int code, String message, JsonObject data) {
     }
 
     public JsonObject toJson() {
-        var b = Json.createObjectBuilder().add("code", code).add("message", message);
+        var b = Jsons.createObjectBuilder().add("code", code).add("message", message);
         if (data != null) {
             b.add("data", data);
         }

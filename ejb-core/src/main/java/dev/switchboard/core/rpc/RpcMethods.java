@@ -1,12 +1,13 @@
 package dev.switchboard.core.rpc;
 
 import dev.switchboard.core.idempotency.IdempotencyConflictException;
+import dev.switchboard.core.json.Jsons;
+import dev.switchboard.core.lifecycle.Lifecycle;
 import dev.switchboard.core.run.RunJson;
 import dev.switchboard.core.runtime.LogJournal;
 import dev.switchboard.core.runtime.RuntimeLedger;
 import dev.switchboard.core.runtime.RuntimeService;
 import dev.switchboard.core.turn.InvalidInputException;
-import dev.switchboard.core.lifecycle.Lifecycle;
 import dev.switchboard.core.turn.TurnInput;
 import dev.switchboard.core.turn.TurnItem;
 import dev.switchboard.core.turn.TurnLedger;
@@ -16,9 +17,8 @@ import dev.switchboard.core.turn.TurnService;
 import dev.switchboard.core.turn.TurnView;
 import dev.switchboard.core.user.Authenticator;
 import jakarta.ejb.EJB;
-import jakarta.inject.Inject;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.json.Json;
+import jakarta.inject.Inject;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -98,7 +98,7 @@ public class RpcMethods {
 
     private JsonObject status(String userKey) {
         RuntimeLedger.Status s = runtime.status(userKey);
-        return Json.createObjectBuilder()
+        return Jsons.createObjectBuilder()
                 .add("state", s.paused() ? "paused" : "running")
                 .add("events_processed", s.eventsProcessed())
                 .add("last_event_at", time(s.lastEventAt()))
@@ -126,13 +126,13 @@ public class RpcMethods {
         if (from < 0) {
             throw new RpcException(RpcError.invalidField("from_position", "from_position must not be negative"));
         }
-        JsonArrayBuilder logs = Json.createArrayBuilder();
+        JsonArrayBuilder logs = Jsons.createArrayBuilder();
         for (LogJournal.Entry e : runtime.logs(userKey, authenticator.isOperator(userKey),
                 (int) Math.min(Integer.MAX_VALUE, from), maxLines)) {
-            logs.add(Json.createObjectBuilder().add("level", e.level()).add("time", e.time().toString())
+            logs.add(Jsons.createObjectBuilder().add("level", e.level()).add("time", e.time().toString())
                     .add("message", e.message()));
         }
-        return Json.createObjectBuilder()
+        return Jsons.createObjectBuilder()
                 .add("stream_id", "stream_" + Instant.now().getEpochSecond())
                 .add("logs", logs)
                 .build();
@@ -141,7 +141,7 @@ public class RpcMethods {
     private JsonObject threadStart(String userKey, Params params) {
         String thread = threadOrSession(userKey, params, "thread_id is required when no default session is configured");
         Instant started = runtime.startThread(userKey, thread);
-        return Json.createObjectBuilder()
+        return Jsons.createObjectBuilder()
                 .add("thread_id", thread)
                 .add("session_id", thread)
                 .add("started_at", started.toString())
@@ -151,11 +151,11 @@ public class RpcMethods {
     private JsonObject threadList(String userKey, Params params) {
         int limit = params.bounded("limit", 1, 200, 50, "limit must be between 1 and 200");
         TurnQueries.ThreadPage page = queries.threads(userKey, params.string("after"), limit);
-        JsonArrayBuilder threads = Json.createArrayBuilder();
+        JsonArrayBuilder threads = Jsons.createArrayBuilder();
         page.threads().forEach(t -> threads.add(threadJson(t)));
-        return Json.createObjectBuilder()
+        return Jsons.createObjectBuilder()
                 .add("threads", threads)
-                .add("next_after", page.nextAfter() == null ? JsonValue.NULL : Json.createValue(page.nextAfter()))
+                .add("next_after", page.nextAfter() == null ? JsonValue.NULL : Jsons.createValue(page.nextAfter()))
                 .build();
     }
 
@@ -171,10 +171,10 @@ public class RpcMethods {
         }
         TurnQueries.ThreadContent content = queries.thread(userKey, thread, afterSeq, limit)
                 .orElseThrow(() -> new RpcException(RpcError.invalidField("thread_id", "thread not found")));
-        JsonObjectBuilder b = Json.createObjectBuilder().add("thread", threadJson(content.thread()));
+        JsonObjectBuilder b = Jsons.createObjectBuilder().add("thread", threadJson(content.thread()));
         conversation(b, content.page());
         return b.add("next_after_seq",
-                content.nextAfterSeq() == null ? JsonValue.NULL : Json.createValue(content.nextAfterSeq())).build();
+                content.nextAfterSeq() == null ? JsonValue.NULL : Jsons.createValue(content.nextAfterSeq())).build();
     }
 
     private JsonObject turnStart(String userKey, Params params) {
@@ -187,7 +187,7 @@ public class RpcMethods {
         }
         TurnLedger.Outcome outcome = turns.start(userKey, thread, input, key);
         TurnView turn = outcome.turn();
-        return Json.createObjectBuilder()
+        return Jsons.createObjectBuilder()
                 .add("turn_id", turn.turnId())
                 .add("state", turn.state())
                 .add("started_at", Lifecycle.time(turn.startedAt()))
@@ -201,7 +201,7 @@ public class RpcMethods {
         }
         TurnInput input = input(params);
         TurnLedger.Outcome outcome = turns.steer(userKey, turnId, input);
-        return Json.createObjectBuilder()
+        return Jsons.createObjectBuilder()
                 .add("turn_id", outcome.turn().turnId())
                 .add("state", "active")
                 .add("accepted_items", outcome.acceptedItems())
@@ -222,7 +222,7 @@ public class RpcMethods {
             id = turns.interrupt(userKey, turnId, message).turn().turnId();
             state = "cancel_requested";
         }
-        return Json.createObjectBuilder()
+        return Jsons.createObjectBuilder()
                 .add("turn_id", id)
                 .add("state", state)
                 .add("interrupted_at", Instant.now().toString())
@@ -238,16 +238,16 @@ public class RpcMethods {
         TurnQueries.TurnContent content = queries.turn(userKey, turnId)
                 .orElseThrow(() -> new RpcException(RpcError.invalidField("turn_id", "turn not found")));
         TurnView t = content.turn();
-        JsonObjectBuilder turn = Json.createObjectBuilder()
+        JsonObjectBuilder turn = Jsons.createObjectBuilder()
                 .add("turn_id", t.turnId())
                 .add("thread_id", t.threadKey())
                 .add("state", t.state())
-                .add("status", t.outcome() == null ? JsonValue.NULL : Json.createValue(t.outcome()))
-                .add("message", t.message() == null ? JsonValue.NULL : Json.createValue(t.message()))
+                .add("status", t.outcome() == null ? JsonValue.NULL : Jsons.createValue(t.outcome()))
+                .add("message", t.message() == null ? JsonValue.NULL : Jsons.createValue(t.message()))
                 .add("started_at", Lifecycle.time(t.startedAt()))
                 .add("ended_at", time(t.endedAt()))
-                .add("merged_into", t.mergedInto() == null ? JsonValue.NULL : Json.createValue(t.mergedInto()));
-        JsonObjectBuilder b = Json.createObjectBuilder().add("turn", turn);
+                .add("merged_into", t.mergedInto() == null ? JsonValue.NULL : Jsons.createValue(t.mergedInto()));
+        JsonObjectBuilder b = Jsons.createObjectBuilder().add("turn", turn);
         conversation(b, content.conversation());
         return b.build();
     }
@@ -278,14 +278,14 @@ public class RpcMethods {
     }
 
     private static void conversation(JsonObjectBuilder b, TurnQueries.Conversation conversation) {
-        JsonArrayBuilder runs = Json.createArrayBuilder();
+        JsonArrayBuilder runs = Jsons.createArrayBuilder();
         conversation.runs().forEach(r -> runs.add(RunJson.of(r)));
-        JsonArrayBuilder items = Json.createArrayBuilder();
+        JsonArrayBuilder items = Jsons.createArrayBuilder();
         for (TurnItem item : conversation.items()) {
-            items.add(Json.createObjectBuilder()
+            items.add(Jsons.createObjectBuilder()
                     .add("item_id", item.itemId())
                     .add("run_id", item.runId())
-                    .add("turn_id", item.turnId() == null ? JsonValue.NULL : Json.createValue(item.turnId()))
+                    .add("turn_id", item.turnId() == null ? JsonValue.NULL : Jsons.createValue(item.turnId()))
                     .add("role", item.role())
                     .add("status", item.status())
                     .add("content", item.content()));
@@ -294,7 +294,7 @@ public class RpcMethods {
     }
 
     private static JsonObject threadJson(TurnQueries.ThreadSummary t) {
-        return Json.createObjectBuilder()
+        return Jsons.createObjectBuilder()
                 .add("thread_id", t.threadKey())
                 .add("created_at", Lifecycle.time(t.createdAt()))
                 .add("active_turns", t.activeTurns())
@@ -302,10 +302,10 @@ public class RpcMethods {
     }
 
     private static JsonObject success(String message) {
-        return Json.createObjectBuilder().add("success", true).add("message", message).build();
+        return Jsons.createObjectBuilder().add("success", true).add("message", message).build();
     }
 
     private static JsonValue time(Long epochMs) {
-        return epochMs == null ? JsonValue.NULL : Json.createValue(Lifecycle.time(epochMs));
+        return epochMs == null ? JsonValue.NULL : Jsons.createValue(Lifecycle.time(epochMs));
     }
 }

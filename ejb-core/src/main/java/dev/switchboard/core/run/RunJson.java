@@ -1,6 +1,6 @@
 package dev.switchboard.core.run;
 
-import jakarta.json.Json;
+import dev.switchboard.core.json.Jsons;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonReader;
@@ -15,20 +15,20 @@ public final class RunJson {
     }
 
     public static JsonObject of(RunView run) {
-        JsonObjectBuilder b = Json.createObjectBuilder()
+        JsonObjectBuilder b = Jsons.createObjectBuilder()
                 .add("run_id", run.runId())
                 .add("status", run.status());
         if (run.outputJson() == null) {
             b.addNull("output");
         } else {
-            try (JsonReader reader = Json.createReader(new StringReader(run.outputJson()))) {
+            try (JsonReader reader = Jsons.createReader(new StringReader(run.outputJson()))) {
                 b.add("output", reader.readValue());
             }
         }
         if (run.errorMessage() == null) {
             b.addNull("error");
         } else {
-            JsonObjectBuilder error = Json.createObjectBuilder().add("message", run.errorMessage());
+            JsonObjectBuilder error = Jsons.createObjectBuilder().add("message", run.errorMessage());
             if (run.errorCode() != null) {
                 error.add("code", run.errorCode());
             }
@@ -44,11 +44,11 @@ public final class RunJson {
                 .add("created_at", time(run.createdAt()))
                 .add("started_at", run.startedAt() == null ? JsonValue.NULL : time(run.startedAt()))
                 .add("finished_at", run.finishedAt() == null ? JsonValue.NULL : time(run.finishedAt()))
-                .add("turn_id", run.turnId() == null ? JsonValue.NULL : Json.createValue(run.turnId()))
+                .add("turn_id", run.turnId() == null ? JsonValue.NULL : Jsons.createValue(run.turnId()))
                 .build();
     }
 
     private static JsonValue time(long epochMs) {
-        return Json.createValue(Instant.ofEpochMilli(epochMs).toString());
+        return Jsons.createValue(Instant.ofEpochMilli(epochMs).toString());
     }
 }

@@ -1,7 +1,7 @@
 package dev.switchboard.core.turn;
 
+import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.lifecycle.Lifecycle;
-import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
@@ -65,7 +65,7 @@ public final class TurnInput {
             throw new InvalidInputException(path + ".content", path + ".content is required");
         }
         JsonArray parts = content.asJsonArray();
-        JsonArrayBuilder normalisedParts = Json.createArrayBuilder();
+        JsonArrayBuilder normalisedParts = Jsons.createArrayBuilder();
         for (int j = 0; j < parts.size(); j++) {
             String partPath = path + ".content[" + j + "]";
             if (parts.get(j).getValueType() != JsonValue.ValueType.OBJECT) {
@@ -80,9 +80,9 @@ public final class TurnInput {
             if (text.isEmpty()) {
                 throw new InvalidInputException(partPath + ".text", partPath + ".text is required");
             }
-            normalisedParts.add(Json.createObjectBuilder().add("type", "input_text").add("text", text));
+            normalisedParts.add(Jsons.createObjectBuilder().add("type", "input_text").add("text", text));
         }
-        return Json.createObjectBuilder()
+        return Jsons.createObjectBuilder()
                 .add("type", "message")
                 .add("role", role.isEmpty() ? "user" : role)
                 .add("content", normalisedParts)
@@ -121,7 +121,7 @@ public final class TurnInput {
     }
 
     public JsonArray toJson() {
-        JsonArrayBuilder b = Json.createArrayBuilder();
+        JsonArrayBuilder b = Jsons.createArrayBuilder();
         messages.forEach(b::add);
         return b.build();
     }

@@ -3,6 +3,7 @@ package dev.switchboard.core.turn;
 import dev.switchboard.core.clock.InstanceClock;
 import dev.switchboard.core.idempotency.IdempotencyConflictException;
 import dev.switchboard.core.idempotency.PayloadFingerprint;
+import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.lane.ClaimResult;
 import dev.switchboard.core.lane.LaneHead;
 import dev.switchboard.core.lifecycle.TurnEvents;
@@ -15,7 +16,6 @@ import dev.switchboard.persistence.thread.ThreadRecord;
 import dev.switchboard.persistence.turn.TurnRecord;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonReader;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
@@ -242,7 +242,7 @@ public class TurnLedger {
         if (run.getInputJson() == null) {
             return TurnInput.ofText(run.getInputText());
         }
-        try (JsonReader reader = Json.createReader(new StringReader(run.getInputJson()))) {
+        try (JsonReader reader = Jsons.createReader(new StringReader(run.getInputJson()))) {
             return TurnInput.fromJson(reader.readArray());
         }
     }

@@ -37,7 +37,8 @@ class PackageDirectionTest {
             List.of("lane"),
             List.of("lifecycle", "thread"),
             List.of("idempotency", "notify", "engine", "user", "schema"),
-            List.of("clock", "input"));
+            List.of("clock", "input"),
+            List.of("json"));
 
     private static final JavaClasses CLASSES = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)

@@ -1,8 +1,8 @@
 package dev.switchboard.persistence.session;
 
-import org.eclipse.persistence.config.SessionCustomizer;
 import org.eclipse.persistence.sessions.DatabaseLogin;
 import org.eclipse.persistence.sessions.Session;
+import org.eclipse.persistence.sessions.SessionCustomizer;
 
 /**
  * A read that fails is answered at once, never retried.

@@ -1,6 +1,6 @@
 package dev.switchboard.rest.errors;
 
-import jakarta.json.Json;
+import dev.switchboard.core.json.Jsons;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
@@ -16,8 +16,8 @@ public final class ErrorBody {
 
     /** {@code {"error":{"code":…,"message":…}}}. */
     public static String json(String code, String message) {
-        return Json.createObjectBuilder()
-                .add("error", Json.createObjectBuilder().add("code", code).add("message", message))
+        return Jsons.createObjectBuilder()
+                .add("error", Jsons.createObjectBuilder().add("code", code).add("message", message))
                 .build().toString();
     }
 }

@@ -1,9 +1,9 @@
 package dev.switchboard.rest.health;
 
+import dev.switchboard.core.json.Jsons;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.ws.rs.GET;
@@ -74,22 +74,22 @@ public class HealthResource {
 
     private static Response answer(List<HealthCheck> checks) {
         boolean up = true;
-        JsonArrayBuilder results = Json.createArrayBuilder();
+        JsonArrayBuilder results = Jsons.createArrayBuilder();
         for (HealthCheck check : checks) {
             HealthCheckResponse r = check.call();
             up &= r.getStatus() == HealthCheckResponse.Status.UP;
-            JsonObjectBuilder result = Json.createObjectBuilder().add("name", r.getName())
+            JsonObjectBuilder result = Jsons.createObjectBuilder().add("name", r.getName())
                     .add("status", r.getStatus().name());
             r.getData().ifPresent(data -> result.add("data", data(data)));
             results.add(result);
         }
-        String body = Json.createObjectBuilder().add("status", up ? "UP" : "DOWN").add("checks", results).build()
+        String body = Jsons.createObjectBuilder().add("status", up ? "UP" : "DOWN").add("checks", results).build()
                 .toString();
         return Response.status(up ? 200 : 503).entity(body).build();
     }
 
     private static JsonObjectBuilder data(Map<String, Object> data) {
-        JsonObjectBuilder b = Json.createObjectBuilder();
+        JsonObjectBuilder b = Jsons.createObjectBuilder();
         data.forEach((key, value) -> {
             if (value instanceof Number n) {
                 b.add(key, n.longValue());

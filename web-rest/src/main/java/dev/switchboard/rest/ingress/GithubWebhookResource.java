@@ -8,13 +8,13 @@ import dev.switchboard.core.ingress.IngressSettings;
 import dev.switchboard.core.ingress.InvalidEventException;
 import dev.switchboard.core.ingress.UnsupportedEventException;
 import dev.switchboard.core.ingress.WebhookSignature;
+import dev.switchboard.core.json.Jsons;
 import dev.switchboard.rest.JsonBody;
 import dev.switchboard.rest.auth.Caller;
 import dev.switchboard.rest.errors.ApiException;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.HeaderParam;
@@ -72,7 +72,7 @@ public class GithubWebhookResource {
             throw new ApiException(400, "invalid_event", e.getMessage());
         } catch (UnsupportedEventException e) {
             LOG.fine(() -> "GitHub delivery " + delivery + " ignored: " + e.getMessage());
-            return Response.accepted(Json.createObjectBuilder().add("status", "ignored")
+            return Response.accepted(Jsons.createObjectBuilder().add("status", "ignored")
                     .add("reason", e.getMessage()).build().toString()).type(MediaType.APPLICATION_JSON).build();
         }
         return IngressBodies.accepted(ingress.receive(user(), envelope));

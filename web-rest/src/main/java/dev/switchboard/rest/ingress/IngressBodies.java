@@ -8,9 +8,9 @@ import dev.switchboard.core.ingress.InvalidEventException;
 import dev.switchboard.core.input.InvalidJsonException;
 import dev.switchboard.core.input.StorableText;
 import dev.switchboard.core.input.StrictJson;
+import dev.switchboard.core.json.Jsons;
 import dev.switchboard.rest.JsonBody;
 import dev.switchboard.rest.errors.ApiException;
-import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonValue;
@@ -58,7 +58,7 @@ final class IngressBodies {
 
     /** {@code 202} with what became of the event. */
     static Response accepted(IngressLedger.Outcome outcome) {
-        JsonObjectBuilder answer = Json.createObjectBuilder()
+        JsonObjectBuilder answer = Jsons.createObjectBuilder()
                 .add("event_id", outcome.eventId())
                 .add("status", outcome.status())
                 .add("session_key", outcome.sessionKey());

@@ -4,6 +4,7 @@ import dev.switchboard.core.ingress.IngressRecords;
 import dev.switchboard.core.ingress.IngressService;
 import dev.switchboard.core.ingress.RecordQuery;
 import dev.switchboard.core.ingress.RequeueRefusedException;
+import dev.switchboard.core.json.Jsons;
 import dev.switchboard.rest.JsonBody;
 import dev.switchboard.rest.QueryParams;
 import dev.switchboard.rest.auth.Caller;
@@ -11,7 +12,6 @@ import dev.switchboard.rest.errors.ApiException;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -30,8 +30,8 @@ import jakarta.ws.rs.core.UriInfo;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.time.OffsetDateTime;
 import java.time.DateTimeException;
+import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -99,9 +99,9 @@ public class IngressRecordsResource {
             return Response.ok(export, NDJSON).build();
         }
         IngressRecords.Page page = read.apply(user, query);
-        JsonArrayBuilder data = Json.createArrayBuilder();
+        JsonArrayBuilder data = Jsons.createArrayBuilder();
         page.records().forEach(data::add);
-        JsonObjectBuilder body = Json.createObjectBuilder().add("data", data);
+        JsonObjectBuilder body = Jsons.createObjectBuilder().add("data", data);
         if (page.next() == null) {
             body.addNull("next_cursor");
         } else {

@@ -2,6 +2,7 @@ package dev.switchboard.rest.rpc;
 
 import dev.switchboard.core.input.InvalidJsonException;
 import dev.switchboard.core.input.StrictJson;
+import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.rpc.RpcEnvelope;
 import dev.switchboard.core.rpc.RpcError;
 import dev.switchboard.core.rpc.RpcException;
@@ -12,7 +13,6 @@ import dev.switchboard.rest.errors.ApiException;
 import dev.switchboard.rest.errors.ErrorBody;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
@@ -55,7 +55,7 @@ public class RpcResource {
             return json(400, RpcEnvelope.error(null, new RpcError(RpcError.PARSE_ERROR, "failed to read request body", null)));
         } catch (InvalidJsonException e) {
             return json(400, RpcEnvelope.error(null, new RpcError(RpcError.PARSE_ERROR, "Parse error",
-                    Json.createObjectBuilder().add("reason", e.getMessage()).build())));
+                    Jsons.createObjectBuilder().add("reason", e.getMessage()).build())));
         }
         RpcEnvelope.Parsed parsed = RpcEnvelope.parse(text);
         if (parsed.error() != null) {

@@ -1,18 +1,18 @@
 package dev.switchboard.rest.rpc;
 
+import dev.switchboard.core.json.Jsons;
+import dev.switchboard.core.lifecycle.Lifecycle;
 import dev.switchboard.core.notify.Notification;
 import dev.switchboard.core.notify.NotificationHub;
 import dev.switchboard.core.notify.NotifySettings;
 import dev.switchboard.core.notify.Subscription;
 import dev.switchboard.core.runtime.RuntimeService;
-import dev.switchboard.core.lifecycle.Lifecycle;
 import dev.switchboard.rest.QueryParams;
 import dev.switchboard.rest.auth.Caller;
 import dev.switchboard.rest.errors.ErrorBody;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
@@ -92,7 +92,7 @@ public class RpcStreamResource {
                 });
         try {
             if (!session.isEmpty()) {
-                write(out, Json.createObjectBuilder().add("jsonrpc", "2.0").add("method", "thread/started")
+                write(out, Jsons.createObjectBuilder().add("jsonrpc", "2.0").add("method", "thread/started")
                         .add("params", Lifecycle.thread("started", "running", session, Instant.now())).build().toString());
             }
             out.flush();

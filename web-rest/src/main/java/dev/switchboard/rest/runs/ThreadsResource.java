@@ -1,16 +1,16 @@
 package dev.switchboard.rest.runs;
 
-import dev.switchboard.core.run.RunPage;
+import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.run.RunJson;
+import dev.switchboard.core.run.RunPage;
 import dev.switchboard.core.run.RunService;
 import dev.switchboard.rest.JsonBody;
 import dev.switchboard.rest.QueryParams;
 import dev.switchboard.rest.auth.Caller;
 import dev.switchboard.rest.errors.ApiException;
 import jakarta.ejb.EJB;
-import jakarta.inject.Inject;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.json.Json;
+import jakarta.inject.Inject;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -61,9 +61,9 @@ public class ThreadsResource {
         int size = (int) QueryParams.bounded(limit, DEFAULT_LIMIT, 1, MAX_LIMIT, "limit");
         RunPage page = runs.page(caller.user(), key, after, size)
                 .orElseThrow(() -> notFound(key));
-        JsonArrayBuilder items = Json.createArrayBuilder();
+        JsonArrayBuilder items = Jsons.createArrayBuilder();
         page.runs().forEach(r -> items.add(RunJson.of(r)));
-        var body = Json.createObjectBuilder().add("thread_key", key).add("runs", items);
+        var body = Jsons.createObjectBuilder().add("thread_key", key).add("runs", items);
         if (page.nextAfterSeq() == null) {
             body.addNull("next_after_seq");
         } else {
@@ -84,9 +84,9 @@ public class ThreadsResource {
     public String cancel(@PathParam("thread_key") String threadKey) {
         String key = checkedKey(threadKey);
         List<String> cancelled = runs.cancelThread(caller.user(), key).orElseThrow(() -> notFound(key));
-        JsonArrayBuilder ids = Json.createArrayBuilder();
+        JsonArrayBuilder ids = Jsons.createArrayBuilder();
         cancelled.forEach(ids::add);
-        return Json.createObjectBuilder().add("thread_key", key).add("cancelled_run_ids", ids).build().toString();
+        return Jsons.createObjectBuilder().add("thread_key", key).add("cancelled_run_ids", ids).build().toString();
     }
 
     private static String checkedKey(String threadKey) {

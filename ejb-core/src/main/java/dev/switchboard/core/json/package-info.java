@@ -1,0 +1,4 @@
+/**
+ * The one JSON-P provider of the application, looked up once.
+ */
+package dev.switchboard.core.json;
