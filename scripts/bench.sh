@@ -29,9 +29,12 @@
 #                   run exactly once, in its lane's arrival order; deliveries/s accepted and
 #                   ingest-to-run-start latency (event received_at to run started_at)
 #
-# Environment: PGHOST / PGPORT (default 127.0.0.1:5432, user postgres, trust auth), BENCH_DB_URL
-# (JDBC URL of the database to use, default jdbc:postgresql://$PGHOST:$PGPORT/switchboard_bench),
-# BENCH_PORT (HTTP port of the instance, default 9280), BENCH_CONCURRENCY (default 16),
+# Database: by default a PostgreSQL server of the benchmark's own (BenchPostgres: a fresh cluster
+# on port BENCH_PG_PORT, default 5497, under target/bench-pg, with pg_stat_statements preloaded so
+# statements per run are counted; stopped and removed at the end). With BENCH_DB_URL (a JDBC URL)
+# the database switchboard_bench on PGHOST / PGPORT (user postgres, trust auth) is recreated and
+# used instead, and statements are counted only if that server preloads pg_stat_statements.
+# Environment: BENCH_PORT (HTTP port of the instance, default 9280), BENCH_CONCURRENCY (default 16),
 # BENCH_NOTIFY_RATE (default 200), BENCH_SUBSCRIBERS (default 1000), BENCH_SUBSCRIBER_RATE (default 10).
 set -euo pipefail
 
@@ -46,8 +49,9 @@ cd "$root"
 
 pghost="${PGHOST:-127.0.0.1}"
 pgport="${PGPORT:-5432}"
+pg_own_port="${BENCH_PG_PORT:-5497}"
 db_name=switchboard_bench
-db_url="${BENCH_DB_URL:-jdbc:postgresql://$pghost:$pgport/$db_name}"
+db_url="${BENCH_DB_URL:-}"
 port="${BENCH_PORT:-9280}"
 concurrency="${BENCH_CONCURRENCY:-16}"
 notify_rate="${BENCH_NOTIFY_RATE:-200}"
@@ -78,9 +82,34 @@ echo "== building"
 ./mvnw -q -pl ear liberty:create liberty:install-feature liberty:deploy
 rm -f target/liberty/wlp/usr/servers/switchboard/configDropins/overrides/liberty-plugin-variable-config.xml
 
-echo "== fresh database $db_name"
-psql -h "$pghost" -p "$pgport" -U postgres -q -v ON_ERROR_STOP=1 -c "DROP DATABASE IF EXISTS $db_name WITH (FORCE)"
-psql -h "$pghost" -p "$pgport" -U postgres -q -v ON_ERROR_STOP=1 -c "CREATE DATABASE $db_name"
+pg_pid=
+stop_postgres() {
+  if [ -n "$pg_pid" ]; then
+    kill "$pg_pid" 2>/dev/null || true
+    for _ in $(seq 1 120); do kill -0 "$pg_pid" 2>/dev/null || break; sleep 0.5; done
+    pg_pid=
+  fi
+}
+if [ -z "$db_url" ]; then
+  # A PostgreSQL of the benchmark's own, with pg_stat_statements preloaded (BenchPostgres).
+  echo "== PostgreSQL of the benchmark's own on port $pg_own_port"
+  pg_out="$root/target/bench-pg.out"
+  mkdir -p "$root/target"
+  ./mvnw -q -pl bench exec:java -Dexec.mainClass=dev.switchboard.bench.BenchPostgres \
+    -Dexec.args="$pg_own_port $root/target/bench-pg $db_name" >"$pg_out" 2>&1 &
+  for _ in $(seq 1 240); do
+    if grep -q '^ready ' "$pg_out"; then break; fi
+    if ! kill -0 $! 2>/dev/null; then cat "$pg_out" >&2; exit 1; fi
+    sleep 0.5
+  done
+  grep -q '^ready ' "$pg_out" || { cat "$pg_out" >&2; echo "the benchmark's PostgreSQL did not start" >&2; exit 1; }
+  pg_pid=$(awk '/^ready /{print $2}' "$pg_out")
+  db_url=$(awk '/^ready /{print $3}' "$pg_out")
+else
+  echo "== fresh database $db_name on $pghost:$pgport"
+  psql -h "$pghost" -p "$pgport" -U postgres -q -v ON_ERROR_STOP=1 -c "DROP DATABASE IF EXISTS $db_name WITH (FORCE)"
+  psql -h "$pghost" -p "$pgport" -U postgres -q -v ON_ERROR_STOP=1 -c "CREATE DATABASE $db_name"
+fi
 
 start_instance() { # $1: echo delay in ms
   echo "== starting instance $instance on port $port (echo delay $1 ms)"
@@ -90,7 +119,7 @@ start_instance() { # $1: echo delay in ms
 stop_instance() {
   scripts/instance.sh stop "$instance"
 }
-trap 'stop_instance; rm -f "$results"' EXIT
+trap 'stop_instance; stop_postgres; rm -f "$results"' EXIT
 stop_instance # a leftover from an interrupted run
 
 load() { # $1: N, $2: K, $3: label; then further LoadGenerator options

@@ -52,6 +52,13 @@ public final class LoadGenerator {
         List<Result.Sent> sent = post();
         Map<String, Run> terminal = awaitTerminal(sent, deadline);
         ServerCost.Snapshot after = cost == null ? null : cost.snapshot();
+        if (cost != null) {
+            List<String> top = ServerCost.topStatements(before, after, terminal.size(), 15);
+            if (!top.isEmpty()) {
+                System.out.println("statements per run, most frequent first:");
+                top.forEach(line -> System.out.println("  " + line));
+            }
+        }
         return Result.of(options, sent, terminal,
                 cost == null ? null : ServerCost.perRun(before, after, terminal.size()).build());
     }

@@ -11,6 +11,9 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 /**
@@ -30,7 +33,7 @@ final class ServerCost {
 
     /** Counters at one moment. */
     record Snapshot(long jvmTicks, long jitTicks, long postgresTicks, long clientCpuNs, long commits,
-            long inserted, long updated, long deleted, long walBytes, long statements) {
+            long inserted, long updated, long deleted, long walBytes, long statements, Map<String, Long> callsByQuery) {
     }
 
     private final long pid;
@@ -49,6 +52,7 @@ final class ServerCost {
         long deleted;
         long wal;
         long statements = -1;
+        Map<String, Long> callsByQuery = new HashMap<>();
         try (Connection c = DriverManager.getConnection(dbUrl, "postgres", "");
              Statement s = c.createStatement()) {
             try (ResultSet rs = s.executeQuery("SELECT xact_commit, tup_inserted, tup_updated, tup_deleted,"
@@ -61,10 +65,13 @@ final class ServerCost {
                 deleted = rs.getLong(4);
                 wal = rs.getLong(5);
             }
-            try (ResultSet rs = s.executeQuery("SELECT coalesce(sum(calls), 0) FROM pg_stat_statements"
+            try (ResultSet rs = s.executeQuery("SELECT query, calls FROM pg_stat_statements"
                     + " WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())")) {
-                rs.next();
-                statements = rs.getLong(1);
+                statements = 0;
+                while (rs.next()) {
+                    callsByQuery.merge(rs.getString(1), rs.getLong(2), Long::sum);
+                    statements += rs.getLong(2);
+                }
             } catch (SQLException e) {
                 // pg_stat_statements is not installed or not preloaded: statements stay unknown
             }
@@ -72,7 +79,24 @@ final class ServerCost {
         long client = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
                 .getProcessCpuTime();
         return new Snapshot(ticks(Path.of("/proc", Long.toString(pid), "stat")), jitTicks(), postgresTicks(), client,
-                commits, inserted, updated, deleted, wal, statements);
+                commits, inserted, updated, deleted, wal, statements, callsByQuery);
+    }
+
+    /** The statements executed most often in the window, per run, most frequent first (empty when not counted). */
+    static List<String> topStatements(Snapshot before, Snapshot after, int runs, int limit) {
+        double n = Math.max(runs, 1);
+        return after.callsByQuery.entrySet().stream()
+                .map(e -> Map.entry(e.getKey(), e.getValue() - before.callsByQuery.getOrDefault(e.getKey(), 0L)))
+                .filter(e -> e.getValue() > 0)
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                .limit(limit)
+                .map(e -> String.format("%6.2f  %s", e.getValue() / n, oneLine(e.getKey(), 150)))
+                .toList();
+    }
+
+    private static String oneLine(String sql, int max) {
+        String line = sql.replaceAll("\\s+", " ");
+        return line.length() <= max ? line : line.substring(0, max) + "…";
     }
 
     /** The window's cost per run, as JSON members. */

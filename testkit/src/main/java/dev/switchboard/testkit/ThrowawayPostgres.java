@@ -24,6 +24,7 @@ public final class ThrowawayPostgres implements AutoCloseable {
     private final Path bin;
     /** The temporary directory holding the cluster when the work directory is out of reach, else null. */
     private final Path detour;
+    private final List<String> settings;
 
     /** A cluster under {@code it.work.dir} (default {@code target/it}). */
     public ThrowawayPostgres(int port) throws IOException, InterruptedException {
@@ -32,7 +33,16 @@ public final class ThrowawayPostgres implements AutoCloseable {
 
     /** A fresh cluster in {@code workDir/pg-<port>}, started. */
     public ThrowawayPostgres(int port, Path workDir) throws IOException, InterruptedException {
+        this(port, workDir, List.of());
+    }
+
+    /**
+     * A fresh cluster in {@code workDir/pg-<port>}, started with these server settings
+     * ({@code name=value}, as {@code postgres -c} takes them) on top of initdb's defaults.
+     */
+    public ThrowawayPostgres(int port, Path workDir, List<String> settings) throws IOException, InterruptedException {
         this.port = port;
+        this.settings = List.copyOf(settings);
         this.bin = serverBinaries();
         Path inWorkDir = workDir.toAbsolutePath().resolve("pg-" + port);
         Trees.delete(inWorkDir);
@@ -60,9 +70,10 @@ public final class ThrowawayPostgres implements AutoCloseable {
     }
 
     public void start() throws IOException, InterruptedException {
+        StringBuilder options = new StringBuilder("-p " + port + " -c listen_addresses=127.0.0.1 -k " + dir);
+        settings.forEach(setting -> options.append(" -c ").append(setting));
         run(asServerUser(bin.resolve("pg_ctl").toString(), "-D", dir.resolve("data").toString(), "-l",
-                dir.resolve("log").toString(), "-w", "-o",
-                "-p " + port + " -c listen_addresses=127.0.0.1 -k " + dir, "start"));
+                dir.resolve("log").toString(), "-w", "-o", options.toString(), "start"));
     }
 
     public void stop() throws IOException, InterruptedException {
