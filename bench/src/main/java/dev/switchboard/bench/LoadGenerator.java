@@ -29,10 +29,11 @@ public final class LoadGenerator {
 
     private static final int PAGE_LIMIT = 200;
     private static final long POLL_INTERVAL_MS = 1000;
+    /** The warm-up spreads over at least this many keys, so that it is quick even when K is 1. */
+    private static final int WARM_UP_KEYS = 50;
 
     private final Options options;
     private final SwitchboardClient client;
-    private final String keyPrefix = "bench-" + System.currentTimeMillis() + "-";
 
     private LoadGenerator(Options options) {
         this.options = options;
@@ -46,10 +47,17 @@ public final class LoadGenerator {
     private Result run() throws Exception {
         long deadline = System.currentTimeMillis() + options.timeoutS() * 1000L;
         client.checkReady();
+        if (options.warmUp() > 0) {
+            long start = System.currentTimeMillis();
+            List<Result.Sent> warm = post(options.warmUp(), Math.max(WARM_UP_KEYS, options.k()), "bench-warm-" + start + "-");
+            awaitTerminal(warm, deadline);
+            System.out.printf("warm-up: %d runs in %d ms (not reported)%n", options.warmUp(),
+                    System.currentTimeMillis() - start);
+        }
         ServerCost cost = options.pidFile() == null ? null
                 : new ServerCost(Long.parseLong(Files.readString(options.pidFile()).strip()), options.dbUrl());
         ServerCost.Snapshot before = cost == null ? null : cost.snapshot();
-        List<Result.Sent> sent = post();
+        List<Result.Sent> sent = post(options.n(), options.k(), "bench-" + System.currentTimeMillis() + "-");
         Map<String, Run> terminal = awaitTerminal(sent, deadline);
         ServerCost.Snapshot after = cost == null ? null : cost.snapshot();
         if (cost != null) {
@@ -63,13 +71,13 @@ public final class LoadGenerator {
                 cost == null ? null : ServerCost.perRun(before, after, terminal.size()).build());
     }
 
-    /** Posts the N messages from {@code concurrency} workers; message i goes to thread i % K. */
-    private List<Result.Sent> post() throws InterruptedException {
-        Result.Sent[] sent = new Result.Sent[options.n()];
+    /** Posts {@code n} messages from {@code concurrency} workers; message i goes to thread {@code keyPrefix} + i % k. */
+    private List<Result.Sent> post(int n, int k, String keyPrefix) throws InterruptedException {
+        Result.Sent[] sent = new Result.Sent[n];
         AtomicInteger next = new AtomicInteger();
         Callable<Void> worker = () -> {
-            for (int i = next.getAndIncrement(); i < options.n(); i = next.getAndIncrement()) {
-                String key = keyPrefix + (i % options.k());
+            for (int i = next.getAndIncrement(); i < n; i = next.getAndIncrement()) {
+                String key = keyPrefix + (i % k);
                 long sentAt = System.currentTimeMillis();
                 Run run = client.post(key, "bench message " + i);
                 sent[i] = new Result.Sent(run.runId(), key, sentAt);
@@ -87,7 +95,7 @@ public final class LoadGenerator {
                 try {
                     f.get();
                 } catch (ExecutionException e) {
-                    next.set(options.n()); // stop the other workers
+                    next.set(n); // stop the other workers
                     Throwable cause = e.getCause();
                     throw cause instanceof BenchException b ? b : new BenchException("POST failed: " + cause);
                 }
@@ -96,7 +104,7 @@ public final class LoadGenerator {
             pool.shutdownNow();
         }
         System.out.printf("posted %d messages to %d threads in %d ms%n",
-                options.n(), options.k(), System.currentTimeMillis() - start);
+                n, k, System.currentTimeMillis() - start);
         return List.of(sent);
     }
 

@@ -8,6 +8,7 @@ import dev.switchboard.persistence.thread.ThreadRecord;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
+import jakarta.persistence.FlushModeType;
 import jakarta.persistence.PersistenceContext;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,16 +61,28 @@ public class LaneHead {
     /**
      * Claims the lane head for {@code owner}, adopts the attempt {@code owner}'s own live lease
      * covers, or leaves a lane another owner holds alone; heads that crashed too often are
-     * abandoned on the way. The thread row must be locked ({@link #lock}).
+     * abandoned on the way. The thread row must be locked ({@link #lock}); the head is read
+     * without a flush, so a run this transaction persisted is only seen if flushed or passed as
+     * {@code added} to {@link #claim(Locked, String, RunRecord)}.
      */
     public ClaimResult claim(Locked lane, String owner) {
+        return claim(lane, owner, null);
+    }
+
+    /**
+     * As {@link #claim(Locked, String)}, right after this transaction persisted {@code added}, the
+     * lane's newest run, without flushing it: when the lane holds no other unfinished run,
+     * {@code added} is its head, and a claim of it is written with its insert.
+     */
+    public ClaimResult claim(Locked lane, String owner, RunRecord added) {
         ThreadRecord thread = lane.thread();
         long dbNow = lane.dbNow();
         long now = clock.millis(); // run times; leases use dbNow
         LanePolicy policy = settings.policy();
         List<String> abandoned = new ArrayList<>();
         while (true) {
-            RunRecord head = laneHead(thread.getId());
+            RunRecord stored = laneHead(thread.getId());
+            RunRecord head = stored != null || added == null || added.getState().isTerminal() ? stored : added;
             LanePolicy.Lease lease = LanePolicy.Lease.of(thread.getLeaseOwner(), thread.getLeaseUntil(), owner, dbNow);
             boolean leaseOnHead = head != null && head.getRunId().equals(thread.getLeaseRunId())
                     && Objects.equals(thread.getLeaseAttempt(), head.getAttempt());
@@ -128,12 +141,30 @@ public class LaneHead {
                 .getResultList();
     }
 
+    /**
+     * The lane's oldest unfinished run, read without flushing this transaction's changes first, so
+     * that a finish and the claim it chains are written once, at commit: a run the database still
+     * holds unfinished but this transaction has ended is skipped in memory. Runs persisted in this
+     * transaction and not yet flushed are not seen.
+     */
     private RunRecord laneHead(long threadId) {
-        List<RunRecord> head = em.createNamedQuery(RunRecord.LANE_HEAD, RunRecord.class)
-                .setParameter("threadId", threadId)
-                .setParameter("queued", RunState.QUEUED)
-                .setParameter("executing", RunState.EXECUTING)
-                .getResultList();
-        return head.isEmpty() ? null : head.get(0);
+        long afterSeq = 0; // thread seqs start at 1
+        while (true) {
+            List<RunRecord> head = em.createNamedQuery(RunRecord.LANE_HEAD, RunRecord.class)
+                    .setParameter("threadId", threadId)
+                    .setParameter("afterSeq", afterSeq)
+                    .setParameter("queued", RunState.QUEUED)
+                    .setParameter("executing", RunState.EXECUTING)
+                    .setFlushMode(FlushModeType.COMMIT)
+                    .getResultList();
+            if (head.isEmpty()) {
+                return null;
+            }
+            RunRecord run = head.get(0); // the managed copy, with this transaction's changes
+            if (!run.getState().isTerminal()) {
+                return run;
+            }
+            afterSeq = run.getThreadSeq();
+        }
     }
 }

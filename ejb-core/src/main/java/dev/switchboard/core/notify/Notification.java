@@ -14,6 +14,10 @@ public record Notification(long seq, String userKey, String threadKey, String me
                 render(r.getSeq(), r.getMethod(), r.getParams()));
     }
 
+    static Notification of(long seq, OutboxRow r) {
+        return new Notification(seq, r.userKey(), r.threadKey(), r.method(), render(seq, r.method(), r.params()));
+    }
+
     /** What a subscriber cut off as too slow is told last: where to resume ({@code after_seq}). */
     public static String overflowNotice(long lastSentSeq) {
         return Jsons.createObjectBuilder().add("jsonrpc", "2.0").add("method", "stream/overflow")

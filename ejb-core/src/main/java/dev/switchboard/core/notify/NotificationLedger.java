@@ -1,21 +1,47 @@
 package dev.switchboard.core.notify;
 
 import dev.switchboard.persistence.notify.NotificationRecord;
-import dev.switchboard.persistence.notify.OutboxRecord;
 import dev.switchboard.persistence.notify.SequencerRecord;
+import jakarta.annotation.Resource;
 import jakarta.ejb.Stateless;
 import jakarta.persistence.EntityManager;
-import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceContext;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import javax.sql.DataSource;
 
 /** The outbox's transactions: stamping committed notifications with seqs, and reading them back. */
 @Stateless
 public class NotificationLedger {
 
+    private static final String ANY_PENDING = "SELECT id FROM notification_outbox FETCH FIRST 1 ROWS ONLY";
+    private static final String LOCK_SEQUENCER = "SELECT last_seq FROM notification_sequencer WHERE id = ? FOR UPDATE";
+    private static final String PENDING = "SELECT id, " + OutboxRow.COLUMNS
+            + " FROM notification_outbox ORDER BY id FETCH FIRST ? ROWS ONLY";
+    private static final String ADVANCE = "UPDATE notification_sequencer SET last_seq = ? WHERE id = ?";
+    private static final int DELETE_CHUNK = 128;
+    private static final String DELETE_LISTED = "DELETE FROM notification_outbox WHERE id IN ("
+            + String.join(", ", Collections.nCopies(DELETE_CHUNK, "?")) + ")";
+    private static final MultiRowInsert<Sequenced> LOG_INSERT = new MultiRowInsert<>(
+            "INSERT INTO notifications (seq, " + OutboxRow.COLUMNS + ") VALUES ", "(?, ?, ?, ?, ?, ?)",
+            (statement, index, row) -> {
+                statement.setLong(index, row.seq());
+                return row.row().bind(statement, index + 1);
+            });
+
     @PersistenceContext(unitName = "switchboard")
     EntityManager em;
+
+    @Resource(lookup = "jdbc/switchboard")
+    DataSource dataSource;
+
+    private record Sequenced(long seq, OutboxRow row) {
+    }
 
     /** The notifications one stamping transaction sequenced; {@code before} is the last seq before them. */
     public record StampBatch(long before, List<Notification> stamped) {
@@ -28,24 +54,78 @@ public class NotificationLedger {
      * below it — seq order is commit order, and a tailer never skips a notification that commits late.
      * With {@code probeFirst} (a poll, when there is probably nothing to do) the lock is only taken
      * when something is pending, so idle instances do not contend for it.
+     * <p>
+     * Plain JDBC on the transaction's connection, set-based: a read, one insert per
+     * {@link MultiRowInsert#MAX_ROWS} rows and one delete per {@value #DELETE_CHUNK} (through the
+     * entity manager it was an insert and a delete per notification).
      */
     public StampBatch stamp(int limit, boolean probeFirst) {
-        if (probeFirst && pending(1).isEmpty()) {
-            return new StampBatch(-1, List.of()); // nothing to do: no need to take the lock
+        try (Connection c = dataSource.getConnection()) {
+            if (probeFirst && !anyPending(c)) {
+                return new StampBatch(-1, List.of()); // nothing to do: no need to take the lock
+            }
+            long before = lockSequencer(c);
+            List<Long> ids = new ArrayList<>();
+            List<Sequenced> rows = new ArrayList<>();
+            try (PreparedStatement read = c.prepareStatement(PENDING)) {
+                read.setInt(1, limit);
+                try (ResultSet rs = read.executeQuery()) {
+                    long seq = before;
+                    while (rs.next()) {
+                        ids.add(rs.getLong(1));
+                        rows.add(new Sequenced(++seq, new OutboxRow(rs.getString(2), rs.getString(3), rs.getString(4),
+                                rs.getString(5), rs.getLong(6))));
+                    }
+                }
+            }
+            if (rows.isEmpty()) {
+                return new StampBatch(before, List.of());
+            }
+            LOG_INSERT.insert(c, rows);
+            deleteFromOutbox(c, ids);
+            try (PreparedStatement advance = c.prepareStatement(ADVANCE)) {
+                advance.setLong(1, rows.get(rows.size() - 1).seq());
+                advance.setInt(2, SequencerRecord.ID);
+                advance.executeUpdate();
+            }
+            return new StampBatch(before, rows.stream().map(r -> Notification.of(r.seq(), r.row())).toList());
+        } catch (SQLException e) {
+            throw new IllegalStateException("stamping notifications failed", e);
         }
-        SequencerRecord sequencer = em.find(SequencerRecord.class, SequencerRecord.ID, LockModeType.PESSIMISTIC_WRITE);
-        long before = sequencer.getLastSeq();
-        long seq = before;
-        List<Notification> stamped = new ArrayList<>();
-        for (OutboxRecord row : pending(limit)) {
-            NotificationRecord entry = row.sequenced(++seq);
-            em.persist(entry);
-            em.remove(row);
-            stamped.add(Notification.of(entry));
+    }
+
+    private static boolean anyPending(Connection c) throws SQLException {
+        try (PreparedStatement probe = c.prepareStatement(ANY_PENDING); ResultSet rs = probe.executeQuery()) {
+            return rs.next();
         }
-        sequencer.advanceTo(seq);
-        em.flush();
-        return new StampBatch(before, stamped);
+    }
+
+    private static long lockSequencer(Connection c) throws SQLException {
+        try (PreparedStatement lock = c.prepareStatement(LOCK_SEQUENCER)) {
+            lock.setInt(1, SequencerRecord.ID);
+            try (ResultSet rs = lock.executeQuery()) {
+                if (!rs.next()) {
+                    throw new IllegalStateException("the notification sequencer row is missing");
+                }
+                return rs.getLong(1);
+            }
+        }
+    }
+
+    /**
+     * Deletes exactly the rows read, by id, in chunks padded (with the last id again) to one
+     * statement text. Never a range: a row inside a gap of {@code ids} belongs to a transaction
+     * that may commit meanwhile, and it must stay for the next stamp.
+     */
+    private static void deleteFromOutbox(Connection c, List<Long> ids) throws SQLException {
+        try (PreparedStatement delete = c.prepareStatement(DELETE_LISTED)) {
+            for (int from = 0; from < ids.size(); from += DELETE_CHUNK) {
+                for (int i = 0; i < DELETE_CHUNK; i++) {
+                    delete.setLong(i + 1, ids.get(Math.min(ids.size() - 1, from + i)));
+                }
+                delete.executeUpdate();
+            }
+        }
     }
 
     /** Sequenced notifications with {@code after < seq <= upTo}, in seq order. */
@@ -100,9 +180,4 @@ public class NotificationLedger {
         return em.find(SequencerRecord.class, SequencerRecord.ID).getPrunedThrough();
     }
 
-    private List<OutboxRecord> pending(int limit) {
-        return em.createNamedQuery(OutboxRecord.PENDING, OutboxRecord.class)
-                .setMaxResults(limit)
-                .getResultList();
-    }
 }

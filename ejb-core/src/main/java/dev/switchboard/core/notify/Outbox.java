@@ -8,11 +8,8 @@ import jakarta.transaction.Status;
 import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.Types;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import javax.sql.DataSource;
 
@@ -27,10 +24,9 @@ import javax.sql.DataSource;
 @ApplicationScoped
 public class Outbox {
 
-    private static final String INSERT = "INSERT INTO notification_outbox (user_key, thread_key, method, params, created_at) VALUES ";
-    private static final String ROW = "(?, ?, ?, ?, ?)";
-    /** Rows per statement: keeps statement texts few (the statement cache holds one per size). */
-    private static final int MAX_ROWS = 32;
+    private static final MultiRowInsert<OutboxRow> INSERT = new MultiRowInsert<>(
+            "INSERT INTO notification_outbox (" + OutboxRow.COLUMNS + ") VALUES ", "(?, ?, ?, ?, ?)",
+            (statement, index, row) -> row.bind(statement, index));
     private static final Object PENDING = new Object();
 
     @Resource
@@ -42,15 +38,12 @@ public class Outbox {
     @Inject
     OutboxSignal signal;
 
-    private record Row(String userKey, String threadKey, String method, String params, long createdAt) {
-    }
-
     /** Appends one notification; {@code threadKey} is null for notifications about no thread. */
     public void append(String userKey, String threadKey, String method, JsonObject params) {
         @SuppressWarnings("unchecked")
-        List<Row> pending = (List<Row>) transactions.getResource(PENDING);
+        List<OutboxRow> pending = (List<OutboxRow>) transactions.getResource(PENDING);
         if (pending == null) {
-            List<Row> rows = new ArrayList<>();
+            List<OutboxRow> rows = new ArrayList<>();
             transactions.putResource(PENDING, rows);
             transactions.registerInterposedSynchronization(new Synchronization() {
                 @Override
@@ -70,30 +63,12 @@ public class Outbox {
             pending = rows;
         }
         // Insertion order is the identity order, which orders one transaction's notifications.
-        pending.add(new Row(userKey, threadKey, method, params.toString(), System.currentTimeMillis()));
+        pending.add(new OutboxRow(userKey, threadKey, method, params.toString(), System.currentTimeMillis()));
     }
 
-    private void write(List<Row> rows) {
+    private void write(List<OutboxRow> rows) {
         try (Connection c = dataSource.getConnection()) {
-            for (int from = 0; from < rows.size(); from += MAX_ROWS) {
-                List<Row> chunk = rows.subList(from, Math.min(rows.size(), from + MAX_ROWS));
-                try (PreparedStatement insert = c.prepareStatement(INSERT + String.join(", ",
-                        Collections.nCopies(chunk.size(), ROW)))) {
-                    int i = 1;
-                    for (Row r : chunk) {
-                        insert.setString(i++, r.userKey());
-                        if (r.threadKey() == null) {
-                            insert.setNull(i++, Types.VARCHAR);
-                        } else {
-                            insert.setString(i++, r.threadKey());
-                        }
-                        insert.setString(i++, r.method());
-                        insert.setString(i++, r.params());
-                        insert.setLong(i++, r.createdAt());
-                    }
-                    insert.executeUpdate();
-                }
-            }
+            INSERT.insert(c, rows);
         } catch (SQLException e) {
             // Thrown from beforeCompletion: the transaction rolls back, the caller sees its commit fail.
             throw new IllegalStateException("writing " + rows.size() + " notifications failed", e);

@@ -71,7 +71,7 @@ public class RunLedger {
             em.flush(); // the run row first: the idempotency record references it
             em.persist(new IngestRecord(key, run.getRunId(), fingerprint, now));
         }
-        ClaimResult claim = claimFor == null ? ClaimResult.none() : lanes.claim(lane, claimFor);
+        ClaimResult claim = claimFor == null ? ClaimResult.none() : lanes.claim(lane, claimFor, run);
         em.flush();
         return new IngestOutcome(RunView.of(run), threadId, false, claim);
     }

@@ -121,7 +121,7 @@ public class TurnLedger {
             em.persist(new IngestRecord(key, run.getRunId(), fingerprint, now));
         }
         events.opened(turn, full.messages(), run.getRunId());
-        ClaimResult claim = claim(lane, claimFor);
+        ClaimResult claim = claim(lane, claimFor, run);
         em.flush();
         return new Outcome(TurnView.of(turn), threadId, false, full.size(), claim, stopped);
     }
@@ -134,7 +134,7 @@ public class TurnLedger {
         String fingerprint = PayloadFingerprint.of(turn.getThreadKey(), input.toJson().toString(), "steer");
         RunRecord run = newRun(thread, turn, input, fingerprint, clock.millis());
         events.queued(turn, input.messages(), run.getRunId());
-        ClaimResult claim = claim(lane, claimFor);
+        ClaimResult claim = claim(lane, claimFor, run);
         em.flush();
         return new Outcome(TurnView.of(turn), thread.getId(), false, input.size(), claim, List.of());
     }
@@ -228,8 +228,9 @@ public class TurnLedger {
         return run;
     }
 
-    private ClaimResult claim(LaneHead.Locked lane, String claimFor) {
-        return claimFor == null ? ClaimResult.none() : lanes.claim(lane, claimFor);
+    /** Claims the lane for {@code claimFor} (if any) right after {@code added} was persisted. */
+    private ClaimResult claim(LaneHead.Locked lane, String claimFor, RunRecord added) {
+        return claimFor == null ? ClaimResult.none() : lanes.claim(lane, claimFor, added);
     }
 
     private List<RunRecord> runsOf(TurnRecord turn) {

@@ -12,6 +12,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
+import jakarta.persistence.FlushModeType;
 import jakarta.persistence.PersistenceContext;
 import java.time.Instant;
 import java.util.List;
@@ -68,6 +69,9 @@ public class TurnTracker implements LaneListener {
         }
         List<RunRecord> runs = em.createNamedQuery(RunRecord.BY_TURN, RunRecord.class)
                 .setParameter("turnId", turn.getTurnId())
+                // No flush first: the managed copies carry this transaction's changes, and no caller
+                // settles a turn it has just added a run to.
+                .setFlushMode(FlushModeType.COMMIT)
                 .getResultList();
         Optional<TurnOutcome> ending = TurnOutcome.of(runs.stream()
                 .map(r -> new TurnOutcome.RunResult(r.getState(), r.getErrorCode(), r.getErrorMessage(),

@@ -20,7 +20,8 @@ import jakarta.persistence.Table;
    SQL anew on every execution (it prints the limit into it), a tenth of the CPU of a claim. */
 @NamedQuery(name = RunRecord.LANE_HEAD,
         query = "SELECT r FROM RunRecord r WHERE r.threadId = :threadId AND r.threadSeq = (SELECT MIN(u.threadSeq)"
-                + " FROM RunRecord u WHERE u.threadId = :threadId AND (u.state = :queued OR u.state = :executing))")
+                + " FROM RunRecord u WHERE u.threadId = :threadId AND u.threadSeq > :afterSeq"
+                + " AND (u.state = :queued OR u.state = :executing))")
 @NamedQuery(name = RunRecord.BY_THREAD_PAGE,
         query = "SELECT r FROM RunRecord r WHERE r.threadId = :threadId AND r.threadSeq > :afterSeq ORDER BY r.threadSeq")
 @NamedQuery(name = RunRecord.BY_TURN,
