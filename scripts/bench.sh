@@ -6,8 +6,12 @@
 #   scripts/bench.sh runs     only the echo scenarios (messages in, runs out)
 #   scripts/bench.sh notify   only the notification scenarios (WebSocket)
 #   scripts/bench.sh ingress  only the webhook ingress scenario
+#   scripts/bench.sh echo0    only the echo0 scenario (CPU-bound; for A/B comparisons)
+#   scripts/bench.sh db       only the database ceiling: the hot path's statements replayed by
+#                             pgbench, without Liberty (bench/pgbench)
 #
-# Scenarios (each after an unreported warm-up of N=1000 K=50, so the JIT has compiled the hot path):
+# Scenarios (each after an unreported warm-up in the same client, 1000 runs over 50 other keys, 5000
+# for echo0, so the server's and the client's JIT have compiled their hot paths):
 #   echo50 N=500 K=50, echo50 N=500 K=1   (SWITCHBOARD_ENGINE_ECHO_DELAY_MS=50)
 #   echo0 N=5000 K=50                     (instance restarted with SWITCHBOARD_ENGINE_ECHO_DELAY_MS=0)
 # Each also reports its cost per run (ServerCost): CPU ms of the server's JVM and the share of it
@@ -40,8 +44,8 @@ set -euo pipefail
 
 what="${1:-all}"
 case "$what" in
-  all|runs|echo0|notify|ingress) ;;
-  *) echo "usage: scripts/bench.sh [all|runs|echo0|notify|ingress]" >&2; exit 2 ;;
+  all|runs|echo0|notify|ingress|db) ;;
+  *) echo "usage: scripts/bench.sh [all|runs|echo0|notify|ingress|db]" >&2; exit 2 ;;
 esac
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -121,6 +125,66 @@ stop_instance() {
 }
 trap 'stop_instance; stop_postgres; rm -f "$results"' EXIT
 stop_instance # a leftover from an interrupted run
+
+if [ "$what" = db ]; then
+  # The database ceiling: pgbench replays one run's statements (bench/pgbench/run.sql: the ingest
+  # that claims its idle lane, then the finish) from 16 clients over 50 lanes, and one more client
+  # runs the sequencer's passes back to back (stamp.sql; one stamper, as one instance has), on the
+  # schema the migrations create. Measured over a 30 s window after 10 s: runs/s, commits, WAL and the CPU of
+  # PostgreSQL and of pgbench.
+  if [ -n "${BENCH_DB_URL:-}" ]; then db_host=$pghost db_port=$pgport; else db_host=127.0.0.1 db_port=$pg_own_port; fi
+  pg_bin=$(dirname "$(ls -d /usr/lib/postgresql/*/bin/pgbench 2>/dev/null | sort -V | tail -1)")
+  pgbench_cmd=$(command -v pgbench || echo "$pg_bin/pgbench")
+  sql() { psql -h "$db_host" -p "$db_port" -U postgres -d "$db_name" -q -v ON_ERROR_STOP=1 "$@"; }
+  for migration in $(ls persistence/src/main/resources/db/migration/V*__*.sql | sort -V); do
+    sql -f "$migration"
+  done
+  sql -v threads=50 -f bench/pgbench/seed.sql
+  cpu_ticks() { # utime + stime of every process named $1, in clock ticks
+    cat /proc/[0-9]*/stat 2>/dev/null | awk -v name="($1)" '$2 == name { sum += $14 + $15 } END { print sum + 0 }'
+  }
+  snapshot() { # succeeded runs, commits, WAL bytes, time (s), PostgreSQL ticks, pgbench ticks
+    echo "$(sql -At -F' ' -c "SELECT (SELECT count(*) FROM runs WHERE state = 'succeeded'),
+      (SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()),
+      pg_current_wal_lsn() - '0/0', extract(epoch FROM clock_timestamp())") $(cpu_ticks postgres) $(cpu_ticks pgbench)"
+  }
+  echo "== database ceiling: pgbench, 16 clients, 50 lanes, 10 s warm-up + 30 s window"
+  "$pgbench_cmd" -h "$db_host" -p "$db_port" -U postgres -n -M prepared -c 16 -j 2 -T 42 -D threads=50 \
+    -f bench/pgbench/run.sql "$db_name" >"$root/target/bench-pgbench.log" 2>&1 &
+  pgbench_pid=$!
+  "$pgbench_cmd" -h "$db_host" -p "$db_port" -U postgres -n -M prepared -c 1 -T 42 \
+    -f bench/pgbench/stamp.sql "$db_name" >"$root/target/bench-pgbench-stamper.log" 2>&1 &
+  stamper_pid=$!
+  sleep 10
+  before=$(snapshot)
+  sleep 30
+  after=$(snapshot)
+  wait "$pgbench_pid" || { cat "$root/target/bench-pgbench.log" >&2; exit 1; }
+  wait "$stamper_pid" || { cat "$root/target/bench-pgbench-stamper.log" >&2; exit 1; }
+  read -r runs0 commits0 wal0 t0 pg0 client0 <<<"$before"
+  read -r runs1 commits1 wal1 t1 pg1 client1 <<<"$after"
+  tick=$(getconf CLK_TCK)
+  awk -v r="$((runs1 - runs0))" -v c="$((commits1 - commits0))" -v w="$((wal1 - wal0))" -v t0="$t0" -v t1="$t1" \
+      -v pg="$((pg1 - pg0))" -v cl="$((client1 - client0))" -v tick="$tick" 'BEGIN {
+    s = t1 - t0
+    printf "runs/s      %.0f (%d runs in %.1f s)\n", r / s, r, s
+    printf "commits     %.0f/s, %.2f per run\n", c / s, c / r
+    printf "WAL         %.2f MB/s, %.1f KiB per run\n", w / s / 1e6, w / r / 1024
+    printf "CPU         PostgreSQL %.2f cores, %.3f ms per run; pgbench %.2f cores\n", pg / tick / s, pg * 1000 / tick / r, cl / tick / s
+    printf "RESULT {\"label\":\"db ceiling C=16 K=50\",\"runs_per_s\":%.1f,\"commits_per_s\":%.0f,\"commits_per_run\":%.2f,\"wal_mb_per_s\":%.2f,\"wal_kb_per_run\":%.2f,\"postgres_cores\":%.2f,\"postgres_cpu_ms_per_run\":%.3f,\"pgbench_cores\":%.2f}\n", r / s, c / s, c / r, w / s / 1e6, w / r / 1024, pg / tick / s, pg * 1000 / tick / r, cl / tick / s
+  }'
+  if [ -z "${BENCH_DB_URL:-}" ]; then
+    echo "statements by execution time (whole run; ms per run, mean us, share):"
+    sql -At -F'  ' -c "SELECT round((total_exec_time / $((runs1 > 0 ? runs1 : 1)))::numeric, 3),
+        round((total_exec_time * 1000 / calls)::numeric), round((100 * total_exec_time / sum(total_exec_time) OVER ())::numeric, 1) || ' %',
+        left(regexp_replace(query, '\s+', ' ', 'g'), 110)
+      FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+      ORDER BY total_exec_time DESC LIMIT 12" | sed 's/^/  /'
+  fi
+  echo "cpus:  $(nproc)"
+  echo "date:  $(date -u +%Y-%m-%d)"
+  exit 0
+fi
 
 load() { # $1: N, $2: K, $3: label; then further LoadGenerator options
   local n=$1 k=$2 label=$3
