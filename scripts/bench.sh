@@ -136,7 +136,9 @@ if [ "$what" = db ]; then
   pg_bin=$(dirname "$(ls -d /usr/lib/postgresql/*/bin/pgbench 2>/dev/null | sort -V | tail -1)")
   pgbench_cmd=$(command -v pgbench || echo "$pg_bin/pgbench")
   sql() { psql -h "$db_host" -p "$db_port" -U postgres -d "$db_name" -q -v ON_ERROR_STOP=1 "$@"; }
-  for migration in $(ls persistence/src/main/resources/db/migration/V*__*.sql | sort -V); do
+  # Portable migrations and PostgreSQL's own, in version order (as Flyway applies them).
+  for migration in $(ls persistence/src/main/resources/db/{migration,postgresql}/V*__*.sql \
+      | awk -F/ '{ print $NF "\t" $0 }' | sort -V | cut -f2); do
     sql -f "$migration"
   done
   sql -v threads=50 -f bench/pgbench/seed.sql

@@ -8,8 +8,8 @@ SELECT gen_random_uuid() AS run_id, 'turn_' || md5(random()::text) AS turn_id,
        (extract(epoch FROM clock_timestamp()) * 1000)::bigint AS now_ms \gset
 SELECT t.next_seq, CAST(EXTRACT(EPOCH FROM CURRENT_TIMESTAMP) * 1000 AS BIGINT) AS db_now
   FROM threads t WHERE t.id = :tid FOR UPDATE \gset
-SELECT r.run_id FROM runs r WHERE r.thread_id = :tid AND r.thread_seq = (SELECT MIN(u.thread_seq) FROM runs u
-  WHERE u.thread_id = :tid AND u.thread_seq > 0 AND (u.state = 'queued' OR u.state = 'executing'));
+SELECT * FROM runs WHERE thread_id = :tid AND state IN ('queued', 'executing') AND thread_seq > 0
+  ORDER BY thread_seq FETCH FIRST 1 ROWS ONLY;
 INSERT INTO turns (turn_id, user_key, thread_id, thread_key, state, started_at)
   VALUES (:turn_id, 'bench', :tid, 'db-bench', 'active', :now_ms);
 INSERT INTO runs (run_id, thread_id, thread_seq, user_key, thread_key, source, delivery_mode, state, input_text,
@@ -29,10 +29,10 @@ SELECT t.*, CAST(EXTRACT(EPOCH FROM CURRENT_TIMESTAMP) * 1000 AS BIGINT) AS db_n
 SELECT * FROM runs WHERE run_id = :run_id;
 SELECT * FROM turns WHERE turn_id = :turn_id;
 SELECT * FROM runs WHERE turn_id = :turn_id ORDER BY thread_seq;
-SELECT r.run_id FROM runs r WHERE r.thread_id = :tid AND r.thread_seq = (SELECT MIN(u.thread_seq) FROM runs u
-  WHERE u.thread_id = :tid AND u.thread_seq > 0 AND (u.state = 'queued' OR u.state = 'executing'));
-SELECT r.run_id FROM runs r WHERE r.thread_id = :tid AND r.thread_seq = (SELECT MIN(u.thread_seq) FROM runs u
-  WHERE u.thread_id = :tid AND u.thread_seq > :next_seq AND (u.state = 'queued' OR u.state = 'executing'));
+SELECT * FROM runs WHERE thread_id = :tid AND state IN ('queued', 'executing') AND thread_seq > 0
+  ORDER BY thread_seq FETCH FIRST 1 ROWS ONLY;
+SELECT * FROM runs WHERE thread_id = :tid AND state IN ('queued', 'executing') AND thread_seq > :next_seq
+  ORDER BY thread_seq FETCH FIRST 1 ROWS ONLY;
 UPDATE runs SET state = 'succeeded', updated_at = :now_ms, output_json = '{"text":"bench message"}', finished_at = :now_ms
   WHERE run_id = :run_id;
 UPDATE turns SET state = 'completed', outcome = 'completed', message = 'bench message', ended_at = :now_ms

@@ -2,7 +2,6 @@ package dev.switchboard.core.lane;
 
 import dev.switchboard.core.clock.InstanceClock;
 import dev.switchboard.persistence.run.RunRecord;
-import dev.switchboard.persistence.run.RunState;
 import dev.switchboard.persistence.thread.DatabaseClock;
 import dev.switchboard.persistence.thread.ThreadRecord;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -135,9 +134,7 @@ public class LaneHead {
     /** The lane's unfinished runs in FIFO order (the first is the head). */
     public List<RunRecord> unfinished(long threadId) {
         return em.createNamedQuery(RunRecord.LANE, RunRecord.class)
-                .setParameter("threadId", threadId)
-                .setParameter("queued", RunState.QUEUED)
-                .setParameter("executing", RunState.EXECUTING)
+                .setParameter(1, threadId)
                 .getResultList();
     }
 
@@ -151,10 +148,8 @@ public class LaneHead {
         long afterSeq = 0; // thread seqs start at 1
         while (true) {
             List<RunRecord> head = em.createNamedQuery(RunRecord.LANE_HEAD, RunRecord.class)
-                    .setParameter("threadId", threadId)
-                    .setParameter("afterSeq", afterSeq)
-                    .setParameter("queued", RunState.QUEUED)
-                    .setParameter("executing", RunState.EXECUTING)
+                    .setParameter(1, threadId)
+                    .setParameter(2, afterSeq)
                     .setFlushMode(FlushModeType.COMMIT)
                     .getResultList();
             if (head.isEmpty()) {

@@ -4,6 +4,7 @@ import jakarta.persistence.Column;
 import jakarta.persistence.Convert;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
+import jakarta.persistence.NamedNativeQuery;
 import jakarta.persistence.NamedQuery;
 import jakarta.persistence.Table;
 
@@ -13,15 +14,16 @@ import jakarta.persistence.Table;
  */
 @Entity
 @Table(name = "runs")
-/* A thread's lane: its unfinished runs in FIFO order; the first is the lane head. */
-@NamedQuery(name = RunRecord.LANE,
-        query = "SELECT r FROM RunRecord r WHERE r.threadId = :threadId AND (r.state = :queued OR r.state = :executing) ORDER BY r.threadSeq")
-/* The lane head alone. Not LANE with a maximum of one result: EclipseLink then writes the query's
-   SQL anew on every execution (it prints the limit into it), a tenth of the CPU of a claim. */
-@NamedQuery(name = RunRecord.LANE_HEAD,
-        query = "SELECT r FROM RunRecord r WHERE r.threadId = :threadId AND r.threadSeq = (SELECT MIN(u.threadSeq)"
-                + " FROM RunRecord u WHERE u.threadId = :threadId AND u.threadSeq > :afterSeq"
-                + " AND (u.state = :queued OR u.state = :executing))")
+/* A thread's lane: its unfinished runs in FIFO order; LANE_HEAD is the first after a seq. Native,
+   with the states as literals: on PostgreSQL a partial index holds only unfinished runs
+   (db/postgresql V7), and only a literal predicate lets the planner use it. The head is its own
+   query with the limit in its text: a maximum set on LANE makes EclipseLink write the SQL anew on
+   every execution. */
+@NamedNativeQuery(name = RunRecord.LANE, resultClass = RunRecord.class,
+        query = "SELECT * FROM runs WHERE thread_id = ? AND state IN ('queued', 'executing') ORDER BY thread_seq")
+@NamedNativeQuery(name = RunRecord.LANE_HEAD, resultClass = RunRecord.class,
+        query = "SELECT * FROM runs WHERE thread_id = ? AND state IN ('queued', 'executing') AND thread_seq > ?"
+                + " ORDER BY thread_seq FETCH FIRST 1 ROWS ONLY")
 @NamedQuery(name = RunRecord.BY_THREAD_PAGE,
         query = "SELECT r FROM RunRecord r WHERE r.threadId = :threadId AND r.threadSeq > :afterSeq ORDER BY r.threadSeq")
 @NamedQuery(name = RunRecord.BY_TURN,
