@@ -6,7 +6,7 @@ import jakarta.persistence.Id;
 import jakarta.persistence.NamedQuery;
 import jakarta.persistence.Table;
 
-/** A sequenced notification in the log; written once by the sequencer, never changed. */
+/** A sequenced notification in the log; written once by the sequencer (in plain SQL), never changed. */
 @Entity
 @Table(name = "notifications")
 @NamedQuery(name = NotificationRecord.AFTER,
@@ -38,15 +38,6 @@ public class NotificationRecord {
     private long createdAt;
 
     protected NotificationRecord() {
-    }
-
-    public NotificationRecord(long seq, String userKey, String threadKey, String method, String params, long createdAt) {
-        this.seq = seq;
-        this.userKey = userKey;
-        this.threadKey = threadKey;
-        this.method = method;
-        this.params = params;
-        this.createdAt = createdAt;
     }
 
     public long getSeq() {

@@ -5,7 +5,10 @@ import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 
-/** The single row holding the last notification seq; locking it serialises the stampers. */
+/**
+ * The single row holding the last notification seq; locking it serialises the stampers. Read here;
+ * the stamper advances it in plain SQL ({@code NotificationLedger.stamp}).
+ */
 @Entity
 @Table(name = "notification_sequencer")
 public class SequencerRecord {
@@ -32,12 +35,5 @@ public class SequencerRecord {
 
     public long getPrunedThrough() {
         return prunedThrough;
-    }
-
-    public void advanceTo(long seq) {
-        if (seq < lastSeq) {
-            throw new IllegalArgumentException("seq must not go back: " + seq + " < " + lastSeq);
-        }
-        this.lastSeq = seq;
     }
 }
