@@ -1,9 +1,9 @@
 package dev.switchboard.core.ingress;
 
 import dev.switchboard.core.clock.InstanceClock;
+import dev.switchboard.core.idempotency.IdempotencyKeys;
 import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.lane.ClaimResult;
-import dev.switchboard.core.lane.LaneHead;
 import dev.switchboard.core.lifecycle.TurnIds;
 import dev.switchboard.core.notify.Outbox;
 import dev.switchboard.core.run.IngestOutcome;
@@ -11,10 +11,10 @@ import dev.switchboard.core.run.MessageCommand;
 import dev.switchboard.core.run.RunLedger;
 import dev.switchboard.core.runtime.ServeRuntime;
 import dev.switchboard.core.thread.ThreadDirectory;
+import dev.switchboard.core.thread.ThreadRepository;
 import dev.switchboard.persistence.ingress.ActionRecord;
 import dev.switchboard.persistence.ingress.DecisionRecord;
 import dev.switchboard.persistence.ingress.IngressEventRecord;
-import dev.switchboard.persistence.run.IngestRecord;
 import dev.switchboard.persistence.run.RunRecord;
 import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
@@ -55,7 +55,10 @@ public class IngressLedger {
     ServeRuntime runtime;
 
     @Inject
-    LaneHead lanes;
+    ThreadRepository repository;
+
+    @Inject
+    IdempotencyKeys keys;
 
     @Inject
     ThreadDirectory threads;
@@ -83,9 +86,8 @@ public class IngressLedger {
                 .add("session_key", sessionKey)
                 .add("received_at", Instant.ofEpochMilli(now).toString())
                 .build());
-        lanes.lock(threadId); // serialises one lane's duplicates
-        IngestRecord seen = dedupeKey == null ? null
-                : em.find(IngestRecord.class, new IngestRecord.Key(userKey, runSource(e.source()), dedupeKey));
+        repository.lock(threadId); // serialises one lane's duplicates
+        String seen = keys.seen(userKey, runSource(e.source()), dedupeKey).orElse(null);
         List<String> heldKeys = seen != null ? List.of()
                 : em.createNamedQuery(IngressEventRecord.DEFERRED_BY_KEY_OR_LANE, String.class)
                         .setParameter("userKey", userKey)
@@ -98,7 +100,7 @@ public class IngressLedger {
                 dedupeKey != null && heldKeys.contains(dedupeKey), seen == null && runtime.read(userKey).isPaused(),
                 "timer".equals(e.source()), () -> tickHeld(userKey, repo), !heldKeys.isEmpty()));
         return switch (decision.kind()) {
-            case DUPLICATE -> duplicate(journal, decision.reason(), seen == null ? null : seen.getRunId(), threadId, now);
+            case DUPLICATE -> duplicate(journal, decision.reason(), seen, threadId, now);
             case HOLD -> hold(journal, decision.reason(), threadId, now);
             case FORWARD -> handOff(journal, threadId, claimFor, now);
         };
@@ -139,10 +141,9 @@ public class IngressLedger {
             long threadId = threads.find(userKey, event.getSessionKey()).orElseThrow(
                     () -> new IllegalStateException("the lane of held event " + event.getEventId() + " is missing"));
             long now = clock.millis();
-            IngestRecord seen = event.getDedupeKey() == null ? null : em.find(IngestRecord.class,
-                    new IngestRecord.Key(userKey, runSource(event.getSource()), event.getDedupeKey()));
-            if (seen != null) {
-                duplicate(event, IngressDecision.DUPLICATE_KEY, seen.getRunId(), threadId, now);
+            var seen = keys.seen(userKey, runSource(event.getSource()), event.getDedupeKey());
+            if (seen.isPresent()) {
+                duplicate(event, IngressDecision.DUPLICATE_KEY, seen.get(), threadId, now);
             } else {
                 handOff(event, threadId, null, now);
                 woken.add(threadId);
@@ -156,10 +157,7 @@ public class IngressLedger {
      * resent after that is new again (H9: keys are kept for a configured age, not a count).
      */
     public int forgetDedupeKeys(long before) {
-        return em.createNamedQuery(IngestRecord.PRUNE_SOURCES)
-                .setParameter("sourcePrefix", runSource("") + "%")
-                .setParameter("before", before)
-                .executeUpdate();
+        return keys.forget(runSource(""), before);
     }
 
     /**
@@ -188,7 +186,7 @@ public class IngressLedger {
         if (event == null || !event.getUserKey().equals(userKey)) {
             throw new RequeueRefusedException(true, "event " + eventId + " not found");
         }
-        RunRecord last = event.getRunId() == null ? null : em.find(RunRecord.class, event.getRunId());
+        RunRecord last = event.getRunId() == null ? null : repository.run(event.getRunId());
         IngressDecision.requeueRefusal(eventId, event.getStatus(), last == null ? null : last.getState().wire())
                 .ifPresent(reason -> {
                     throw new RequeueRefusedException(false, reason);
@@ -203,7 +201,7 @@ public class IngressLedger {
     private Outcome duplicate(IngressEventRecord journal, String reason, String originalRunId, long threadId,
             long now) {
         decide(journal.getEventId(), "forward_event", reason, true, now);
-        RunRecord original = originalRunId == null ? null : em.find(RunRecord.class, originalRunId);
+        RunRecord original = originalRunId == null ? null : repository.run(originalRunId);
         String turnId = original == null ? null : original.getTurnId();
         journal.settle(IngressEventRecord.DUPLICATE, originalRunId, turnId);
         return new Outcome(journal.getEventId(), IngressEventRecord.DUPLICATE, journal.getSessionKey(), originalRunId,

@@ -1,8 +1,8 @@
 package dev.switchboard.core.lane;
 
 import dev.switchboard.core.clock.InstanceClock;
+import dev.switchboard.core.thread.ThreadRepository;
 import dev.switchboard.persistence.run.RunRecord;
-import dev.switchboard.persistence.thread.DatabaseClock;
 import dev.switchboard.persistence.thread.ThreadRecord;
 import jakarta.annotation.Resource;
 import jakarta.ejb.LocalBean;
@@ -10,8 +10,6 @@ import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
-import jakarta.persistence.EntityManager;
-import jakarta.persistence.PersistenceContext;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -26,7 +24,7 @@ import javax.sql.DataSource;
 
 /**
  * The lane's transactions. Each public method is one transaction that first locks the thread
- * row ({@link LaneHead#lock}), so claims, completions and ingests of one thread are serialised by
+ * row ({@link ThreadRepository#lock}), so claims, completions and ingests of one thread are serialised by
  * the database — across every instance sharing it — and every lease time is the database's (run
  * times, like every other time an instance records, are its own clock's).
  */
@@ -34,16 +32,8 @@ import javax.sql.DataSource;
 @LocalBean
 public class LaneLedger implements LaneStore {
 
-    private static final String MY_LEASES = "SELECT t.*, " + DatabaseClock.NOW_MS
-            + " AS db_now FROM threads t WHERE t.lease_owner = ? ORDER BY t.id FOR UPDATE";
-    private static final String CLAIMABLE = "SELECT DISTINCT r.thread_id FROM runs r JOIN threads t ON t.id = r.thread_id"
-            + " WHERE r.state = 'queued' AND (t.lease_owner IS NULL OR t.lease_until < " + DatabaseClock.NOW_MS + ")"
-            + " FETCH FIRST ? ROWS ONLY";
-    private static final String EXPIRED = "SELECT t.id FROM threads t WHERE t.lease_until < " + DatabaseClock.NOW_MS
-            + " ORDER BY t.lease_until FETCH FIRST ? ROWS ONLY";
-
-    @PersistenceContext(unitName = "switchboard")
-    EntityManager em;
+    @Inject
+    ThreadRepository repository;
 
     @Resource(lookup = "jdbc/switchboard")
     DataSource dataSource;
@@ -62,7 +52,7 @@ public class LaneLedger implements LaneStore {
 
     @Override
     public ClaimResult claim(long threadId, String owner) {
-        LaneHead.Locked lane = head.lock(threadId);
+        ThreadRepository.Locked lane = repository.lock(threadId);
         return lane == null ? ClaimResult.none() : head.claim(lane, owner);
     }
 
@@ -75,12 +65,12 @@ public class LaneLedger implements LaneStore {
      */
     @Override
     public FinishResult finish(Claim claim, String owner, String outputJson, String errorMessage, boolean chain) {
-        LaneHead.Locked lane = head.lock(claim.threadId());
+        ThreadRepository.Locked lane = repository.lock(claim.threadId());
         if (lane == null) {
             return new FinishResult(true, ClaimResult.none());
         }
         ThreadRecord thread = lane.thread();
-        RunRecord run = em.find(RunRecord.class, claim.runId());
+        RunRecord run = repository.run(claim.runId());
         boolean owned = run != null && thread.isLeasedTo(owner, claim.runId(), claim.attempt())
                 && run.isExecutingAttempt(claim.attempt());
         if (owned) {
@@ -102,12 +92,12 @@ public class LaneLedger implements LaneStore {
      * result is fenced out. Returns the cancelled run ids.
      */
     public List<String> cancel(long threadId) {
-        LaneHead.Locked lane = head.lock(threadId);
+        ThreadRepository.Locked lane = repository.lock(threadId);
         if (lane == null) {
             return List.of();
         }
         List<String> cancelled = new ArrayList<>();
-        for (RunRecord run : head.unfinished(threadId)) {
+        for (RunRecord run : repository.unfinished(threadId)) {
             run.fail("cancelled", "cancelled", clock.millis());
             cancelled.add(run.getRunId());
             listener.runEnded(run);
@@ -118,12 +108,12 @@ public class LaneLedger implements LaneStore {
 
     @Override
     public boolean handBack(long threadId, String owner) {
-        LaneHead.Locked lane = head.lock(threadId);
+        ThreadRepository.Locked lane = repository.lock(threadId);
         if (lane == null || !owner.equals(lane.thread().getLeaseOwner())) {
             return false;
         }
         ThreadRecord thread = lane.thread();
-        RunRecord run = em.find(RunRecord.class, thread.getLeaseRunId());
+        RunRecord run = repository.run(thread.getLeaseRunId());
         if (run != null && thread.getLeaseAttempt() != null && run.isExecutingAttempt(thread.getLeaseAttempt())) {
             run.requeue(clock.millis());
         }
@@ -133,9 +123,7 @@ public class LaneLedger implements LaneStore {
 
     @Override
     public List<Long> leasedTo(String owner) {
-        return em.createQuery("SELECT t.id FROM ThreadRecord t WHERE t.leaseOwner = :owner ORDER BY t.id", Long.class)
-                .setParameter("owner", owner)
-                .getResultList();
+        return repository.leasedTo(owner);
     }
 
     /**
@@ -148,14 +136,9 @@ public class LaneLedger implements LaneStore {
     public Renewal renew(String owner, Collection<RunAttempt> executing) {
         Set<RunAttempt> held = new HashSet<>();
         Set<Long> orphaned = new HashSet<>();
-        List<?> rows = em.createNativeQuery(MY_LEASES, ThreadRecord.WITH_DB_NOW)
-                .setParameter(1, owner)
-                .setHint("eclipselink.refresh", "true")
-                .getResultList();
-        for (Object r : rows) {
-            Object[] row = (Object[]) r;
-            ThreadRecord thread = (ThreadRecord) row[0];
-            long now = ((Number) row[1]).longValue();
+        for (ThreadRepository.Locked lane : repository.lockLeasedTo(owner)) {
+            ThreadRecord thread = lane.thread();
+            long now = lane.dbNow();
             if (thread.getLeaseUntil() == null || thread.getLeaseUntil() < now || thread.getLeaseAttempt() == null) {
                 continue;
             }
@@ -172,16 +155,7 @@ public class LaneLedger implements LaneStore {
 
     @Override
     public List<Long> claimableThreads(int limit) {
-        List<Long> ids = new ArrayList<>();
-        for (String sql : new String[] {CLAIMABLE, EXPIRED}) {
-            for (Object id : em.createNativeQuery(sql).setParameter(1, limit).getResultList()) {
-                long threadId = ((Number) id).longValue();
-                if (!ids.contains(threadId)) {
-                    ids.add(threadId);
-                }
-            }
-        }
-        return ids;
+        return repository.claimable(limit);
     }
 
     /**

@@ -7,7 +7,6 @@ import dev.switchboard.core.lane.RunWatch;
 import dev.switchboard.core.thread.ThreadDirectory;
 import jakarta.annotation.Resource;
 import jakarta.ejb.EJB;
-import jakarta.ejb.EJBException;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
@@ -61,16 +60,9 @@ public class RunService {
         return outcome;
     }
 
+    /** Two first uses of one key on different threads raced: the loser's retry finds the winner's run. */
     private IngestOutcome store(MessageCommand command, long threadId, String claimFor) {
-        try {
-            return ledger.ingest(command, threadId, claimFor);
-        } catch (EJBException e) {
-            // Two first uses of one key on different threads raced; the loser re-reads the winner.
-            if (command.idempotencyKey() == null || !UniqueViolation.in(e)) {
-                throw e;
-            }
-            return ledger.findByKey(command).orElseThrow(() -> e);
-        }
+        return UniqueViolation.retryOnce(() -> ledger.ingest(command, threadId, claimFor));
     }
 
     /** Cancels the thread's queued and executing runs; empty when the user has no such thread. */

@@ -4,16 +4,15 @@ import dev.switchboard.persistence.thread.ThreadRecord;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
-import jakarta.persistence.EntityManager;
-import jakarta.persistence.PersistenceContext;
+import jakarta.inject.Inject;
 import java.util.Optional;
 
 /** Thread rows by (user, key): found, or created in a transaction of their own. */
 @Stateless
 public class ThreadLedger {
 
-    @PersistenceContext(unitName = "switchboard")
-    EntityManager em;
+    @Inject
+    ThreadRepository repository;
 
     /** The thread's id, creating the thread in its own transaction when it is new. */
     @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
@@ -22,16 +21,10 @@ public class ThreadLedger {
         if (found.isPresent()) {
             return found.get().getId();
         }
-        ThreadRecord created = new ThreadRecord(userKey, threadKey, now);
-        em.persist(created);
-        em.flush();
-        return created.getId();
+        return repository.create(userKey, threadKey, now).getId();
     }
 
     public Optional<ThreadRecord> find(String userKey, String threadKey) {
-        return em.createNamedQuery(ThreadRecord.BY_KEY, ThreadRecord.class)
-                .setParameter("userKey", userKey)
-                .setParameter("threadKey", threadKey)
-                .getResultStream().findFirst();
+        return repository.thread(userKey, threadKey);
     }
 }

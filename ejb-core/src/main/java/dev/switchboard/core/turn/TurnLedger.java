@@ -1,7 +1,7 @@
 package dev.switchboard.core.turn;
 
 import dev.switchboard.core.clock.InstanceClock;
-import dev.switchboard.core.idempotency.IdempotencyConflictException;
+import dev.switchboard.core.idempotency.IdempotencyKeys;
 import dev.switchboard.core.idempotency.PayloadFingerprint;
 import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.lane.ClaimResult;
@@ -9,7 +9,7 @@ import dev.switchboard.core.lane.LaneHead;
 import dev.switchboard.core.lifecycle.TurnEvents;
 import dev.switchboard.core.lifecycle.TurnIds;
 import dev.switchboard.core.runtime.ServeRuntime;
-import dev.switchboard.persistence.run.IngestRecord;
+import dev.switchboard.core.thread.ThreadRepository;
 import dev.switchboard.persistence.run.RunRecord;
 import dev.switchboard.persistence.run.RunState;
 import dev.switchboard.persistence.thread.ThreadRecord;
@@ -17,11 +17,11 @@ import dev.switchboard.persistence.turn.TurnRecord;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 import jakarta.json.JsonReader;
-import jakarta.persistence.EntityManager;
-import jakarta.persistence.PersistenceContext;
 import java.io.StringReader;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -34,8 +34,11 @@ public class TurnLedger {
     static final String SOURCE = "rpc";
     static final String USER_INTERRUPT = "turn interrupted by user request";
 
-    @PersistenceContext(unitName = "switchboard")
-    EntityManager em;
+    @Inject
+    ThreadRepository repository;
+
+    @Inject
+    IdempotencyKeys keys;
 
     @Inject
     TurnSettings settings;
@@ -55,7 +58,6 @@ public class TurnLedger {
     @Inject
     TurnEvents events;
 
-
     /** What a turn call changed; {@code claim} is a run claimed for this instance, {@code stopped} runs to stop here. */
     public record Outcome(TurnView turn, long threadId, boolean deduplicated, int acceptedItems, ClaimResult claim,
             List<String> stopped) {
@@ -64,78 +66,62 @@ public class TurnLedger {
     /** {@code turn/start}: a new turn with one run, queued in the thread's lane under the follow-up policy. */
     public Outcome start(String userKey, String threadKey, TurnInput input, String idempotencyKey, long threadId,
             String claimFor) {
-        LaneHead.Locked lane = lanes.lock(threadId);
+        ThreadRepository.Locked lane = repository.lock(threadId);
         ThreadRecord thread = lane.thread();
         String fingerprint = PayloadFingerprint.of(threadKey, input.toJson().toString(), "turn");
-        IngestRecord.Key key = idempotencyKey == null ? null : new IngestRecord.Key(userKey, SOURCE, idempotencyKey);
-        if (key != null) {
-            IngestRecord existing = em.find(IngestRecord.class, key);
-            if (existing != null) {
-                if (!existing.getPayloadHash().equals(fingerprint)) {
-                    throw new IdempotencyConflictException(existing.getRunId());
-                }
-                RunRecord run = em.find(RunRecord.class, existing.getRunId());
-                TurnRecord turn = em.find(TurnRecord.class, run.getTurnId());
-                return new Outcome(TurnView.of(turn), threadId, true, 0, ClaimResult.none(), List.of());
-            }
+        var replayed = keys.replayOf(userKey, SOURCE, idempotencyKey, fingerprint);
+        if (replayed.isPresent()) {
+            TurnRecord turn = repository.turn(repository.run(replayed.get()).getTurnId());
+            return new Outcome(TurnView.of(turn), threadId, true, 0, ClaimResult.none(), List.of());
         }
-        List<TurnRecord> active = em.createNamedQuery(TurnRecord.ACTIVE_ON_THREAD, TurnRecord.class)
-                .setParameter("threadId", threadId)
-                .getResultList();
-        String turnId = TurnIds.turnId();
-        if (active.size() >= settings.maxQueuedTurns()) {
-            throw new TurnRejectedException(TurnRejectedException.Reason.QUEUE_FULL,
-                    TurnPolicy.queueFullMessage(threadKey, settings.maxQueuedTurns()));
+        List<TurnRecord> active = repository.activeTurns(threadId);
+        Map<String, List<RunRecord>> runs = new HashMap<>();
+        List<TurnAdmission.Active> facts = new ArrayList<>();
+        for (TurnRecord older : active) {
+            List<RunRecord> its = repository.runsOf(older.getTurnId());
+            runs.put(older.getTurnId(), its);
+            facts.add(new TurnAdmission.Active(older.getTurnId(), hasStarted(its),
+                    its.stream().map(TurnLedger::inputOf).toList()));
         }
+        TurnAdmission admission = TurnAdmission.decide(settings.followupPolicy(), settings.maxQueuedTurns(), threadKey,
+                facts, input);
         runtime.turnStarting(userKey, threadKey);
-        TurnPolicy policy = settings.followupPolicy();
+        String turnId = TurnIds.turnId();
         List<String> stopped = new ArrayList<>();
-        TurnInput carried = null;
         long now = clock.millis();
         for (TurnRecord older : active) {
-            List<RunRecord> runs = runsOf(older);
-            switch (policy.effectOn(hasStarted(runs))) {
-                case SUPERSEDE -> {
-                    for (RunRecord run : runs) {
-                        if (policy.carriesInputForward()) {
-                            carried = carried == null ? inputOf(run) : carried.then(inputOf(run));
-                        }
-                        run.fail("superseded", policy.supersededReason(), now);
-                    }
-                    if (policy.carriesInputForward()) {
-                        older.mergeInto(turnId);
-                    }
-                    tracker.settle(older);
+            List<RunRecord> its = runs.get(older.getTurnId());
+            if (admission.superseded().contains(older.getTurnId())) {
+                its.forEach(run -> run.fail("superseded", admission.reason(), now));
+                if (admission.merged()) {
+                    older.mergeInto(turnId);
                 }
-                case INTERRUPT -> stopped.addAll(interrupt(thread, older, runs, policy.supersededReason(), now));
-                case KEEP -> {
-                }
+                tracker.settle(older);
+            } else if (admission.interrupted().contains(older.getTurnId())) {
+                stopped.addAll(interrupt(thread, older, its, admission.reason(), now));
             }
         }
-        TurnInput full = carried == null ? input : carried.then(input);
+        TurnInput full = admission.input();
         TurnRecord turn = new TurnRecord(turnId, userKey, threadId, threadKey, now);
-        em.persist(turn);
+        repository.add(turn);
         RunRecord run = newRun(thread, turn, full, fingerprint, now);
-        if (key != null) {
-            em.flush(); // the run row first: the idempotency record references it
-            em.persist(new IngestRecord(key, run.getRunId(), fingerprint, now));
-        }
+        keys.remember(userKey, SOURCE, idempotencyKey, run.getRunId(), fingerprint, now);
         events.opened(turn, full.messages(), run.getRunId());
         ClaimResult claim = claim(lane, claimFor, run);
-        em.flush();
+        repository.flush();
         return new Outcome(TurnView.of(turn), threadId, false, full.size(), claim, stopped);
     }
 
     /** {@code turn/steer}: another run under the same turn, queued behind the lane's current work. */
     public Outcome steer(String userKey, String turnId, TurnInput input, String claimFor) {
-        LaneHead.Locked lane = lockedActiveTurn(userKey, turnId);
-        TurnRecord turn = em.find(TurnRecord.class, turnId);
+        ThreadRepository.Locked lane = lockedActiveTurn(userKey, turnId);
+        TurnRecord turn = repository.turn(turnId);
         ThreadRecord thread = lane.thread();
         String fingerprint = PayloadFingerprint.of(turn.getThreadKey(), input.toJson().toString(), "steer");
         RunRecord run = newRun(thread, turn, input, fingerprint, clock.millis());
         events.queued(turn, input.messages(), run.getRunId());
         ClaimResult claim = claim(lane, claimFor, run);
-        em.flush();
+        repository.flush();
         return new Outcome(TurnView.of(turn), thread.getId(), false, input.size(), claim, List.of());
     }
 
@@ -145,24 +131,23 @@ public class TurnLedger {
      * the turn was running, the lane's turns that have not started are skipped too, as in Holon.
      */
     public Outcome interrupt(String userKey, String turnId, String message) {
-        LaneHead.Locked lane = lockedActiveTurn(userKey, turnId);
-        TurnRecord turn = em.find(TurnRecord.class, turnId);
+        ThreadRepository.Locked lane = lockedActiveTurn(userKey, turnId);
+        TurnRecord turn = repository.turn(turnId);
         ThreadRecord thread = lane.thread();
         long now = clock.millis();
-        List<RunRecord> runs = runsOf(turn);
+        List<RunRecord> runs = repository.runsOf(turnId);
         boolean wasRunning = runs.stream().anyMatch(r -> r.getState() == RunState.EXECUTING);
         List<String> stopped = interrupt(thread, turn, runs, message, now);
         if (wasRunning) {
-            for (TurnRecord other : em.createNamedQuery(TurnRecord.ACTIVE_ON_THREAD, TurnRecord.class)
-                    .setParameter("threadId", thread.getId()).getResultList()) {
-                List<RunRecord> otherRuns = runsOf(other);
+            for (TurnRecord other : repository.activeTurns(thread.getId())) {
+                List<RunRecord> otherRuns = repository.runsOf(other.getTurnId());
                 if (!hasStarted(otherRuns)) {
                     otherRuns.forEach(r -> r.fail("superseded", USER_INTERRUPT, now));
                     tracker.settle(other);
                 }
             }
         }
-        em.flush();
+        repository.flush();
         return new Outcome(TurnView.of(turn), thread.getId(), false, 0, ClaimResult.none(), stopped);
     }
 
@@ -203,13 +188,13 @@ public class TurnLedger {
     }
 
     /** Locks the lane of the user's active turn {@code turnId} (then re-reads the turn under the lock). */
-    private LaneHead.Locked lockedActiveTurn(String userKey, String turnId) {
-        TurnRecord turn = em.find(TurnRecord.class, turnId);
+    private ThreadRepository.Locked lockedActiveTurn(String userKey, String turnId) {
+        TurnRecord turn = repository.turn(turnId);
         if (turn == null || !turn.getUserKey().equals(userKey)) {
             throw notActive();
         }
-        LaneHead.Locked lane = lanes.lock(turn.getThreadId());
-        em.refresh(turn);
+        ThreadRepository.Locked lane = repository.lock(turn.getThreadId());
+        repository.reread(turn);
         if (!turn.isActive()) {
             throw notActive();
         }
@@ -224,19 +209,13 @@ public class TurnLedger {
         RunRecord run = new RunRecord(UUID.randomUUID().toString(), thread.getId(), thread.takeNextSeq(),
                 turn.getUserKey(), turn.getThreadKey(), SOURCE, null, "followUp", input.text(), fingerprint, now,
                 turn.getTurnId(), input.toJson().toString());
-        em.persist(run);
+        repository.add(run);
         return run;
     }
 
     /** Claims the lane for {@code claimFor} (if any) right after {@code added} was persisted. */
-    private ClaimResult claim(LaneHead.Locked lane, String claimFor, RunRecord added) {
+    private ClaimResult claim(ThreadRepository.Locked lane, String claimFor, RunRecord added) {
         return claimFor == null ? ClaimResult.none() : lanes.claim(lane, claimFor, added);
-    }
-
-    private List<RunRecord> runsOf(TurnRecord turn) {
-        return em.createNamedQuery(RunRecord.BY_TURN, RunRecord.class)
-                .setParameter("turnId", turn.getTurnId())
-                .getResultList();
     }
 
     static TurnInput inputOf(RunRecord run) {

@@ -2,15 +2,14 @@ package dev.switchboard.core.turn;
 
 import dev.switchboard.core.lifecycle.Lifecycle;
 import dev.switchboard.core.run.RunView;
+import dev.switchboard.core.thread.ThreadRepository;
 import dev.switchboard.persistence.run.RunRecord;
 import dev.switchboard.persistence.run.RunState;
 import dev.switchboard.persistence.thread.ThreadRecord;
 import dev.switchboard.persistence.turn.TurnRecord;
 import jakarta.ejb.Stateless;
-import jakarta.persistence.EntityManager;
-import jakarta.persistence.PersistenceContext;
+import jakarta.inject.Inject;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -19,8 +18,8 @@ import java.util.Optional;
 @Stateless
 public class TurnQueries {
 
-    @PersistenceContext(unitName = "switchboard")
-    EntityManager em;
+    @Inject
+    ThreadRepository repository;
 
     public record ThreadSummary(String threadKey, long createdAt, long activeTurns) {
     }
@@ -38,15 +37,10 @@ public class TurnQueries {
     }
 
     public ThreadPage threads(String userKey, String after, int limit) {
-        List<ThreadRecord> rows = em.createQuery("SELECT t FROM ThreadRecord t WHERE t.userKey = :userKey "
-                        + "AND t.threadKey > :after ORDER BY t.threadKey", ThreadRecord.class)
-                .setParameter("userKey", userKey)
-                .setParameter("after", after == null ? "" : after)
-                .setMaxResults(limit + 1)
-                .getResultList();
+        List<ThreadRecord> rows = repository.threadsAfter(userKey, after, limit + 1);
         boolean more = rows.size() > limit;
         List<ThreadRecord> page = more ? rows.subList(0, limit) : rows;
-        Map<Long, Long> active = activeTurns(userKey, page.stream().map(ThreadRecord::getId).toList());
+        Map<Long, Long> active = repository.activeTurnCounts(userKey, page.stream().map(ThreadRecord::getId).toList());
         List<ThreadSummary> threads = page.stream()
                 .map(t -> new ThreadSummary(t.getThreadKey(), t.getCreatedAt(), active.getOrDefault(t.getId(), 0L)))
                 .toList();
@@ -54,34 +48,25 @@ public class TurnQueries {
     }
 
     public Optional<ThreadContent> thread(String userKey, String threadKey, long afterSeq, int limit) {
-        Optional<ThreadRecord> thread = em.createNamedQuery(ThreadRecord.BY_KEY, ThreadRecord.class)
-                .setParameter("userKey", userKey)
-                .setParameter("threadKey", threadKey)
-                .getResultStream().findFirst();
+        Optional<ThreadRecord> thread = repository.thread(userKey, threadKey);
         if (thread.isEmpty()) {
             return Optional.empty();
         }
         ThreadRecord t = thread.get();
-        List<RunRecord> runs = em.createNamedQuery(RunRecord.BY_THREAD_PAGE, RunRecord.class)
-                .setParameter("threadId", t.getId())
-                .setParameter("afterSeq", afterSeq)
-                .setMaxResults(limit + 1)
-                .getResultList();
+        List<RunRecord> runs = repository.runsAfter(t.getId(), afterSeq, limit + 1);
         boolean more = runs.size() > limit;
         List<RunRecord> page = more ? runs.subList(0, limit) : runs;
-        long active = activeTurns(userKey, List.of(t.getId())).getOrDefault(t.getId(), 0L);
+        long active = repository.activeTurnCounts(userKey, List.of(t.getId())).getOrDefault(t.getId(), 0L);
         return Optional.of(new ThreadContent(new ThreadSummary(t.getThreadKey(), t.getCreatedAt(), active),
                 conversation(page), more ? page.get(limit - 1).getThreadSeq() : null));
     }
 
     public Optional<TurnContent> turn(String userKey, String turnId) {
-        TurnRecord turn = em.find(TurnRecord.class, turnId);
+        TurnRecord turn = repository.turn(turnId);
         if (turn == null || !turn.getUserKey().equals(userKey)) {
             return Optional.empty();
         }
-        List<RunRecord> runs = em.createNamedQuery(RunRecord.BY_TURN, RunRecord.class)
-                .setParameter("turnId", turnId)
-                .getResultList();
+        List<RunRecord> runs = repository.runsOf(turnId);
         return Optional.of(new TurnContent(TurnView.of(turn), conversation(runs)));
     }
 
@@ -100,20 +85,5 @@ public class TurnQueries {
             }
         }
         return new Conversation(runs.stream().map(RunView::of).toList(), items);
-    }
-
-    private Map<Long, Long> activeTurns(String userKey, List<Long> threadIds) {
-        Map<Long, Long> counts = new HashMap<>();
-        if (threadIds.isEmpty()) {
-            return counts;
-        }
-        for (Object[] row : em.createQuery("SELECT t.threadId, COUNT(t) FROM TurnRecord t WHERE t.userKey = :userKey "
-                        + "AND t.state = 'active' AND t.threadId IN :ids GROUP BY t.threadId", Object[].class)
-                .setParameter("userKey", userKey)
-                .setParameter("ids", threadIds)
-                .getResultList()) {
-            counts.put(((Number) row[0]).longValue(), ((Number) row[1]).longValue());
-        }
-        return counts;
     }
 }

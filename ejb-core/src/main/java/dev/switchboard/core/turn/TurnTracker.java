@@ -5,15 +5,13 @@ import dev.switchboard.core.lane.LaneListener;
 import dev.switchboard.core.lifecycle.Lifecycle;
 import dev.switchboard.core.lifecycle.TurnEnded;
 import dev.switchboard.core.lifecycle.TurnEvents;
+import dev.switchboard.core.thread.ThreadRepository;
 import dev.switchboard.persistence.run.RunRecord;
 import dev.switchboard.persistence.run.RunState;
 import dev.switchboard.persistence.turn.TurnRecord;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
-import jakarta.persistence.EntityManager;
-import jakarta.persistence.FlushModeType;
-import jakarta.persistence.PersistenceContext;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -27,8 +25,8 @@ import java.util.Optional;
 @ApplicationScoped
 public class TurnTracker implements LaneListener {
 
-    @PersistenceContext(unitName = "switchboard")
-    EntityManager em;
+    @Inject
+    ThreadRepository repository;
 
     @Inject
     TurnEvents events;
@@ -67,12 +65,9 @@ public class TurnTracker implements LaneListener {
         if (!turn.isActive()) {
             return;
         }
-        List<RunRecord> runs = em.createNamedQuery(RunRecord.BY_TURN, RunRecord.class)
-                .setParameter("turnId", turn.getTurnId())
-                // No flush first: the managed copies carry this transaction's changes, and no caller
-                // settles a turn it has just added a run to.
-                .setFlushMode(FlushModeType.COMMIT)
-                .getResultList();
+        // No flush first: the managed copies carry this transaction's changes, and no caller
+        // settles a turn it has just added a run to.
+        List<RunRecord> runs = repository.runsOfUnflushed(turn.getTurnId());
         Optional<TurnOutcome> ending = TurnOutcome.of(runs.stream()
                 .map(r -> new TurnOutcome.RunResult(r.getState(), r.getErrorCode(), r.getErrorMessage(),
                         r.getState() == RunState.SUCCEEDED ? Lifecycle.replyText(r.getOutputJson()) : null))
@@ -98,7 +93,7 @@ public class TurnTracker implements LaneListener {
         if (run.getTurnId() == null) {
             return null;
         }
-        TurnRecord turn = em.find(TurnRecord.class, run.getTurnId());
+        TurnRecord turn = repository.turn(run.getTurnId());
         return turn != null && turn.isActive() ? turn : null;
     }
 }

@@ -1,0 +1,69 @@
+package dev.switchboard.core.idempotency;
+
+import dev.switchboard.persistence.run.IngestRecord;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
+import java.util.Optional;
+
+/**
+ * The idempotency rule, for every door that creates runs (jagc messages, RPC turns, ingress
+ * deliveries), in the caller's transaction. A key is scoped by user and source. Its first use
+ * stores a run and {@linkplain #remember remembers} the key with the payload's fingerprint; a
+ * later use with the same fingerprint is answered with that run ({@link #replayOf}), one with
+ * another fingerprint is refused ({@link IdempotencyConflictException}). Callers lock the thread
+ * row first, so uses of one key on one thread wait for each other; two first uses racing on
+ * different threads meet at the primary key, and the loser's transaction, run again
+ * ({@link UniqueViolation#retryOnce}), finds the winner's record.
+ */
+@ApplicationScoped
+public class IdempotencyKeys {
+
+    @PersistenceContext(unitName = "switchboard")
+    EntityManager em;
+
+    /**
+     * The run an earlier use of {@code key} stored; empty when {@code key} is null or unused.
+     *
+     * @throws IdempotencyConflictException when the earlier use had another payload
+     */
+    public Optional<String> replayOf(String userKey, String source, String key, String fingerprint) {
+        IngestRecord earlier = find(userKey, source, key);
+        if (earlier == null) {
+            return Optional.empty();
+        }
+        if (!earlier.getPayloadHash().equals(fingerprint)) {
+            throw new IdempotencyConflictException(earlier.getRunId());
+        }
+        return Optional.of(earlier.getRunId());
+    }
+
+    /** The run an earlier use of {@code key} stored, whatever its payload (a resent delivery); empty when none. */
+    public Optional<String> seen(String userKey, String source, String key) {
+        return Optional.ofNullable(find(userKey, source, key)).map(IngestRecord::getRunId);
+    }
+
+    /**
+     * Remembers {@code key} (if not null) for the run this transaction stored; the run's row is
+     * written first, since the record references it.
+     */
+    public void remember(String userKey, String source, String key, String runId, String fingerprint, long now) {
+        if (key == null) {
+            return;
+        }
+        em.flush(); // EclipseLink orders inserts by class, not by reference
+        em.persist(new IngestRecord(new IngestRecord.Key(userKey, source, key), runId, fingerprint, now));
+    }
+
+    /** Forgets the keys of sources starting with {@code sourcePrefix} remembered before {@code before} (epoch ms). */
+    public int forget(String sourcePrefix, long before) {
+        return em.createNamedQuery(IngestRecord.PRUNE_SOURCES)
+                .setParameter("sourcePrefix", sourcePrefix + "%") // a fixed prefix without wildcards
+                .setParameter("before", before)
+                .executeUpdate();
+    }
+
+    private IngestRecord find(String userKey, String source, String key) {
+        return key == null ? null : em.find(IngestRecord.class, new IngestRecord.Key(userKey, source, key));
+    }
+}

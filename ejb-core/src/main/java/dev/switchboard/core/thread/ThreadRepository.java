@@ -1,0 +1,216 @@
+package dev.switchboard.core.thread;
+
+import dev.switchboard.persistence.run.RunRecord;
+import dev.switchboard.persistence.thread.DatabaseClock;
+import dev.switchboard.persistence.thread.ThreadRecord;
+import dev.switchboard.persistence.turn.TurnRecord;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.FlushModeType;
+import jakarta.persistence.PersistenceContext;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Every read and lock of threads, their lanes' runs and their turns, in the caller's transaction:
+ * one place to see which statements the hot path issues and which indexes serve them. Each
+ * statement is keyed by one thread (or one run, one turn), except the sweeps an instance makes
+ * for its own leases and for claimable lanes — so the tables could be distributed by thread.
+ */
+@ApplicationScoped
+public class ThreadRepository {
+
+    private static final String LOCK = "SELECT t.*, " + DatabaseClock.NOW_MS
+            + " AS db_now FROM threads t WHERE t.id = ? FOR UPDATE";
+    private static final String LOCK_LEASED_TO = "SELECT t.*, " + DatabaseClock.NOW_MS
+            + " AS db_now FROM threads t WHERE t.lease_owner = ? ORDER BY t.id FOR UPDATE";
+    private static final String CLAIMABLE = "SELECT DISTINCT r.thread_id FROM runs r JOIN threads t ON t.id = r.thread_id"
+            + " WHERE r.state = 'queued' AND (t.lease_owner IS NULL OR t.lease_until < " + DatabaseClock.NOW_MS + ")"
+            + " FETCH FIRST ? ROWS ONLY";
+    private static final String EXPIRED = "SELECT t.id FROM threads t WHERE t.lease_until < " + DatabaseClock.NOW_MS
+            + " ORDER BY t.lease_until FETCH FIRST ? ROWS ONLY";
+
+    @PersistenceContext(unitName = "switchboard")
+    EntityManager em;
+
+    /** A thread row locked by the current transaction, and the database's time read with it (epoch ms). */
+    public record Locked(ThreadRecord thread, long dbNow) {
+    }
+
+    // --- threads ---
+
+    public Optional<ThreadRecord> thread(String userKey, String threadKey) {
+        return em.createNamedQuery(ThreadRecord.BY_KEY, ThreadRecord.class)
+                .setParameter("userKey", userKey)
+                .setParameter("threadKey", threadKey)
+                .getResultStream().findFirst();
+    }
+
+    /** The user's threads with keys after {@code after}, by key; up to {@code limit} rows. */
+    public List<ThreadRecord> threadsAfter(String userKey, String after, int limit) {
+        return em.createQuery("SELECT t FROM ThreadRecord t WHERE t.userKey = :userKey "
+                        + "AND t.threadKey > :after ORDER BY t.threadKey", ThreadRecord.class)
+                .setParameter("userKey", userKey)
+                .setParameter("after", after == null ? "" : after)
+                .setMaxResults(limit)
+                .getResultList();
+    }
+
+    /** The new thread, with its id assigned. */
+    public ThreadRecord create(String userKey, String threadKey, long now) {
+        ThreadRecord created = new ThreadRecord(userKey, threadKey, now);
+        em.persist(created);
+        em.flush();
+        return created;
+    }
+
+    /**
+     * Locks the thread row for the rest of the transaction — the lane lock — reading the
+     * database's clock with it; null when there is no such thread.
+     */
+    public Locked lock(long threadId) {
+        List<?> rows = em.createNativeQuery(LOCK, ThreadRecord.WITH_DB_NOW)
+                .setParameter(1, threadId)
+                .setHint("eclipselink.refresh", "true") // a copy read earlier in this transaction is not the locked row
+                .getResultList();
+        return rows.isEmpty() ? null : locked(rows.get(0));
+    }
+
+    /** Locks, in id order, every thread whose lease names {@code owner}. */
+    public List<Locked> lockLeasedTo(String owner) {
+        return em.createNativeQuery(LOCK_LEASED_TO, ThreadRecord.WITH_DB_NOW)
+                .setParameter(1, owner)
+                .setHint("eclipselink.refresh", "true")
+                .getResultList().stream().map(ThreadRepository::locked).toList();
+    }
+
+    private static Locked locked(Object row) {
+        Object[] columns = (Object[]) row;
+        return new Locked((ThreadRecord) columns[0], ((Number) columns[1]).longValue());
+    }
+
+    /** The ids of the threads whose lease names {@code owner}, live or not. */
+    public List<Long> leasedTo(String owner) {
+        return em.createQuery("SELECT t.id FROM ThreadRecord t WHERE t.leaseOwner = :owner ORDER BY t.id", Long.class)
+                .setParameter("owner", owner)
+                .getResultList();
+    }
+
+    /** Up to {@code limit} threads with queued runs and no live lease, then ones whose lease expired. */
+    public List<Long> claimable(int limit) {
+        List<Long> ids = new ArrayList<>();
+        for (String sql : new String[] {CLAIMABLE, EXPIRED}) {
+            for (Object id : em.createNativeQuery(sql).setParameter(1, limit).getResultList()) {
+                long threadId = ((Number) id).longValue();
+                if (!ids.contains(threadId)) {
+                    ids.add(threadId);
+                }
+            }
+        }
+        return ids;
+    }
+
+    // --- runs ---
+
+    public RunRecord run(String runId) {
+        return em.find(RunRecord.class, runId);
+    }
+
+    public void add(RunRecord run) {
+        em.persist(run);
+    }
+
+    /** The lane's unfinished runs in FIFO order (the first is the head). */
+    public List<RunRecord> unfinished(long threadId) {
+        return em.createNamedQuery(RunRecord.LANE, RunRecord.class)
+                .setParameter(1, threadId)
+                .getResultList();
+    }
+
+    /**
+     * The lane's oldest unfinished run after {@code afterSeq}, by the database's view, read without
+     * flushing this transaction's changes first: the caller sees the managed copy, which carries
+     * them, and skips it if this transaction has ended it.
+     */
+    public RunRecord unfinishedAfter(long threadId, long afterSeq) {
+        List<RunRecord> head = em.createNamedQuery(RunRecord.LANE_HEAD, RunRecord.class)
+                .setParameter(1, threadId)
+                .setParameter(2, afterSeq)
+                .setFlushMode(FlushModeType.COMMIT)
+                .getResultList();
+        return head.isEmpty() ? null : head.get(0);
+    }
+
+    /** The lane's runs after {@code afterSeq} in lane order, up to {@code limit}. */
+    public List<RunRecord> runsAfter(long threadId, long afterSeq, int limit) {
+        return em.createNamedQuery(RunRecord.BY_THREAD_PAGE, RunRecord.class)
+                .setParameter("threadId", threadId)
+                .setParameter("afterSeq", afterSeq)
+                .setMaxResults(limit)
+                .getResultList();
+    }
+
+    /** The turn's runs in lane order. */
+    public List<RunRecord> runsOf(String turnId) {
+        return em.createNamedQuery(RunRecord.BY_TURN, RunRecord.class)
+                .setParameter("turnId", turnId)
+                .getResultList();
+    }
+
+    /**
+     * As {@link #runsOf}, without flushing first: the managed copies carry this transaction's
+     * changes; a run persisted in it and not yet flushed is not seen.
+     */
+    public List<RunRecord> runsOfUnflushed(String turnId) {
+        return em.createNamedQuery(RunRecord.BY_TURN, RunRecord.class)
+                .setParameter("turnId", turnId)
+                .setFlushMode(FlushModeType.COMMIT)
+                .getResultList();
+    }
+
+    // --- turns ---
+
+    public TurnRecord turn(String turnId) {
+        return em.find(TurnRecord.class, turnId);
+    }
+
+    public void add(TurnRecord turn) {
+        em.persist(turn);
+    }
+
+    /** Re-reads a turn read before its thread was locked. */
+    public void reread(TurnRecord turn) {
+        em.refresh(turn);
+    }
+
+    /** The thread's active turns, oldest first. */
+    public List<TurnRecord> activeTurns(long threadId) {
+        return em.createNamedQuery(TurnRecord.ACTIVE_ON_THREAD, TurnRecord.class)
+                .setParameter("threadId", threadId)
+                .getResultList();
+    }
+
+    /** How many active turns each of the user's threads {@code threadIds} has (absent: none). */
+    public Map<Long, Long> activeTurnCounts(String userKey, List<Long> threadIds) {
+        Map<Long, Long> counts = new HashMap<>();
+        if (threadIds.isEmpty()) {
+            return counts;
+        }
+        for (Object[] row : em.createQuery("SELECT t.threadId, COUNT(t) FROM TurnRecord t WHERE t.userKey = :userKey "
+                        + "AND t.state = 'active' AND t.threadId IN :ids GROUP BY t.threadId", Object[].class)
+                .setParameter("userKey", userKey)
+                .setParameter("ids", threadIds)
+                .getResultList()) {
+            counts.put(((Number) row[0]).longValue(), ((Number) row[1]).longValue());
+        }
+        return counts;
+    }
+
+    /** Writes this transaction's pending changes now (before a row that references them). */
+    public void flush() {
+        em.flush();
+    }
+}

@@ -1,0 +1,62 @@
+package dev.switchboard.core.turn;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The policy part of {@code turn/start}: given the thread's active turns, what the new turn does
+ * to each of them — leave it queued, supersede it (skip its runs, and under {@code collect} carry
+ * its input into the new turn), or interrupt it — and with what input the new turn starts; or the
+ * refusal of a full queue. Plain Java: {@link TurnLedger} applies the decision to the locked lane.
+ *
+ * @param superseded active turns that end superseded, their runs skipped
+ * @param merged whether the superseded turns were merged into the new one (their input carried)
+ * @param interrupted active turns interrupted as by {@code turn/interrupt}
+ * @param reason the message the superseded and interrupted turns end with
+ * @param input the new turn's input: carried input first, in the order the turns were started
+ */
+public record TurnAdmission(List<String> superseded, boolean merged, List<String> interrupted, String reason,
+        TurnInput input) {
+
+    /**
+     * An active turn of the thread, oldest first.
+     *
+     * @param started whether any of its runs has left the queue
+     * @param inputs its runs' inputs in lane order
+     */
+    public record Active(String turnId, boolean started, List<TurnInput> inputs) {
+    }
+
+    /**
+     * Decides the new turn's admission.
+     *
+     * @throws TurnRejectedException {@code QUEUE_FULL} when the thread already has {@code maxQueued} active turns
+     */
+    public static TurnAdmission decide(TurnPolicy policy, int maxQueued, String threadKey, List<Active> active,
+            TurnInput input) {
+        if (active.size() >= maxQueued) {
+            throw new TurnRejectedException(TurnRejectedException.Reason.QUEUE_FULL,
+                    TurnPolicy.queueFullMessage(threadKey, maxQueued));
+        }
+        List<String> superseded = new ArrayList<>();
+        List<String> interrupted = new ArrayList<>();
+        TurnInput carried = null;
+        for (Active older : active) {
+            switch (policy.effectOn(older.started())) {
+                case SUPERSEDE -> {
+                    superseded.add(older.turnId());
+                    if (policy.carriesInputForward()) {
+                        for (TurnInput earlier : older.inputs()) {
+                            carried = carried == null ? earlier : carried.then(earlier);
+                        }
+                    }
+                }
+                case INTERRUPT -> interrupted.add(older.turnId());
+                case KEEP -> {
+                }
+            }
+        }
+        return new TurnAdmission(List.copyOf(superseded), policy.carriesInputForward() && !superseded.isEmpty(),
+                List.copyOf(interrupted), policy.supersededReason(), carried == null ? input : carried.then(input));
+    }
+}
