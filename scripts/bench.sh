@@ -7,6 +7,8 @@
 #   scripts/bench.sh notify   only the notification scenarios (WebSocket)
 #   scripts/bench.sh ingress  only the webhook ingress scenario
 #   scripts/bench.sh echo0    only the echo0 scenario (CPU-bound; for A/B comparisons)
+#   scripts/bench.sh batch    only the batch scenarios: the echo scenarios' messages sent 50 at a
+#                             time to POST /v1/messages/batch
 #   scripts/bench.sh db       only the database ceiling: the hot path's statements replayed by
 #                             pgbench, without Liberty (bench/pgbench)
 #
@@ -14,6 +16,7 @@
 # for echo0, so the server's and the client's JIT have compiled their hot paths):
 #   echo50 N=500 K=50, echo50 N=500 K=1   (SWITCHBOARD_ENGINE_ECHO_DELAY_MS=50)
 #   echo0 N=5000 K=50                     (instance restarted with SWITCHBOARD_ENGINE_ECHO_DELAY_MS=0)
+#   batch: echo50 N=2000 K=50 B=50, echo0 N=5000 K=50 B=50 (the same, 50 messages per POST)
 # Each also reports its cost per run (ServerCost): CPU ms of the server's JVM and the share of it
 # its JIT compilers took, CPU ms of all PostgreSQL processes, the load generator's own CPU ms,
 # commits, rows inserted/updated/deleted and WAL KiB — and statement executions where the server
@@ -44,8 +47,8 @@ set -euo pipefail
 
 what="${1:-all}"
 case "$what" in
-  all|runs|echo0|notify|ingress|db) ;;
-  *) echo "usage: scripts/bench.sh [all|runs|echo0|notify|ingress|db]" >&2; exit 2 ;;
+  all|runs|echo0|batch|notify|ingress|db) ;;
+  *) echo "usage: scripts/bench.sh [all|runs|echo0|batch|notify|ingress|db]" >&2; exit 2 ;;
 esac
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -228,9 +231,11 @@ record() { # $1: label; then the load command and its arguments
   echo "$out"
   grep '^RESULT ' <<<"$out" >>"$results" || echo "RESULT {\"label\":\"$label\",\"error\":\"no result\"}" >>"$results"
 }
-scenario() { # $1: N, $2: K, $3: label, $4: warm-up runs (default 1000)
+scenario() { # $1: N, $2: K, $3: label, $4: warm-up runs (default 1000); then further LoadGenerator options
   # The warm-up runs in the measuring client's own JVM: it warms the server and the client's JIT.
-  record "$3" load "$1" "$2" "$3" --warm-up "${4:-1000}" --pid-file "$pidfile" --db-url "$db_url"
+  local n=$1 k=$2 label=$3 warm=${4:-1000}
+  shift $(($# < 4 ? $# : 4))
+  record "$label" load "$n" "$k" "$label" --warm-up "$warm" --pid-file "$pidfile" --db-url "$db_url" "$@"
 }
 
 if [ "$what" = all ] || [ "$what" = runs ]; then
@@ -243,6 +248,14 @@ if [ "$what" = all ] || [ "$what" = runs ] || [ "$what" = echo0 ]; then
   # CPU-bound: a longer warm-up, so that the window measures compiled code, not the JIT.
   start_instance 0
   scenario 5000 50 "echo0 N=5000 K=50" 5000
+  stop_instance
+fi
+if [ "$what" = all ] || [ "$what" = batch ]; then
+  start_instance 50
+  scenario 2000 50 "echo50 N=2000 K=50 B=50" 1000 --batch 50
+  stop_instance
+  start_instance 0
+  scenario 5000 50 "echo0 N=5000 K=50 B=50" 5000 --batch 50
   stop_instance
 fi
 

@@ -75,12 +75,20 @@ public final class LoadGenerator {
     private List<Result.Sent> post(int n, int k, String keyPrefix) throws InterruptedException {
         Result.Sent[] sent = new Result.Sent[n];
         AtomicInteger next = new AtomicInteger();
+        int batch = options.batch();
         Callable<Void> worker = () -> {
-            for (int i = next.getAndIncrement(); i < n; i = next.getAndIncrement()) {
-                String key = keyPrefix + (i % k);
+            for (int first = next.getAndAdd(batch); first < n; first = next.getAndAdd(batch)) {
+                List<String> keys = new ArrayList<>();
+                List<String> texts = new ArrayList<>();
+                for (int i = first; i < Math.min(n, first + batch); i++) {
+                    keys.add(keyPrefix + (i % k));
+                    texts.add("bench message " + i);
+                }
                 long sentAt = System.currentTimeMillis();
-                Run run = client.post(key, "bench message " + i);
-                sent[i] = new Result.Sent(run.runId(), key, sentAt);
+                List<Run> runs = batch == 1 ? List.of(client.post(keys.get(0), texts.get(0))) : client.postBatch(keys, texts);
+                for (int j = 0; j < runs.size(); j++) {
+                    sent[first + j] = new Result.Sent(runs.get(j).runId(), keys.get(j), sentAt);
+                }
             }
             return null;
         };

@@ -5,17 +5,19 @@ import java.nio.file.Path;
 import java.util.Map;
 
 /** Command-line options of the load generator; {@code --name value} or {@code --name=value}. */
-record Options(URI url, int n, int k, int concurrency, int warmUp, int timeoutS, String label, Path pidFile,
+record Options(URI url, int n, int k, int concurrency, int batch, int warmUp, int timeoutS, String label, Path pidFile,
         String dbUrl) {
 
     static final String USAGE = """
             usage: LoadGenerator [--url http://127.0.0.1:9080] [--n 500] [--k 50]
-                                 [--concurrency 16] [--warm-up 0] [--timeout-s 300] [--label text]
+                                 [--concurrency 16] [--batch 1] [--warm-up 0] [--timeout-s 300] [--label text]
                                  [--pid-file FILE --db-url JDBC-URL]
               --url          base URL of a running Switchboard server
               --n            number of messages to post
               --k            number of thread keys (message i goes to key i % k)
               --concurrency  POSTs in flight at once
+              --batch        messages per POST: above 1, consecutive messages go together to
+                             POST /v1/messages/batch (one transaction each)
               --warm-up      first post this many messages (over max(K, 50) other keys) and wait for them,
                              unreported: warms the server and this client's own JIT
               --timeout-s    give up if the runs are not all finished after this many seconds
@@ -29,6 +31,7 @@ record Options(URI url, int n, int k, int concurrency, int warmUp, int timeoutS,
         int n = 500;
         int k = 50;
         int concurrency = 16;
+        int batch = 1;
         int warmUp = 0;
         int timeoutS = 300;
         String label = "";
@@ -42,6 +45,7 @@ record Options(URI url, int n, int k, int concurrency, int warmUp, int timeoutS,
                 case "--n" -> n = Cli.positive(arg, value);
                 case "--k" -> k = Cli.positive(arg, value);
                 case "--concurrency" -> concurrency = Cli.positive(arg, value);
+                case "--batch" -> batch = Cli.positive(arg, value);
                 case "--warm-up" -> warmUp = value.equals("0") ? 0 : Cli.positive(arg, value);
                 case "--timeout-s" -> timeoutS = Cli.positive(arg, value);
                 case "--label" -> label = value;
@@ -53,7 +57,7 @@ record Options(URI url, int n, int k, int concurrency, int warmUp, int timeoutS,
         if ((pidFile == null) != (dbUrl == null)) {
             throw new IllegalArgumentException("--pid-file and --db-url go together");
         }
-        return new Options(URI.create(url), n, k, concurrency, warmUp, timeoutS, label, pidFile, dbUrl);
+        return new Options(URI.create(url), n, k, concurrency, batch, warmUp, timeoutS, label, pidFile, dbUrl);
     }
 
 }

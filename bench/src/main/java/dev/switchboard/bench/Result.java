@@ -79,8 +79,9 @@ record Result(Options options, int finished, int unfinished, double durationS, d
     public String human() {
         return String.join(System.lineSeparator(),
                 "== " + (options.label().isEmpty() ? "benchmark" : options.label()) + " ==",
-                String.format("runs        %d/%d finished (N=%d, K=%d, concurrency %d); %d failed, %d retried",
-                        finished, options.n(), options.n(), options.k(), options.concurrency(), failed, retried),
+                String.format("runs        %d/%d finished (N=%d, K=%d, concurrency %d, batch %d); %d failed, %d retried",
+                        finished, options.n(), options.n(), options.k(), options.concurrency(), options.batch(),
+                        failed, retried),
                 String.format("throughput  %.1f runs/s over %.2f s (first send to last finish)", runsPerS, durationS),
                 String.format("latency     p50 %d ms, p99 %d ms, max %d ms (send to finished_at)", p50Ms, p99Ms, maxMs),
                 String.format("ordering    %d order violations, %d overlaps", orderViolations, overlaps),
@@ -95,6 +96,7 @@ record Result(Options options, int finished, int unfinished, double durationS, d
                 .add("n", options.n())
                 .add("k", options.k())
                 .add("concurrency", options.concurrency())
+                .add("batch", options.batch())
                 .add("runs_per_s", round(runsPerS, 1))
                 .add("p50_ms", p50Ms)
                 .add("p99_ms", p99Ms)

@@ -1,6 +1,7 @@
 package dev.switchboard.bench;
 
 import jakarta.json.Json;
+import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
 import jakarta.json.JsonValue;
@@ -66,6 +67,23 @@ final class SwitchboardClient {
                     + response.statusCode() + ": " + response.body());
         }
         return Run.of(parse(response.body()));
+    }
+
+    /** {@code POST /v1/messages/batch}: message j goes to thread {@code threadKeys[j]}; the runs in the same order. */
+    List<Run> postBatch(List<String> threadKeys, List<String> texts) throws IOException, InterruptedException {
+        JsonArrayBuilder messages = Json.createArrayBuilder();
+        for (int j = 0; j < threadKeys.size(); j++) {
+            messages.add(Json.createObjectBuilder().add("thread_key", threadKeys.get(j)).add("text", texts.get(j)));
+        }
+        String body = Json.createObjectBuilder().add("messages", messages).build().toString();
+        HttpResponse<String> response = send(HttpRequest.newBuilder(base.resolve("/v1/messages/batch"))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)));
+        if (response.statusCode() != 202) {
+            throw new BenchException("POST /v1/messages/batch of " + threadKeys.size() + " answered "
+                    + response.statusCode() + ": " + response.body());
+        }
+        return parse(response.body()).getJsonArray("runs").getValuesAs(JsonObject.class).stream().map(Run::of).toList();
     }
 
     /** {@code GET /v1/threads/{key}/runs}; null when the thread does not exist (404). */

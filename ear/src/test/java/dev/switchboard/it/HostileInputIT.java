@@ -185,7 +185,7 @@ class HostileInputIT {
 
     @Test
     void everyRouteRefusesMalformedBodiesWithItsDocumentedError() {
-        List<String> routes = List.of("/v1/messages", "/rpc", "/ingress/events", "/ingress/github/webhook", "/webhook");
+        List<String> routes = List.of("/v1/messages", "/v1/messages/batch", "/rpc", "/ingress/events", "/ingress/github/webhook", "/webhook");
         for (String route : routes) {
             for (byte[] body : malformedBodies()) {
                 RawClient.Answer a = send("POST", route, body, "Content-Type", JSON, "X-GitHub-Event", "issues");

@@ -44,7 +44,17 @@ public class LaneHead {
      * {@code added} to {@link #claim(ThreadRepository.Locked, String, RunRecord)}.
      */
     public ClaimResult claim(ThreadRepository.Locked lane, String owner) {
-        return claim(lane, owner, null);
+        return claim(lane, owner, null, 0);
+    }
+
+    /**
+     * As {@link #claim(ThreadRepository.Locked, String)}, right after this transaction ended the
+     * lane's executing run, whose place is {@code endedSeq}: every run before it had ended before
+     * it was claimed, so the head is looked for after it — one read instead of two, since the
+     * database still holds the ended run unfinished until this transaction commits.
+     */
+    public ClaimResult claimAfter(ThreadRepository.Locked lane, String owner, long endedSeq) {
+        return claim(lane, owner, null, endedSeq);
     }
 
     /**
@@ -53,13 +63,17 @@ public class LaneHead {
      * {@code added} is its head, and a claim of it is written with its insert.
      */
     public ClaimResult claim(ThreadRepository.Locked lane, String owner, RunRecord added) {
+        return claim(lane, owner, added, 0);
+    }
+
+    private ClaimResult claim(ThreadRepository.Locked lane, String owner, RunRecord added, long endedSeq) {
         ThreadRecord thread = lane.thread();
         long dbNow = lane.dbNow();
         long now = clock.millis(); // run times; leases use dbNow
         LanePolicy policy = settings.policy();
         List<String> abandoned = new ArrayList<>();
         while (true) {
-            RunRecord stored = laneHead(thread.getId());
+            RunRecord stored = laneHead(thread.getId(), endedSeq);
             RunRecord head = stored != null || added == null || added.getState().isTerminal() ? stored : added;
             LanePolicy.Lease lease = LanePolicy.Lease.of(thread.getLeaseOwner(), thread.getLeaseUntil(), owner, dbNow);
             boolean leaseOnHead = head != null && head.getRunId().equals(thread.getLeaseRunId())
@@ -114,10 +128,11 @@ public class LaneHead {
      * The lane's oldest unfinished run, read without flushing this transaction's changes first, so
      * that a finish and the claim it chains are written once, at commit: a run the database still
      * holds unfinished but this transaction has ended is skipped in memory. Runs persisted in this
-     * transaction and not yet flushed are not seen.
+     * transaction and not yet flushed are not seen. The search starts after {@code endedSeq} (0:
+     * at the lane's start).
      */
-    private RunRecord laneHead(long threadId) {
-        long afterSeq = 0; // thread seqs start at 1
+    private RunRecord laneHead(long threadId, long endedSeq) {
+        long afterSeq = endedSeq; // thread seqs start at 1
         while (true) {
             RunRecord run = repository.unfinishedAfter(threadId, afterSeq); // the managed copy, with this transaction's changes
             if (run == null || !run.getState().isTerminal()) {

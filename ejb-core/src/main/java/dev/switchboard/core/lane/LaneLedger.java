@@ -82,7 +82,9 @@ public class LaneLedger implements LaneStore {
             listener.runEnded(run);
             thread.releaseLease();
         }
-        return new FinishResult(!owned, chain ? head.claim(lane, owner) : ClaimResult.none());
+        ClaimResult next = !chain ? ClaimResult.none()
+                : owned ? head.claimAfter(lane, owner, run.getThreadSeq()) : head.claim(lane, owner);
+        return new FinishResult(!owned, next);
     }
 
     /**

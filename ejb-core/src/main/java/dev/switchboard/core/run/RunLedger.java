@@ -1,6 +1,7 @@
 package dev.switchboard.core.run;
 
 import dev.switchboard.core.clock.InstanceClock;
+import dev.switchboard.core.idempotency.IdempotencyConflictException;
 import dev.switchboard.core.idempotency.IdempotencyKeys;
 import dev.switchboard.core.lane.ClaimResult;
 import dev.switchboard.core.lane.LaneHead;
@@ -13,8 +14,12 @@ import dev.switchboard.persistence.thread.ThreadRecord;
 import dev.switchboard.persistence.turn.TurnRecord;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeSet;
 import java.util.UUID;
 
 /** The run store's transactions; {@link RunService} orchestrates them. */
@@ -44,8 +49,40 @@ public class RunLedger {
      * lane head is claimed in the same transaction, saving the claim a wake-up would cost.
      */
     public IngestOutcome ingest(MessageCommand command, long threadId, String claimFor) {
-        ThreadRepository.Locked lane = repository.lock(threadId);
+        IngestOutcome outcome = store(command, repository.lock(threadId), claimFor);
+        repository.flush();
+        return outcome;
+    }
+
+    /**
+     * Stores every message of a batch in this one transaction, in order — each as
+     * {@link #ingest} would, without claiming — and returns their outcomes in the same order.
+     * The batch's threads are locked first, in ascending id order, so two batches over the same
+     * threads wait for each other instead of deadlocking.
+     *
+     * @param threadIds each command's thread id, by index
+     * @throws IdempotencyConflictException naming the index of the first message whose key was used with another payload
+     */
+    public List<IngestOutcome> ingestAll(List<MessageCommand> commands, List<Long> threadIds) {
+        Map<Long, ThreadRepository.Locked> locked = new HashMap<>();
+        for (long threadId : new TreeSet<>(threadIds)) {
+            locked.put(threadId, repository.lock(threadId));
+        }
+        List<IngestOutcome> outcomes = new ArrayList<>(commands.size());
+        for (int i = 0; i < commands.size(); i++) {
+            try {
+                outcomes.add(store(commands.get(i), locked.get(threadIds.get(i)), null));
+            } catch (IdempotencyConflictException e) {
+                throw e.at(i);
+            }
+        }
+        repository.flush();
+        return outcomes;
+    }
+
+    private IngestOutcome store(MessageCommand command, ThreadRepository.Locked lane, String claimFor) {
         ThreadRecord thread = lane.thread();
+        long threadId = thread.getId();
         String fingerprint = command.fingerprint();
         Optional<String> replayed = keys.replayOf(command.userKey(), command.source(), command.idempotencyKey(),
                 fingerprint);
@@ -63,7 +100,6 @@ public class RunLedger {
         events.opened(turn, List.of(Lifecycle.userMessage(command.text())), run.getRunId());
         keys.remember(command.userKey(), command.source(), command.idempotencyKey(), run.getRunId(), fingerprint, now);
         ClaimResult claim = claimFor == null ? ClaimResult.none() : lanes.claim(lane, claimFor, run);
-        repository.flush();
         return new IngestOutcome(RunView.of(run), threadId, false, claim);
     }
 

@@ -12,8 +12,13 @@ import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.inject.Inject;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledFuture;
@@ -58,6 +63,27 @@ public class RunService {
             lanes.wake(outcome.threadId());
         }
         return outcome;
+    }
+
+    /**
+     * Stores a batch of messages as durable runs in one transaction — all or none, each thread's
+     * in the batch's order — and wakes their lanes. Outcomes are in the batch's order.
+     */
+    public List<IngestOutcome> ingestAll(List<MessageCommand> commands) {
+        Map<String, Long> ids = new HashMap<>();
+        List<Long> threadIds = new ArrayList<>(commands.size());
+        for (MessageCommand command : commands) {
+            threadIds.add(ids.computeIfAbsent(command.userKey() + '\u0000' + command.threadKey(),
+                    k -> threads.idOf(command.userKey(), command.threadKey())));
+        }
+        List<IngestOutcome> outcomes = UniqueViolation.retryOnce(() -> ledger.ingestAll(commands, threadIds));
+        Set<Long> woken = new LinkedHashSet<>();
+        for (IngestOutcome outcome : outcomes) {
+            if (!outcome.deduplicated() && woken.add(outcome.threadId())) {
+                lanes.wake(outcome.threadId());
+            }
+        }
+        return outcomes;
     }
 
     /** Two first uses of one key on different threads raced: the loser's retry finds the winner's run. */

@@ -1,14 +1,11 @@
 package dev.switchboard.core.runtime;
 
-import dev.switchboard.core.lifecycle.TurnEnded;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
-import jakarta.enterprise.event.Observes;
-import jakarta.enterprise.event.TransactionPhase;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -78,14 +75,6 @@ public class LogJournal {
     /** An entry about one user's work, visible to that user (and operators). */
     public void note(String userKey, String level, String message) {
         add(new Entry(level, Instant.now(), forClients(message), userKey));
-    }
-
-    /** A turn that did not complete is worth a line in its owner's journal, once its end is committed. */
-    public void turnEnded(@Observes(during = TransactionPhase.AFTER_SUCCESS) TurnEnded turn) {
-        if (!turn.isCompleted()) {
-            String why = turn.message() == null || turn.message().isBlank() ? "" : ": " + turn.message();
-            note(turn.userKey(), "warn", "turn " + turn.turnId() + " " + turn.outcome() + why);
-        }
     }
 
     synchronized void add(Entry entry) {

@@ -23,10 +23,6 @@ import java.util.Optional;
 @ApplicationScoped
 public class ThreadRepository {
 
-    private static final String LOCK = "SELECT t.*, " + DatabaseClock.NOW_MS
-            + " AS db_now FROM threads t WHERE t.id = ? FOR UPDATE";
-    private static final String LOCK_LEASED_TO = "SELECT t.*, " + DatabaseClock.NOW_MS
-            + " AS db_now FROM threads t WHERE t.lease_owner = ? ORDER BY t.id FOR UPDATE";
     private static final String CLAIMABLE = "SELECT DISTINCT r.thread_id FROM runs r JOIN threads t ON t.id = r.thread_id"
             + " WHERE r.state = 'queued' AND (t.lease_owner IS NULL OR t.lease_until < " + DatabaseClock.NOW_MS + ")"
             + " FETCH FIRST ? ROWS ONLY";
@@ -72,18 +68,16 @@ public class ThreadRepository {
      * database's clock with it; null when there is no such thread.
      */
     public Locked lock(long threadId) {
-        List<?> rows = em.createNativeQuery(LOCK, ThreadRecord.WITH_DB_NOW)
+        List<?> rows = em.createNamedQuery(ThreadRecord.LOCK)
                 .setParameter(1, threadId)
-                .setHint("eclipselink.refresh", "true") // a copy read earlier in this transaction is not the locked row
                 .getResultList();
         return rows.isEmpty() ? null : locked(rows.get(0));
     }
 
     /** Locks, in id order, every thread whose lease names {@code owner}. */
     public List<Locked> lockLeasedTo(String owner) {
-        return em.createNativeQuery(LOCK_LEASED_TO, ThreadRecord.WITH_DB_NOW)
+        return em.createNamedQuery(ThreadRecord.LOCK_LEASED_TO)
                 .setParameter(1, owner)
-                .setHint("eclipselink.refresh", "true")
                 .getResultList().stream().map(ThreadRepository::locked).toList();
     }
 

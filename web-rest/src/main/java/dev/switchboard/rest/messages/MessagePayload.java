@@ -1,10 +1,13 @@
 package dev.switchboard.rest.messages;
 
+import dev.switchboard.core.run.MessageCommand;
 import dev.switchboard.rest.JsonBody;
 import dev.switchboard.rest.errors.ApiException;
+import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -24,6 +27,43 @@ public record MessagePayload(String source, String threadKey, String userKey, St
 
     /** Validates a parsed body; throws 400 {@code invalid_message_payload} naming the first problem. */
     public static MessagePayload from(JsonBody.Parsed body) {
+        return of(object(body), "");
+    }
+
+    /**
+     * Validates the body of {@code POST /v1/messages/batch}: {@code {"messages": [...]}} with 1 to
+     * {@code maxMessages} messages, each as {@link #from}; a problem is named by its path
+     * ({@code messages[3].text: required}).
+     */
+    public static List<MessagePayload> batch(JsonBody.Parsed body, int maxMessages) {
+        JsonObject o = object(body);
+        if (!o.containsKey("messages")) {
+            throw invalid("messages: required");
+        }
+        JsonValue messages = o.get("messages");
+        if (messages.getValueType() != JsonValue.ValueType.ARRAY) {
+            throw invalid("messages: expected array, received " + typeName(messages));
+        }
+        JsonArray items = messages.asJsonArray();
+        if (items.isEmpty()) {
+            throw invalid("messages: must contain at least 1 item");
+        }
+        if (items.size() > maxMessages) {
+            throw invalid("messages: must contain at most " + maxMessages + " items");
+        }
+        List<MessagePayload> payloads = new ArrayList<>(items.size());
+        for (int i = 0; i < items.size(); i++) {
+            String path = "messages[" + i + "]";
+            JsonValue item = items.get(i);
+            if (item.getValueType() != JsonValue.ValueType.OBJECT) {
+                throw invalid(path + ": expected object, received " + typeName(item));
+            }
+            payloads.add(of(item.asJsonObject(), path + "."));
+        }
+        return payloads;
+    }
+
+    private static JsonObject object(JsonBody.Parsed body) {
         if (body.absent()) {
             throw invalid("expected object, received undefined");
         }
@@ -34,57 +74,60 @@ public record MessagePayload(String source, String threadKey, String userKey, St
         if (value.getValueType() != JsonValue.ValueType.OBJECT) {
             throw invalid("expected object, received " + typeName(value));
         }
-        JsonObject o = value.asJsonObject();
-        String source = optionalTrimmed(o, "source", MAX_SOURCE);
-        String threadKey = optionalTrimmed(o, "thread_key", MAX_THREAD_KEY);
-        String userKey = optionalTrimmed(o, "user_key", MAX_USER_KEY);
-        String text = requiredText(o);
-        String mode = deliveryMode(o);
-        String key = optionalTrimmed(o, "idempotency_key", MAX_IDEMPOTENCY_KEY);
+        return value.asJsonObject();
+    }
+
+    private static MessagePayload of(JsonObject o, String path) {
+        String source = optionalTrimmed(o, path, "source", MAX_SOURCE);
+        String threadKey = optionalTrimmed(o, path, "thread_key", MAX_THREAD_KEY);
+        String userKey = optionalTrimmed(o, path, "user_key", MAX_USER_KEY);
+        String text = requiredText(o, path);
+        String mode = deliveryMode(o, path);
+        String key = optionalTrimmed(o, path, "idempotency_key", MAX_IDEMPOTENCY_KEY);
         return new MessagePayload(source == null ? "cli" : source, threadKey == null ? "cli:default" : threadKey,
                 userKey, text, mode == null ? "followUp" : mode, key);
     }
 
-    private static String optionalTrimmed(JsonObject o, String field, int max) {
+    private static String optionalTrimmed(JsonObject o, String path, String field, int max) {
         if (!o.containsKey(field)) {
             return null;
         }
-        String s = string(o, field).strip();
+        String s = string(o, path, field).strip();
         if (s.isEmpty()) {
-            throw invalid(field + ": must contain at least 1 character");
+            throw invalid(path + field + ": must contain at least 1 character");
         }
         if (s.length() > max) {
-            throw invalid(field + ": must contain at most " + max + " characters");
+            throw invalid(path + field + ": must contain at most " + max + " characters");
         }
         return s;
     }
 
-    private static String requiredText(JsonObject o) {
+    private static String requiredText(JsonObject o, String path) {
         if (!o.containsKey("text")) {
-            throw invalid("text: required");
+            throw invalid(path + "text: required");
         }
-        String text = string(o, "text");
+        String text = string(o, path, "text");
         if (text.isEmpty()) {
-            throw invalid("text: must contain at least 1 character");
+            throw invalid(path + "text: must contain at least 1 character");
         }
         return text;
     }
 
-    private static String deliveryMode(JsonObject o) {
+    private static String deliveryMode(JsonObject o, String path) {
         if (!o.containsKey("delivery_mode")) {
             return null;
         }
-        String mode = string(o, "delivery_mode");
+        String mode = string(o, path, "delivery_mode");
         if (!MODES.contains(mode)) {
-            throw invalid("delivery_mode: expected 'steer' | 'followUp', received '" + mode + "'");
+            throw invalid(path + "delivery_mode: expected 'steer' | 'followUp', received '" + mode + "'");
         }
         return mode;
     }
 
-    private static String string(JsonObject o, String field) {
+    private static String string(JsonObject o, String path, String field) {
         JsonValue v = o.get(field);
         if (v.getValueType() != JsonValue.ValueType.STRING) {
-            throw invalid(field + ": expected string, received " + typeName(v));
+            throw invalid(path + field + ": expected string, received " + typeName(v));
         }
         return ((JsonString) v).getString();
     }
@@ -102,6 +145,11 @@ public record MessagePayload(String source, String threadKey, String userKey, St
 
     private static ApiException invalid(String message) {
         return new ApiException(400, "invalid_message_payload", message);
+    }
+
+    /** The command to store this message for {@code user}, under idempotency key {@code key} (may be null). */
+    public MessageCommand command(String user, String key) {
+        return new MessageCommand(user, source, threadKey, userKey, text, deliveryMode, key);
     }
 
     /**

@@ -1,16 +1,17 @@
 package dev.switchboard.rest.messages;
 
 import dev.switchboard.core.idempotency.IdempotencyConflictException;
+import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.run.IngestOutcome;
-import dev.switchboard.core.run.MessageCommand;
+import dev.switchboard.core.run.RunJson;
 import dev.switchboard.core.run.RunService;
 import dev.switchboard.rest.JsonBody;
 import dev.switchboard.rest.auth.Caller;
 import dev.switchboard.rest.errors.ApiException;
-import dev.switchboard.core.run.RunJson;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import jakarta.json.JsonArrayBuilder;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -19,9 +20,14 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.io.InputStream;
+import java.util.List;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
-/** {@code POST /v1/messages}: 202 with the run envelope once the run is committed. */
+/**
+ * {@code POST /v1/messages}: 202 with the run envelope once the run is committed;
+ * {@code POST /v1/messages/batch}: 202 with every message's run envelope once all are committed,
+ * in one transaction.
+ */
 @Path("/v1/messages")
 @ApplicationScoped
 public class MessagesResource {
@@ -36,21 +42,52 @@ public class MessagesResource {
     @ConfigProperty(name = "switchboard.http.max-body-bytes", defaultValue = "1048576")
     long maxBodyBytes;
 
+    @Inject
+    @ConfigProperty(name = "switchboard.http.max-batch-messages", defaultValue = "100")
+    int maxBatchMessages;
+
     @POST
     @Produces(MediaType.APPLICATION_JSON)
     public Response post(@Context HttpHeaders headers, InputStream body) {
-        MessagePayload payload = MessagePayload.from(JsonBody.read(JsonBody.mediaType(headers.getHeaderString(HttpHeaders.CONTENT_TYPE)), body,
-                maxBodyBytes));
+        MessagePayload payload = MessagePayload.from(read(headers, body));
         String key = payload.effectiveKey(headers.getRequestHeader("Idempotency-Key"));
-        MessageCommand command = new MessageCommand(caller.user(), payload.source(),
-                payload.threadKey(), payload.userKey(), payload.text(), payload.deliveryMode(), key);
         IngestOutcome outcome;
         try {
-            outcome = runs.ingest(command);
+            outcome = runs.ingest(payload.command(caller.user(), key));
         } catch (IdempotencyConflictException e) {
-            throw new ApiException(409, "idempotency_payload_mismatch",
-                    "idempotency key was already used with a different payload (run " + e.runId() + ")");
+            throw conflict(e, "");
         }
         return Response.accepted(RunJson.of(outcome.run()).toString()).build();
+    }
+
+    @POST
+    @Path("batch")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response postBatch(@Context HttpHeaders headers, InputStream body) {
+        List<MessagePayload> payloads = MessagePayload.batch(read(headers, body), maxBatchMessages);
+        List<String> keyHeader = headers.getRequestHeader("Idempotency-Key");
+        if (keyHeader != null && !keyHeader.isEmpty()) {
+            throw new ApiException(400, "invalid_idempotency_key_header",
+                    "Idempotency-Key names one message; give each message of a batch its own idempotency_key");
+        }
+        String user = caller.user();
+        List<IngestOutcome> outcomes;
+        try {
+            outcomes = runs.ingestAll(payloads.stream().map(p -> p.command(user, p.idempotencyKey())).toList());
+        } catch (IdempotencyConflictException e) {
+            throw conflict(e, "messages[" + e.item() + "]: ");
+        }
+        JsonArrayBuilder envelopes = Jsons.createArrayBuilder();
+        outcomes.forEach(o -> envelopes.add(RunJson.of(o.run())));
+        return Response.accepted(Jsons.createObjectBuilder().add("runs", envelopes).build().toString()).build();
+    }
+
+    private JsonBody.Parsed read(HttpHeaders headers, InputStream body) {
+        return JsonBody.read(JsonBody.mediaType(headers.getHeaderString(HttpHeaders.CONTENT_TYPE)), body, maxBodyBytes);
+    }
+
+    private static ApiException conflict(IdempotencyConflictException e, String where) {
+        return new ApiException(409, "idempotency_payload_mismatch",
+                where + "idempotency key was already used with a different payload (run " + e.runId() + ")");
     }
 }
