@@ -9,6 +9,9 @@
 #   scripts/bench.sh echo0    only the echo0 scenario (CPU-bound; for A/B comparisons)
 #   scripts/bench.sh batch    only the batch scenarios: the echo scenarios' messages sent 50 at a
 #                             time to POST /v1/messages/batch
+#   scripts/bench.sh two      echo0 on two instances sharing the database: two load generators at
+#                             once, one per instance, each warming up (5000 runs) and then posting
+#                             N=2500 over K=25 keys
 #   scripts/bench.sh db       only the database ceiling: the hot path's statements replayed by
 #                             pgbench, without Liberty (bench/pgbench)
 #
@@ -47,8 +50,8 @@ set -euo pipefail
 
 what="${1:-all}"
 case "$what" in
-  all|runs|echo0|batch|notify|ingress|db) ;;
-  *) echo "usage: scripts/bench.sh [all|runs|echo0|batch|notify|ingress|db]" >&2; exit 2 ;;
+  all|runs|echo0|batch|two|notify|ingress|db) ;;
+  *) echo "usage: scripts/bench.sh [all|runs|echo0|batch|two|notify|ingress|db]" >&2; exit 2 ;;
 esac
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -118,15 +121,16 @@ else
   psql -h "$pghost" -p "$pgport" -U postgres -q -v ON_ERROR_STOP=1 -c "CREATE DATABASE $db_name"
 fi
 
-start_instance() { # $1: echo delay in ms
-  echo "== starting instance $instance on port $port (echo delay $1 ms)"
-  DB_URL="$db_url" DB_USER=postgres DB_PASSWORD=unused HTTP_PORT="$port" \
-    scripts/instance.sh start "$instance" SWITCHBOARD_ENGINE_ECHO_DELAY_MS="$1"
+start_instance() { # $1: echo delay in ms; $2, $3: another instance name and port (default: the benchmark's)
+  echo "== starting instance ${2:-$instance} on port ${3:-$port} (echo delay $1 ms)"
+  DB_URL="$db_url" DB_USER=postgres DB_PASSWORD=unused HTTP_PORT="${3:-$port}" \
+    scripts/instance.sh start "${2:-$instance}" SWITCHBOARD_ENGINE_ECHO_DELAY_MS="$1"
 }
-stop_instance() {
-  scripts/instance.sh stop "$instance"
+stop_instance() { # $1: another instance name (default: the benchmark's)
+  scripts/instance.sh stop "${1:-$instance}"
 }
-trap 'stop_instance; stop_postgres; rm -f "$results"' EXIT
+second="$instance-2"
+trap 'stop_instance; stop_instance "$second" >/dev/null 2>&1 || true; stop_postgres; rm -f "$results"' EXIT
 stop_instance # a leftover from an interrupted run
 
 if [ "$what" = db ]; then
@@ -191,7 +195,7 @@ if [ "$what" = db ]; then
   exit 0
 fi
 
-load() { # $1: N, $2: K, $3: label; then further LoadGenerator options
+load() { # $1: N, $2: K, $3: label; then further LoadGenerator options (a later --url wins)
   local n=$1 k=$2 label=$3
   shift 3
   ./mvnw -q -pl bench exec:java \
@@ -256,6 +260,36 @@ if [ "$what" = all ] || [ "$what" = batch ]; then
   stop_instance
   start_instance 0
   scenario 5000 50 "echo0 N=5000 K=50 B=50" 5000 --batch 50
+  stop_instance
+fi
+
+if [ "$what" = all ] || [ "$what" = two ]; then
+  # Two instances on one database, on the same two cores: what the design's sharing costs
+  # (lanes move between instances, both poll the same tables), not more CPU. No per-run cost here:
+  # the CPU and database counters would be shared by both generators' windows.
+  start_instance 0
+  start_instance 0 "$second" $((port + 1))
+  second_url="http://127.0.0.1:$((port + 1))"
+  # Each generator warms its instance and its own JIT first (5000 runs), both at once, so that
+  # their measured windows overlap.
+  if true; then
+    echo "== echo0 two instances N=2x2500 K=2x25"
+    out1=$(mktemp) out2=$(mktemp)
+    load 2500 25 "echo0 two instances, first" --warm-up 5000 >"$out1" 2>&1 & first=$!
+    load 2500 25 "echo0 two instances, second" --warm-up 5000 --url "$second_url" >"$out2" 2>&1 & other=$!
+    wait "$first" || status=1
+    wait "$other" || status=1
+    cat "$out1" "$out2"
+    for out in "$out1" "$out2"; do
+      grep '^RESULT ' "$out" >>"$results" || echo "RESULT {\"label\":\"echo0 two instances\",\"error\":\"no result\"}" >>"$results"
+    done
+    grep -h '^RESULT ' "$out1" "$out2" | sed -E 's/.*"runs_per_s":([0-9.]+).*/\1/' \
+      | awk '{ sum += $1 } END { printf "== both instances together: %.1f runs/s (the two generators ran at once)\n", sum }'
+    rm -f "$out1" "$out2"
+  else
+    status=1
+  fi
+  stop_instance "$second"
   stop_instance
 fi
 

@@ -17,7 +17,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Benchmark load generator for a running Switchboard server. Posts N messages spread over K
- * thread keys ({@code bench-<startMillis>-<i % K>}) with a bounded number of POSTs in flight,
+ * thread keys ({@code bench-<startMillis>-<pid>-<i % K>}: generators running at once never share
+ * a key) with a bounded number of POSTs in flight,
  * then polls the threads' run lists until every run is terminal. Reports throughput (N over first
  * send to last {@code finished_at}), end-to-end latency (client send time to {@code finished_at},
  * both on the machine's wall clock), and checks that each thread's runs finished in
@@ -49,7 +50,8 @@ public final class LoadGenerator {
         client.checkReady();
         if (options.warmUp() > 0) {
             long start = System.currentTimeMillis();
-            List<Result.Sent> warm = post(options.warmUp(), Math.max(WARM_UP_KEYS, options.k()), "bench-warm-" + start + "-");
+            List<Result.Sent> warm = post(options.warmUp(), Math.max(WARM_UP_KEYS, options.k()),
+                    "bench-warm-" + start + "-" + ProcessHandle.current().pid() + "-");
             awaitTerminal(warm, deadline);
             System.out.printf("warm-up: %d runs in %d ms (not reported)%n", options.warmUp(),
                     System.currentTimeMillis() - start);
@@ -57,7 +59,8 @@ public final class LoadGenerator {
         ServerCost cost = options.pidFile() == null ? null
                 : new ServerCost(Long.parseLong(Files.readString(options.pidFile()).strip()), options.dbUrl());
         ServerCost.Snapshot before = cost == null ? null : cost.snapshot();
-        List<Result.Sent> sent = post(options.n(), options.k(), "bench-" + System.currentTimeMillis() + "-");
+        List<Result.Sent> sent = post(options.n(), options.k(),
+                "bench-" + System.currentTimeMillis() + "-" + ProcessHandle.current().pid() + "-");
         Map<String, Run> terminal = awaitTerminal(sent, deadline);
         ServerCost.Snapshot after = cost == null ? null : cost.snapshot();
         if (cost != null) {
