@@ -10,6 +10,10 @@ import jakarta.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -111,6 +115,34 @@ class MessageBatchIT {
         }
         api.awaitRun(first.getJsonObject(1).getString("run_id"), 30);
         assertEquals(2, api.threadRuns(thread).size());
+    }
+
+    @Test
+    void batchesOverTheSameThreadsInOppositeOrdersNeverDeadlock() throws Exception {
+        String prefix = "batch-cross-" + UUID.randomUUID() + "-";
+        List<JsonObject> forward = new ArrayList<>();
+        List<JsonObject> backward = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            forward.add(message(prefix + i, "f" + i, null));
+            backward.add(0, message(prefix + i, "b" + i, null));
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            for (int round = 0; round < 10; round++) {
+                List<Future<Api.Reply>> replies = List.of(
+                        pool.submit(() -> api.postJson("/v1/messages/batch", batch(forward))),
+                        pool.submit(() -> api.postJson("/v1/messages/batch", batch(backward))));
+                for (Future<Api.Reply> reply : replies) {
+                    Api.Reply r = reply.get(60, TimeUnit.SECONDS);
+                    assertEquals(202, r.status(), "threads are locked in one order whatever the batch's: " + r.body());
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        for (int i = 0; i < 10; i++) {
+            assertEquals(20, api.threadRuns(prefix + i).size());
+        }
     }
 
     @Test

@@ -90,7 +90,8 @@ public final class ErrorMappers {
             if (databaseUnreachable(e)) {
                 LOG.log(Level.WARNING, "Database failure", e);
                 return ErrorBody.response(503, "database_unavailable",
-                        "the database did not answer; retry (with the same Idempotency-Key for a message)");
+                        "the database did not answer or rolled the request back;"
+                                + " retry (with the same Idempotency-Key for a message)");
             }
             if (malformedUri(e)) {
                 ContainerErrors.Answer answer = ContainerErrors.forStatus(400);
@@ -107,8 +108,10 @@ public final class ErrorMappers {
 
         /**
          * The database is unreachable or refusing work, not our bug: SQLSTATE classes 08
-         * (connection), 53 (insufficient resources, e.g. too many connections) and 57 (operator
-         * intervention: shutting down, starting up), or the pool's and driver's connection exceptions.
+         * (connection), 40 (the transaction was rolled back whole: a deadlock between transactions
+         * that lock several lanes, such as two batches, or a serialization failure), 53
+         * (insufficient resources, e.g. too many connections) and 57 (operator intervention:
+         * shutting down, starting up), or the pool's and driver's connection exceptions.
          */
         static boolean databaseUnreachable(Throwable e) {
             for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
@@ -117,7 +120,7 @@ public final class ErrorMappers {
                     return true;
                 }
                 if (t instanceof SQLException sql && sql.getSQLState() != null
-                        && List.of("08", "53", "57").contains(sql.getSQLState().substring(0, 2))) {
+                        && List.of("08", "40", "53", "57").contains(sql.getSQLState().substring(0, 2))) {
                     return true;
                 }
             }

@@ -16,6 +16,7 @@ class ErrorMappersTest {
         assertTrue(ErrorMappers.Unexpected.databaseUnreachable(new RuntimeException(new SQLTransientConnectionException("pool"))));
         assertTrue(ErrorMappers.Unexpected.databaseUnreachable(new SQLException("shutting down", "57P01")));
         assertTrue(ErrorMappers.Unexpected.databaseUnreachable(new SQLException("too many clients", "53300")));
+        assertTrue(ErrorMappers.Unexpected.databaseUnreachable(new RuntimeException(new SQLException("deadlock detected", "40P01"))));
     }
 
     @Test
