@@ -101,4 +101,27 @@ class MessagePayloadTest {
         assertCode(400, "idempotency_key_mismatch", mismatch);
         assertEquals("idempotency key in request body does not match Idempotency-Key header", mismatch.getMessage());
     }
+
+    @Test
+    void aBatchHoldsMessagesWithTheSameRulesAndNamesTheFirstProblemByItsPath() {
+        List<MessagePayload> batch = MessagePayload.batch(json(
+                "{\"messages\":[{\"text\":\"a\"},{\"text\":\"b\",\"thread_key\":\" t \",\"idempotency_key\":\"k\"}]}"), 3);
+        assertEquals(List.of("a", "b"), batch.stream().map(MessagePayload::text).toList());
+        assertEquals("cli:default", batch.get(0).threadKey(), "defaults apply per message");
+        assertEquals("t", batch.get(1).threadKey());
+        assertEquals("k", batch.get(1).idempotencyKey());
+        assertEquals("messages[1].text: must contain at least 1 character", error(() -> MessagePayload.batch(
+                json("{\"messages\":[{\"text\":\"a\"},{\"text\":\"\"}]}"), 3)).getMessage());
+        assertEquals("messages[0].source: expected string, received number", error(() -> MessagePayload.batch(
+                json("{\"messages\":[{\"text\":\"a\",\"source\":1}]}"), 3)).getMessage());
+        assertEquals("messages: must contain at most 3 items", error(() -> MessagePayload.batch(
+                json("{\"messages\":[{},{},{},{}]}"), 3)).getMessage());
+        assertEquals("expected object, received array", error(() -> MessagePayload.batch(json("[]"), 3)).getMessage());
+        assertCode(400, "invalid_message_payload", error(() -> MessagePayload.batch(json("{\"messages\":null}"), 3)));
+    }
+
+    @Test
+    void aSingleMessageKeepsItsUnprefixedMessages() {
+        assertEquals("text: required", error(() -> payload("{}")).getMessage());
+    }
 }
