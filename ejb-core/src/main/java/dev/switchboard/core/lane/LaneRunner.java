@@ -242,18 +242,19 @@ final class LaneRunner {
             return;
         }
         executions.remove(execution.key(), execution);
-        runChanged.accept(execution.claim().runId());
         if (result.fenced()) {
             LOG.info(() -> "Result of " + execution + " discarded: the run was ended elsewhere, or its lease moved on");
         }
         claimed(result.next(), anchor, execution.threadId(), execution);
+        // Waiters last: one that posts again at once finds the slot free (or passed to the lane's next run).
+        runChanged.accept(execution.claim().runId());
     }
 
     /** The execution ends without recording anything; its slot (and lane, if it drove it) is let go. */
     private void release(Execution execution) {
         executions.remove(execution.key(), execution);
-        runChanged.accept(execution.claim().runId());
         drive(slots.end(execution.threadId(), execution));
+        runChanged.accept(execution.claim().runId());
     }
 
     private void submit(Runnable task, Runnable ifRejected) {

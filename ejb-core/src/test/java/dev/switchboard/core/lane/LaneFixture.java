@@ -21,6 +21,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.LongFunction;
 
@@ -40,13 +41,18 @@ final class LaneFixture implements AutoCloseable {
     final LaneSlots slots;
     final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor();
     final List<String> changed = new CopyOnWriteArrayList<>();
+    /** Also told of each changed run, as it is told (the test may look at the slots then). */
+    volatile Consumer<String> onChanged = id -> { };
     final LaneRunner runner;
     final LeaseKeeper keeper;
 
     LaneFixture(int capacity) {
         slots = new LaneSlots(capacity);
         runner = new LaneRunner(store, engine, OWNER, slots, Runnable::run, timers, nanos::get,
-                new LaneRunner.Timing(MARGIN_MS, 60_000, 5_000), changed::add);
+                new LaneRunner.Timing(MARGIN_MS, 60_000, 5_000), id -> {
+                    changed.add(id);
+                    onChanged.accept(id);
+                });
         keeper = new LeaseKeeper(store, runner, OWNER, LEASE_MS, MARGIN_MS, nanos::get);
     }
 

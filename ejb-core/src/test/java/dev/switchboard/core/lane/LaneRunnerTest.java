@@ -49,6 +49,20 @@ class LaneRunnerTest {
     }
 
     @Test
+    void waitersAreToldARunEndedOnlyOnceItsSlotIsFree() {
+        // A client that waits for its run and posts the next message at once must find the slot
+        // free, so that the ingest claims its idle lane in the same transaction.
+        Claim a = claim("a", 1, 1);
+        lane.store.onFinish = f -> new LaneStore.FinishResult(false, ClaimResult.none());
+        List<Integer> inUseWhenTold = new java.util.concurrent.CopyOnWriteArrayList<>();
+        lane.onChanged = id -> inUseWhenTold.add(lane.slots.inUse());
+        lane.admit(a);
+        lane.engine.complete(a.key(), "A");
+        assertEquals(1, lane.store.finishesOf(a.key()).size());
+        assertEquals(0, inUseWhenTold.get(inUseWhenTold.size() - 1), "told of the end while its slot was still held");
+    }
+
+    @Test
     void aNewerAttemptClaimedHereStopsTheOlderOneWhoseEndLeavesTheNewerAlone() {
         // Defect 1: the run's own lease expired during a stall; an ingest here reclaimed it as attempt 2.
         Claim first = claim("r", 1, 1);
