@@ -11,4 +11,9 @@ public record IngestOutcome(RunView run, long threadId, boolean deduplicated, Cl
     IngestOutcome(RunView run, long threadId, boolean deduplicated) {
         this(run, threadId, deduplicated, ClaimResult.none());
     }
+
+    /** A new run nobody claimed yet: its lane must be woken. */
+    boolean wakesLane() {
+        return !deduplicated && claim.claim().isEmpty();
+    }
 }

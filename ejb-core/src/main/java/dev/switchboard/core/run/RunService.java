@@ -12,13 +12,8 @@ import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.inject.Inject;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledFuture;
@@ -59,7 +54,7 @@ public class RunService {
         long threadId = threads.idOf(command.userKey(), command.threadKey());
         IngestOutcome outcome = lanes.admit(threadId, claimFor -> store(command, threadId, claimFor),
                 IngestOutcome::claim);
-        if (outcome.claim().claim().isEmpty() && !outcome.deduplicated()) {
+        if (outcome.wakesLane()) {
             lanes.wake(outcome.threadId());
         }
         return outcome;
@@ -70,19 +65,10 @@ public class RunService {
      * in the batch's order — and wakes their lanes. Outcomes are in the batch's order.
      */
     public List<IngestOutcome> ingestAll(List<MessageCommand> commands) {
-        Map<String, Long> ids = new HashMap<>();
-        List<Long> threadIds = new ArrayList<>(commands.size());
-        for (MessageCommand command : commands) {
-            threadIds.add(ids.computeIfAbsent(command.userKey() + '\u0000' + command.threadKey(),
-                    k -> threads.idOf(command.userKey(), command.threadKey())));
-        }
+        List<Long> threadIds = commands.stream().map(c -> threads.idOf(c.userKey(), c.threadKey())).toList();
         List<IngestOutcome> outcomes = UniqueViolation.retryOnce(() -> ledger.ingestAll(commands, threadIds));
-        Set<Long> woken = new LinkedHashSet<>();
-        for (IngestOutcome outcome : outcomes) {
-            if (!outcome.deduplicated() && woken.add(outcome.threadId())) {
-                lanes.wake(outcome.threadId());
-            }
-        }
+        outcomes.stream().filter(IngestOutcome::wakesLane).map(IngestOutcome::threadId).distinct()
+                .forEach(lanes::wake);
         return outcomes;
     }
 

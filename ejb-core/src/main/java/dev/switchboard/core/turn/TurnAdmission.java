@@ -2,6 +2,7 @@ package dev.switchboard.core.turn;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * The policy part of {@code turn/start}: given the thread's active turns, what the new turn does
@@ -22,9 +23,9 @@ public record TurnAdmission(List<String> superseded, boolean merged, List<String
      * An active turn of the thread, oldest first.
      *
      * @param started whether any of its runs has left the queue
-     * @param inputs its runs' inputs in lane order
+     * @param inputs its runs' inputs in lane order, read only when a policy carries them forward
      */
-    public record Active(String turnId, boolean started, List<TurnInput> inputs) {
+    public record Active(String turnId, boolean started, Supplier<List<TurnInput>> inputs) {
     }
 
     /**
@@ -46,7 +47,7 @@ public record TurnAdmission(List<String> superseded, boolean merged, List<String
                 case SUPERSEDE -> {
                     superseded.add(older.turnId());
                     if (policy.carriesInputForward()) {
-                        for (TurnInput earlier : older.inputs()) {
+                        for (TurnInput earlier : older.inputs().get()) {
                             carried = carried == null ? earlier : carried.then(earlier);
                         }
                     }

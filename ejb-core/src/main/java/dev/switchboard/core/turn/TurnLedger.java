@@ -81,7 +81,7 @@ public class TurnLedger {
             List<RunRecord> its = repository.runsOf(older.getTurnId());
             runs.put(older.getTurnId(), its);
             facts.add(new TurnAdmission.Active(older.getTurnId(), hasStarted(its),
-                    its.stream().map(TurnLedger::inputOf).toList()));
+                    () -> its.stream().map(TurnLedger::inputOf).toList()));
         }
         TurnAdmission admission = TurnAdmission.decide(settings.followupPolicy(), settings.maxQueuedTurns(), threadKey,
                 facts, input);

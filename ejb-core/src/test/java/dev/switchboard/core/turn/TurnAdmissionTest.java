@@ -3,7 +3,6 @@ package dev.switchboard.core.turn;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -11,11 +10,11 @@ import org.junit.jupiter.api.Test;
 class TurnAdmissionTest {
 
     private static final TurnAdmission.Active RUNNING = new TurnAdmission.Active("t1", true,
-            List.of(TurnInput.ofText("one")));
+            () -> List.of(TurnInput.ofText("one")));
     private static final TurnAdmission.Active WAITING = new TurnAdmission.Active("t2", false,
-            List.of(TurnInput.ofText("two"), TurnInput.ofText("two, steered")));
+            () -> List.of(TurnInput.ofText("two"), TurnInput.ofText("two, steered")));
     private static final TurnAdmission.Active WAITING_TOO = new TurnAdmission.Active("t3", false,
-            List.of(TurnInput.ofText("three")));
+            () -> List.of(TurnInput.ofText("three")));
     private static final TurnInput NEW = TurnInput.ofText("four");
 
     private static List<String> texts(TurnInput input) {
@@ -24,24 +23,26 @@ class TurnAdmissionTest {
                 .toList();
     }
 
+    /** What the admission of {@link #NEW} under {@code policy} did to the three active turns. */
+    private static TurnAdmission admitted(TurnPolicy policy, List<String> superseded, List<String> interrupted,
+            boolean merged, List<String> inputTexts) {
+        TurnAdmission a = TurnAdmission.decide(policy, 10, "main", List.of(RUNNING, WAITING, WAITING_TOO), NEW);
+        assertEquals(superseded, a.superseded(), "superseded");
+        assertEquals(interrupted, a.interrupted(), "interrupted");
+        assertEquals(merged, a.merged(), "merged");
+        assertEquals(inputTexts, texts(a.input()), "the new turn's input");
+        return a;
+    }
+
     @Test
     void followupQueuesBehindEveryActiveTurn() {
-        TurnAdmission a = TurnAdmission.decide(TurnPolicy.FOLLOWUP, 10, "main",
-                List.of(RUNNING, WAITING, WAITING_TOO), NEW);
-        assertEquals(List.of(), a.superseded());
-        assertEquals(List.of(), a.interrupted());
-        assertFalse(a.merged());
-        assertEquals(List.of("four"), texts(a.input()));
+        admitted(TurnPolicy.FOLLOWUP, List.of(), List.of(), false, List.of("four"));
     }
 
     @Test
     void collectSupersedesTheWaitingTurnsAndCarriesTheirInputInOrder() {
-        TurnAdmission a = TurnAdmission.decide(TurnPolicy.COLLECT, 10, "main",
-                List.of(RUNNING, WAITING, WAITING_TOO), NEW);
-        assertEquals(List.of("t2", "t3"), a.superseded());
-        assertEquals(List.of(), a.interrupted(), "collect leaves the running turn alone");
-        assertTrue(a.merged());
-        assertEquals(List.of("two", "two, steered", "three", "four"), texts(a.input()));
+        TurnAdmission a = admitted(TurnPolicy.COLLECT, List.of("t2", "t3"), List.of(), true,
+                List.of("two", "two, steered", "three", "four"));
         assertEquals("superseded by newer turn (collect policy)", a.reason());
     }
 
@@ -54,13 +55,19 @@ class TurnAdmissionTest {
 
     @Test
     void interruptStopsTheRunningTurnAndDropsTheWaitingOnesInput() {
-        TurnAdmission a = TurnAdmission.decide(TurnPolicy.INTERRUPT, 10, "main",
-                List.of(RUNNING, WAITING, WAITING_TOO), NEW);
-        assertEquals(List.of("t1"), a.interrupted());
-        assertEquals(List.of("t2", "t3"), a.superseded());
-        assertFalse(a.merged());
-        assertEquals(List.of("four"), texts(a.input()));
+        TurnAdmission a = admitted(TurnPolicy.INTERRUPT, List.of("t2", "t3"), List.of("t1"), false, List.of("four"));
         assertEquals("superseded by newer turn (interrupt policy)", a.reason());
+    }
+
+    @Test
+    void theWaitingTurnsInputIsReadOnlyWhenAPolicyCarriesIt() {
+        TurnAdmission.Active unreadable = new TurnAdmission.Active("t2", false, () -> {
+            throw new AssertionError("input read though the policy does not carry it");
+        });
+        for (TurnPolicy policy : List.of(TurnPolicy.FOLLOWUP, TurnPolicy.INTERRUPT)) {
+            TurnAdmission a = TurnAdmission.decide(policy, 10, "main", List.of(RUNNING, unreadable), NEW);
+            assertEquals(List.of("four"), texts(a.input()), policy + " starts with the new input alone");
+        }
     }
 
     @Test

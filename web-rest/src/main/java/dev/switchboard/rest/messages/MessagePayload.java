@@ -152,6 +152,14 @@ public record MessagePayload(String source, String threadKey, String userKey, St
         return new MessageCommand(user, source, threadKey, userKey, text, deliveryMode, key);
     }
 
+    /** A batch takes its keys per message: the {@code Idempotency-Key} header, which names one message, is refused. */
+    public static void refuseBatchKeyHeader(List<String> headerValues) {
+        if (headerValues != null && !headerValues.isEmpty()) {
+            throw new ApiException(400, "invalid_idempotency_key_header",
+                    "Idempotency-Key names one message; give each message of a batch its own idempotency_key");
+        }
+    }
+
     /**
      * The effective idempotency key from the body and the {@code Idempotency-Key} header values,
      * checked in jagc's order after the body: blank or repeated header, then body/header mismatch.

@@ -65,11 +65,7 @@ public class MessagesResource {
     @Produces(MediaType.APPLICATION_JSON)
     public Response postBatch(@Context HttpHeaders headers, InputStream body) {
         List<MessagePayload> payloads = MessagePayload.batch(read(headers, body), maxBatchMessages);
-        List<String> keyHeader = headers.getRequestHeader("Idempotency-Key");
-        if (keyHeader != null && !keyHeader.isEmpty()) {
-            throw new ApiException(400, "invalid_idempotency_key_header",
-                    "Idempotency-Key names one message; give each message of a batch its own idempotency_key");
-        }
+        MessagePayload.refuseBatchKeyHeader(headers.getRequestHeader("Idempotency-Key"));
         String user = caller.user();
         List<IngestOutcome> outcomes;
         try {
