@@ -12,7 +12,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** jagc's contract checklist (shared/specs/jagc-runs.md §10.1) over real HTTP, on PostgreSQL. */
+/** jagc's runs API contract checklist (§10.1 of its design; docs/api.md) over real HTTP, on PostgreSQL. */
 class JagcConformanceIT {
 
     private static Api api;

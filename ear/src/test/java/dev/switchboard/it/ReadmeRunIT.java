@@ -1,12 +1,15 @@
 package dev.switchboard.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import jakarta.json.JsonObject;
 import java.io.File;
 import java.io.IOException;
 import java.net.http.HttpRequest;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -37,9 +40,31 @@ class ReadmeRunIT {
                     done.getJsonObject("output").toString());
             String ready = api.get("/health/ready").body();
             assertTrue(ready.contains("\"database\":\"reachable\""), ready);
+            runTheReadmesExamples();
         } finally {
             stop(maven);
         }
+    }
+
+    /**
+     * The README's "Try it" block, pasted into bash as it is: each command must answer, the
+     * captured run must succeed, and the stream must replay the turn's notifications and stop.
+     */
+    private static void runTheReadmesExamples() throws IOException, InterruptedException {
+        String readme = Files.readString(ROOT.resolve("README.md"), StandardCharsets.UTF_8);
+        int tryIt = readme.indexOf("Try it");
+        assertTrue(tryIt >= 0, "README has no Try it section");
+        int start = readme.indexOf("```bash\n", tryIt) + "```bash\n".length();
+        String block = readme.substring(start, readme.indexOf("```", start));
+        File out = ROOT.resolve("target/readme-examples.log").toFile();
+        Process bash = new ProcessBuilder("bash", "-c", block).directory(ROOT.toFile()).redirectErrorStream(true)
+                .redirectOutput(out).start();
+        assertTrue(bash.waitFor(120, TimeUnit.SECONDS), "the README's examples did not stop within 120 s");
+        String output = Files.readString(out.toPath(), StandardCharsets.UTF_8);
+        assertTrue(output.contains("\"status\":\"succeeded\""), output);
+        assertTrue(output.contains("\"cancelled_run_ids\""), output);
+        assertTrue(output.contains("turn/completed"), output);
+        assertFalse(output.contains("\"error\":{"), output);
     }
 
     private static void awaitReady(Api api, Process maven, File log) throws InterruptedException {

@@ -46,8 +46,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The JSON-RPC control plane against {@code docs/rpc.md} and the black-box checklist of
- * {@code shared/specs/holon-serve.md} §17.1 (items 2–8, 12, 13), on the shared instance. Tests are
+ * The JSON-RPC control plane against {@code docs/rpc.md} and the black-box conformance
+ * checklist of the Holon serve design, §17.1 (items 2–8, 12, 13), on the shared instance. Tests are
  * independent: each uses its own thread ids and leaves the runtime running.
  */
 class RpcConformanceIT {

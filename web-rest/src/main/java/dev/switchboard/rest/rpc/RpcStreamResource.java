@@ -32,6 +32,7 @@ import java.util.Locale;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.eclipse.microprofile.openapi.annotations.Operation;
 
 /**
  * {@code GET /rpc/stream}: the notification stream as NDJSON (holon-serve spec §6), with
@@ -145,16 +146,19 @@ public class RpcStreamResource {
         return false;
     }
 
+    @Operation(hidden = true) // only refuses: not an operation of the API
     @POST
     public Response post() {
         return RpcResource.notAllowed();
     }
 
+    @Operation(hidden = true) // only refuses: not an operation of the API
     @PUT
     public Response put() {
         return RpcResource.notAllowed();
     }
 
+    @Operation(hidden = true) // only refuses: not an operation of the API
     @DELETE
     public Response delete() {
         return RpcResource.notAllowed();

@@ -18,6 +18,7 @@ import jakarta.ws.rs.container.AsyncResponse;
 import jakarta.ws.rs.container.Suspended;
 import jakarta.ws.rs.core.MediaType;
 import java.util.concurrent.TimeUnit;
+import org.eclipse.microprofile.openapi.annotations.Operation;
 
 /** {@code GET /v1/runs/{run_id}} and its long-poll {@code /wait}. */
 @Path("/v1/runs")
@@ -34,6 +35,7 @@ public class RunsResource {
     @Inject
     Caller caller;
 
+    @Operation(hidden = true) // only refuses: not an operation of the API
     @GET
     public String blankId() {
         throw blank();
