@@ -59,6 +59,7 @@ class LateOwnerIT {
     @Tag("postgresql")
     void aFrozenOwnerIsTakenOverAndWhenItGoesOnItStopsWithoutDoingMoreWork() throws Exception {
         String thread = "frozen-" + UUID.randomUUID();
+        Scrape takeoversBefore = Scrape.of(b.api);
         String runId = a.api.message(thread, "sleep 5000; survived").getString("run_id");
         Await.until(THIRTY_SECONDS, () -> a.api.isExecuting(runId, 1), "attempt 1 executes on A");
 
@@ -72,6 +73,8 @@ class LateOwnerIT {
         assertEquals("succeeded", done.getString("status"), done.toString());
         assertEquals(2, done.getInt("attempt"));
         assertEquals(1, done.getInt("crashes"), "the frozen owner's lost lease counts as a crash");
+        assertEquals(1.0, Scrape.of(b.api).delta(takeoversBefore, "switchboard_lease_takeovers_total", l -> true),
+                "B counts the takeover in its metrics");
         assertEquals("survived", done.getJsonObject("output").getString("text"));
 
         Await.until(THIRTY_SECONDS, () -> trace(thread).callsOf(runId).stream().allMatch(c -> c.outcome() != null),

@@ -4,6 +4,7 @@ import dev.switchboard.core.clock.InstanceClock;
 import dev.switchboard.core.idempotency.UniqueViolation;
 import dev.switchboard.core.lane.LaneController;
 import dev.switchboard.core.lifecycle.TurnIds;
+import dev.switchboard.core.metrics.Meters;
 import dev.switchboard.core.thread.ThreadDirectory;
 import dev.switchboard.persistence.ingress.IngressEventRecord;
 import jakarta.ejb.EJB;
@@ -34,6 +35,9 @@ public class IngressService {
     @Inject
     InstanceClock clock;
 
+    @Inject
+    Meters meters;
+
     @EJB
     LaneController lanes;
 
@@ -60,6 +64,7 @@ public class IngressService {
         } else if (IngressEventRecord.HELD.equals(outcome.status())) {
             scheduler.releaseSoon(userKey); // the runtime may have resumed after this event read it as paused
         }
+        meters.ingressEvent(event.source(), outcome.status());
         return outcome;
     }
 

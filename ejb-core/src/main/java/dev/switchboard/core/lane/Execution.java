@@ -2,6 +2,7 @@ package dev.switchboard.core.lane;
 
 import dev.switchboard.core.engine.Cancellation;
 import jakarta.json.JsonObject;
+import java.time.Duration;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
@@ -38,11 +39,13 @@ final class Execution {
     private final CompletableFuture<JsonObject> outcome = new CompletableFuture<>();
     private final AtomicReference<Stop> stopped = new AtomicReference<>();
     private volatile long deadlineNanos;
+    private final long startedNanos;
 
     Execution(Claim claim, long deadlineNanos, LongSupplier ticker) {
         this.claim = claim;
         this.deadlineNanos = deadlineNanos;
         this.ticker = ticker;
+        this.startedNanos = ticker.getAsLong();
         // Whoever notices the deadline first — the engine checking, or the watchdog — stops the
         // execution as having lost its lease, before the engine can report a failure of its own.
         this.cancellation = new Cancellation(() -> {
@@ -119,5 +122,10 @@ final class Execution {
     @Override
     public String toString() {
         return "run " + claim.runId() + " attempt " + claim.attempt();
+    }
+
+    /** How long since this execution began, by its ticker. */
+    Duration elapsed() {
+        return Duration.ofNanos(ticker.getAsLong() - startedNanos);
     }
 }

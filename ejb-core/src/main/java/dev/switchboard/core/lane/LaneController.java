@@ -3,6 +3,8 @@ package dev.switchboard.core.lane;
 import dev.switchboard.core.clock.InstanceClock;
 import dev.switchboard.core.clock.PeriodicTask;
 import dev.switchboard.core.engine.EngineSelector;
+import dev.switchboard.core.metrics.Meters;
+import dev.switchboard.core.thread.ThreadRepository;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
@@ -66,6 +68,9 @@ public class LaneController {
     @Inject
     InstanceClock clock;
 
+    @Inject
+    Meters meters;
+
     private ExecutorService workers;
     private ScheduledExecutorService timers;
     private ScheduledFuture<?> polling;
@@ -81,7 +86,7 @@ public class LaneController {
         timers = Executors.newScheduledThreadPool(4, threadFactory);
         runner = new LaneRunner(ledger, engines.engine(), owner, new LaneSlots(settings.maxConcurrent()), workers, timers,
                 clock::nanoTime, new LaneRunner.Timing(settings.leaseMarginMs(), settings.runTimeoutMs(),
-                        Math.max(MIN_RECORD_RETRY_MS, 2 * settings.leaseMs())), watch::changed);
+                        Math.max(MIN_RECORD_RETRY_MS, 2 * settings.leaseMs())), watch::changed, meters);
         keeper = new LeaseKeeper(ledger, runner, owner, settings.leaseMs(), settings.leaseMarginMs(), clock::nanoTime);
         timers.scheduleWithFixedDelay(PeriodicTask.guarded(LOG, "Lease heartbeat", keeper::heartbeat),
                 settings.heartbeatMs(), settings.heartbeatMs(), TimeUnit.MILLISECONDS);
@@ -92,6 +97,20 @@ public class LaneController {
         LOG.info(() -> "Lane controller " + owner + " started: engine " + engines.engine().name() + ", up to "
                 + settings.maxConcurrent() + " concurrent runs, lease " + settings.leaseMs() + " ms");
         checkStuckSessionLimit();
+        meters.gauge("switchboard.runs.executing", "engine calls executing on this instance", this::executingCount);
+        meters.gauge("switchboard.runs.queued", "runs waiting in any lane, cluster-wide (NaN: database unreachable)",
+                () -> queued(q -> q.count()));
+        meters.gauge("switchboard.runs.queued.oldest.age.seconds",
+                "how long the oldest waiting run has waited, cluster-wide (0: none waits)",
+                () -> queued(q -> q.count() == 0 ? 0.0 : Math.max(0, clock.millis() - q.oldestCreatedAt()) / 1000.0));
+    }
+
+    private Number queued(Function<ThreadRepository.QueuedRuns, Number> figure) {
+        try {
+            return figure.apply(ledger.queued());
+        } catch (RuntimeException e) {
+            return Double.NaN; // a scrape while the database is down reports no figure instead of failing
+        }
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.switchboard.core.lane;
 
 import dev.switchboard.core.clock.InstanceClock;
+import dev.switchboard.core.metrics.Meters;
 import dev.switchboard.core.thread.ThreadRepository;
 import dev.switchboard.persistence.run.RunRecord;
 import dev.switchboard.persistence.thread.ThreadRecord;
@@ -35,6 +36,9 @@ public class LaneHead {
 
     @Inject
     InstanceClock clock;
+
+    @Inject
+    Meters meters;
 
     /**
      * Claims the lane head for {@code owner}, adopts the attempt {@code owner}'s own live lease
@@ -103,6 +107,7 @@ public class LaneHead {
                             + thread.getLeaseOwner() + ", expired " + (thread.getLeaseUntil() == null ? "-"
                                     : (dbNow - thread.getLeaseUntil()) + " ms ago by the database's clock") + ")");
                     head.recoverCrashed(now);
+                    meters.leaseTakeover();
                     return new ClaimResult(Optional.of(start(head, thread, owner, now, dbNow)), abandoned);
                 case CLAIM:
                     return new ClaimResult(Optional.of(start(head, thread, owner, now, dbNow)), abandoned);

@@ -155,6 +155,12 @@ public class LaneLedger implements LaneStore {
         return new Renewal(held, orphaned);
     }
 
+    /** Runs waiting in any lane, cluster-wide; read without a transaction of its own. */
+    @TransactionAttribute(TransactionAttributeType.SUPPORTS)
+    public ThreadRepository.QueuedRuns queued() {
+        return repository.queued();
+    }
+
     @Override
     public List<Long> claimableThreads(int limit) {
         return repository.claimable(limit);

@@ -2,6 +2,7 @@ package dev.switchboard.core.lane;
 
 import dev.switchboard.core.engine.AgentEngine;
 import dev.switchboard.core.engine.EngineRequest;
+import dev.switchboard.core.metrics.Meters;
 import jakarta.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,11 +50,13 @@ final class LaneRunner {
     private final LongSupplier ticker;
     private final Timing timing;
     private final Consumer<String> runChanged;
+    private final Meters meters;
     private final ConcurrentHashMap<RunAttempt, Execution> executions = new ConcurrentHashMap<>();
     private volatile boolean accepting = true;
 
     LaneRunner(LaneStore store, AgentEngine engine, String owner, LaneSlots slots, Executor workers,
-            ScheduledExecutorService timers, LongSupplier ticker, Timing timing, Consumer<String> runChanged) {
+            ScheduledExecutorService timers, LongSupplier ticker, Timing timing, Consumer<String> runChanged,
+            Meters meters) {
         this.store = store;
         this.engine = engine;
         this.owner = owner;
@@ -63,6 +66,7 @@ final class LaneRunner {
         this.ticker = ticker;
         this.timing = timing;
         this.runChanged = runChanged;
+        this.meters = meters;
     }
 
     /** The thread may have runnable work. */
@@ -185,6 +189,7 @@ final class LaneRunner {
             }
         }
         runChanged.accept(claim.runId());
+        meters.runStarted(engine.name());
         EngineRequest request = new EngineRequest(claim.runId(), claim.userKey(), claim.threadKey(), claim.inputText(),
                 claim.deliveryMode(), claim.attempt(), execution.cancellation());
         execution.outcome().orTimeout(timing.runTimeoutMs(), TimeUnit.MILLISECONDS)
@@ -244,6 +249,9 @@ final class LaneRunner {
         executions.remove(execution.key(), execution);
         if (result.fenced()) {
             LOG.info(() -> "Result of " + execution + " discarded: the run was ended elsewhere, or its lease moved on");
+            meters.resultFenced();
+        } else {
+            meters.runEnded(engine.name(), errorMessage == null ? "succeeded" : "failed", execution.elapsed());
         }
         claimed(result.next(), anchor, execution.threadId(), execution);
         // Waiters last: one that posts again at once finds the slot free (or passed to the lane's next run).

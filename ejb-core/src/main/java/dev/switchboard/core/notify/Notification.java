@@ -5,17 +5,18 @@ import dev.switchboard.persistence.notify.NotificationRecord;
 
 /**
  * A sequenced notification, ready to send: {@code line} is the JSON-RPC notification with
- * {@code params.seq}, rendered once and shared by every subscriber.
+ * {@code params.seq}, rendered once and shared by every subscriber; {@code createdAt} is when its
+ * transaction wrote it (epoch ms, the writer's clock).
  */
-public record Notification(long seq, String userKey, String threadKey, String method, String line) {
+public record Notification(long seq, String userKey, String threadKey, String method, String line, long createdAt) {
 
     static Notification of(NotificationRecord r) {
         return new Notification(r.getSeq(), r.getUserKey(), r.getThreadKey(), r.getMethod(),
-                render(r.getSeq(), r.getMethod(), r.getParams()));
+                render(r.getSeq(), r.getMethod(), r.getParams()), r.getCreatedAt());
     }
 
     static Notification of(long seq, OutboxRow r) {
-        return new Notification(seq, r.userKey(), r.threadKey(), r.method(), render(seq, r.method(), r.params()));
+        return new Notification(seq, r.userKey(), r.threadKey(), r.method(), render(seq, r.method(), r.params()), r.createdAt());
     }
 
     /** What a subscriber cut off as too slow is told last: where to resume ({@code after_seq}). */

@@ -3,6 +3,7 @@ package dev.switchboard.core.notify;
 import dev.switchboard.core.clock.Backoff;
 import dev.switchboard.core.clock.InstanceClock;
 import dev.switchboard.core.json.Jsons;
+import dev.switchboard.core.metrics.Meters;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
@@ -64,6 +65,9 @@ public class NotificationHub {
     @Inject
     InstanceClock clock;
 
+    @Inject
+    Meters meters;
+
     private final Object feedLock = new Object();
     private final List<Subscription> live = new CopyOnWriteArrayList<>();
     /** The last seq fanned out to live subscribers; guarded by feedLock for writes. */
@@ -84,6 +88,8 @@ public class NotificationHub {
         delivered = Backoff.retry(LOG, "Reading the notification log's end", Duration.ofSeconds(120), ledger::lastSeq);
         passes = new PumpPasses(settings.pollMs(), System.nanoTime());
         running = true;
+        meters.gauge("switchboard.subscribers", "live notification subscribers on this instance (WebSocket and NDJSON)",
+                live::size);
         replays = Executors.newFixedThreadPool(2, threadFactory);
         pump = threadFactory.newThread(this::pumpLoop);
         pump.setName("switchboard-notify-pump");
@@ -302,6 +308,7 @@ public class NotificationHub {
                     }
                 }
                 delivered = n.seq();
+                meters.notificationLag(Duration.ofMillis(clock.millis() - n.createdAt()));
             }
         }
     }

@@ -141,7 +141,7 @@ public final class Subscription {
             }
             gapReported = prunedThrough;
             wake = queue.isEmpty();
-            queue.addLast(new Notification(-1, userKey, null, "stream/gap", line));
+            queue.addLast(new Notification(-1, userKey, null, "stream/gap", line, 0));
         }
         if (wake) {
             sink.available();

@@ -4,6 +4,7 @@ import dev.switchboard.core.idempotency.UniqueViolation;
 import dev.switchboard.core.lane.LaneController;
 import dev.switchboard.core.lane.LaneLedger;
 import dev.switchboard.core.lane.RunWatch;
+import dev.switchboard.core.metrics.Meters;
 import dev.switchboard.core.thread.ThreadDirectory;
 import jakarta.annotation.Resource;
 import jakarta.ejb.EJB;
@@ -46,6 +47,9 @@ public class RunService {
     @Inject
     ThreadDirectory threads;
 
+    @Inject
+    Meters meters;
+
     @Resource
     ManagedScheduledExecutorService scheduler;
 
@@ -57,6 +61,7 @@ public class RunService {
         if (outcome.wakesLane()) {
             lanes.wake(outcome.threadId());
         }
+        meters.messagesAccepted(outcome.deduplicated() ? 0 : 1);
         return outcome;
     }
 
@@ -69,6 +74,7 @@ public class RunService {
         List<IngestOutcome> outcomes = UniqueViolation.retryOnce(() -> ledger.ingestAll(commands, threadIds));
         outcomes.stream().filter(IngestOutcome::wakesLane).map(IngestOutcome::threadId).distinct()
                 .forEach(lanes::wake);
+        meters.messagesAccepted((int) outcomes.stream().filter(o -> !o.deduplicated()).count());
         return outcomes;
     }
 
@@ -85,6 +91,7 @@ public class RunService {
         }
         List<String> cancelled = laneLedger.cancel(threadId.get());
         lanes.cancelled(cancelled);
+        meters.runsCancelled(cancelled.size());
         return Optional.of(cancelled);
     }
 

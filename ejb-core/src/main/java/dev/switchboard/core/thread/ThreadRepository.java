@@ -94,6 +94,17 @@ public class ThreadRepository {
     }
 
     /** Up to {@code limit} threads with queued runs and no live lease, then ones whose lease expired. */
+    /** Runs waiting in any lane, cluster-wide, and the creation time of the oldest (0 when none). */
+    public QueuedRuns queued() {
+        Object[] row = (Object[]) em.createNativeQuery(
+                "SELECT count(*), coalesce(min(created_at), 0) FROM runs WHERE state = 'queued'").getSingleResult();
+        return new QueuedRuns(((Number) row[0]).longValue(), ((Number) row[1]).longValue());
+    }
+
+    /** @param oldestCreatedAt epoch ms, 0 when {@code count} is 0 */
+    public record QueuedRuns(long count, long oldestCreatedAt) {
+    }
+
     public List<Long> claimable(int limit) {
         List<Long> ids = new ArrayList<>();
         for (String sql : new String[] {CLAIMABLE, EXPIRED}) {

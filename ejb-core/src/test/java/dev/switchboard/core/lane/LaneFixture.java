@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.switchboard.core.engine.AgentEngine;
 import dev.switchboard.core.engine.EngineRequest;
+import dev.switchboard.core.metrics.Meters;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import java.util.ArrayList;
@@ -52,7 +53,7 @@ final class LaneFixture implements AutoCloseable {
                 new LaneRunner.Timing(MARGIN_MS, 60_000, 5_000), id -> {
                     changed.add(id);
                     onChanged.accept(id);
-                });
+                }, Meters.none());
         keeper = new LeaseKeeper(store, runner, OWNER, LEASE_MS, MARGIN_MS, nanos::get);
     }
 

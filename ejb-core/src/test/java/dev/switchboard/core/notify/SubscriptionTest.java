@@ -27,7 +27,7 @@ class SubscriptionTest {
 
     private static Notification n(long seq, String user, String thread) {
         return new Notification(seq, user, thread, "turn/started",
-                Notification.render(seq, "turn/started", "{\"thread_id\":\"" + thread + "\"}"));
+                Notification.render(seq, "turn/started", "{\"thread_id\":\"" + thread + "\"}"), 0);
     }
 
     @Test
