@@ -1,21 +1,25 @@
 package dev.switchboard.core.engine;
 
 import jakarta.annotation.PostConstruct;
-import jakarta.annotation.Resource;
 import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
-import java.nio.file.Path;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Any;
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * Chooses the engine from configuration: {@code switchboard.engine} ({@code echo} by default,
- * or {@code scripted}, the test engine, which is never active unless configured); the echo delay
- * is {@code switchboard.engine.echo.delay-ms} (50 ms, as jagc).
+ * Makes this instance's engine with the {@link EngineFactory} that {@code switchboard.engine}
+ * names ({@code echo} by default; {@code scripted} is the test engine, never active unless
+ * configured). Every factory bean of the module is a candidate.
  */
 @ApplicationScoped
 public class EngineSelector {
@@ -31,35 +35,50 @@ public class EngineSelector {
     String engineName;
 
     @Inject
-    @ConfigProperty(name = "switchboard.engine.echo.delay-ms", defaultValue = "50")
-    long echoDelayMs;
-
-    /** Tests only: a file where the scripted engine records each call's start, progress and end. */
-    @Inject
-    @ConfigProperty(name = "switchboard.engine.scripted.journal")
-    Optional<String> scriptedJournal;
-
-    @Inject
     @ConfigProperty(name = "switchboard.instance-id")
     Optional<String> instanceId;
+
+    @Inject
+    @Any
+    Instance<EngineFactory> factories;
 
     private AgentEngine engine;
 
     @PostConstruct
     void select() {
+        EngineFactory factory = choose(engineName, factories.stream().toList());
         timer = Executors.newSingleThreadScheduledExecutor(threadFactory);
-        engine = switch (engineName.strip()) {
-            case "echo" -> new EchoEngine(echoDelayMs, timer);
-            case "scripted" -> new ScriptedEngine(timer, scriptedJournal.map(String::strip).filter(p -> !p.isEmpty())
-                    .map(p -> EngineJournal.to(Path.of(p), instanceId.orElse("unnamed"))).orElse(null));
-            default -> throw new IllegalStateException("switchboard.engine: unknown engine '" + engineName
-                    + "' (known: echo, scripted)");
-        };
+        engine = factory.create(new EngineServices(timer, instanceId.orElse("unnamed")));
+    }
+
+    /**
+     * The factory named {@code name} (surrounding blanks ignored).
+     *
+     * @throws IllegalStateException naming the known engines when none has that name, or when
+     *         two factories claim one name
+     */
+    static EngineFactory choose(String name, List<EngineFactory> candidates) {
+        Map<String, EngineFactory> byName = new TreeMap<>();
+        for (EngineFactory candidate : candidates) {
+            EngineFactory other = byName.put(candidate.name(), candidate);
+            if (other != null) {
+                throw new IllegalStateException("two engine factories are named '" + candidate.name() + "': "
+                        + other.getClass().getName() + " and " + candidate.getClass().getName());
+            }
+        }
+        EngineFactory chosen = byName.get(name.strip());
+        if (chosen == null) {
+            throw new IllegalStateException("switchboard.engine: unknown engine '" + name + "' (known: "
+                    + String.join(", ", byName.keySet()) + ")");
+        }
+        return chosen;
     }
 
     @PreDestroy
     void stop() {
-        timer.shutdownNow();
+        if (timer != null) {
+            timer.shutdownNow();
+        }
     }
 
     public AgentEngine engine() {
