@@ -242,6 +242,7 @@ class IngressEventsIT {
             JsonObject announce = socket.notifications.await(n -> announces(n, loud.getString("event_id")),
                     java.time.Duration.ofSeconds(15)).getJsonObject("params").getJsonObject("content");
             assertEquals("pr-review", announce.getString("decision"));
+            assertFalse(announce.containsKey("decision_raw"), announce.toString());
             assertEquals("posted_review", announce.getString("action"));
             assertEquals("event:" + repo, announce.getString("source_session_key"));
             assertEquals("ci.check", announce.getString("event_type"));
@@ -250,6 +251,12 @@ class IngressEventsIT {
                     "a no-op decision is not announced on main");
             assertEquals(List.of("accepted", "completed"), awaitActions(quiet.getString("run_id"), 2),
                     "the no-op event is still fully recorded");
+            JsonObject odd = accepted(event(repo, "ci.check", Json.createObjectBuilder()
+                    .add("instruction", "Shipped it.\nDecision: deploy")));
+            JsonObject oddAnnounce = socket.notifications.await(n -> announces(n, odd.getString("event_id")),
+                    java.time.Duration.ofSeconds(15)).getJsonObject("params").getJsonObject("content");
+            assertEquals("unknown", oddAnnounce.getString("decision"), "outside the closed enum (H17)");
+            assertEquals("deploy", oddAnnounce.getString("decision_raw"), "the reply's own word is kept");
         }
     }
 

@@ -56,7 +56,7 @@ public class IngressOutcomes {
             if (!outcome.isNoOp()) {
                 events.announce(event.getUserKey(), Lifecycle.announceItem(TurnIds.itemId("announce"),
                         event.getEventId(), event.getSource(), event.getType(), event.getSessionKey(),
-                        outcome.decision(), outcome.action(), turn.message(), now));
+                        outcome.decision(), outcome.decisionRaw(), outcome.action(), turn.message(), now));
             }
         }
     }

@@ -96,10 +96,11 @@ public final class Lifecycle {
 
     /**
      * A {@code session.announce} summary on {@code main} (spec §5, [SK]): an item without a turn whose
-     * content is a {@code system_announce}; {@code action} is omitted when empty.
+     * content is a {@code system_announce}; {@code action} is omitted when empty, {@code decision_raw}
+     * (the reply's own word for a decision outside the closed enum, H17) when null.
      */
     public static JsonObject announceItem(String itemId, String eventId, String source, String eventType,
-            String sourceSessionKey, String decision, String action, String text, Instant at) {
+            String sourceSessionKey, String decision, String decisionRaw, String action, String text, Instant at) {
         JsonObjectBuilder content = Jsons.createObjectBuilder()
                 .add("type", "system_announce")
                 .add("event_id", eventId)
@@ -107,6 +108,9 @@ public final class Lifecycle {
                 .add("event_type", eventType)
                 .add("source_session_key", sourceSessionKey)
                 .add("decision", decision);
+        if (decisionRaw != null) {
+            content.add("decision_raw", decisionRaw);
+        }
         if (action != null && !action.isEmpty()) {
             content.add("action", action);
         }

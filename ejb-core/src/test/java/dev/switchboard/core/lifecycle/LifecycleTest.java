@@ -59,7 +59,7 @@ class LifecycleTest {
     @Test
     void announcementsAreTurnlessItemsOnMain() {
         JsonObject item = Lifecycle.announceItem("announce_1", "evt_1", "github", "github.issue.opened",
-                "event:acme/widgets", "pr-fix", "", "", AT);
+                "event:acme/widgets", "pr-fix", null, "", "", AT);
         assertEquals("main", item.getString("thread_id"));
         assertFalse(item.containsKey("turn_id"));
         JsonObject content = item.getJsonObject("content");
@@ -67,6 +67,15 @@ class LifecycleTest {
         assertEquals("event:acme/widgets", content.getString("source_session_key"));
         assertFalse(content.containsKey("action"), "an empty action is omitted");
         assertEquals("event processed", content.getString("text"));
+        assertFalse(content.containsKey("decision_raw"), "a decision of the enum has no raw word");
+    }
+
+    @Test
+    void anAnnouncedDecisionOutsideTheEnumKeepsItsRawWord() {
+        JsonObject content = Lifecycle.announceItem("announce_2", "evt_2", "ci", "ci.check", "event:acme/widgets",
+                "unknown", "deploy", "", "Decision: deploy", AT).getJsonObject("content");
+        assertEquals("unknown", content.getString("decision"));
+        assertEquals("deploy", content.getString("decision_raw"));
     }
 
     @Test
