@@ -97,11 +97,9 @@ public class LaneController {
         LOG.info(() -> "Lane controller " + owner + " started: engine " + engines.engine().name() + ", up to "
                 + settings.maxConcurrent() + " concurrent runs, lease " + settings.leaseMs() + " ms");
         checkStuckSessionLimit();
-        meters.gauge("switchboard.runs.executing", "engine calls executing on this instance", this::executingCount);
-        meters.gauge("switchboard.runs.queued", "runs waiting in any lane, cluster-wide (NaN: database unreachable)",
-                () -> queued(q -> q.count()));
-        meters.gauge("switchboard.runs.queued.oldest.age.seconds",
-                "how long the oldest waiting run has waited, cluster-wide (0: none waits)",
+        meters.gauge(Meters.Gauge.RUNS_EXECUTING, this::executingCount);
+        meters.gauge(Meters.Gauge.RUNS_QUEUED, () -> queued(q -> q.count()));
+        meters.gauge(Meters.Gauge.OLDEST_QUEUED_AGE,
                 () -> queued(q -> q.count() == 0 ? 0.0 : Math.max(0, clock.millis() - q.oldestCreatedAt()) / 1000.0));
     }
 

@@ -30,8 +30,30 @@ public class Meters {
     static final String INGRESS_EVENTS = "switchboard.ingress.events";
     static final String NOTIFICATION_LAG = "switchboard.notification.lag";
 
+    /** What the other packages hand in, read at every scrape. */
+    public enum Gauge {
+        RUNS_EXECUTING("switchboard.runs.executing", "engine calls executing on this instance"),
+        RUNS_QUEUED("switchboard.runs.queued", "runs waiting in any lane, cluster-wide (NaN: database unreachable)"),
+        OLDEST_QUEUED_AGE("switchboard.runs.queued.oldest.age.seconds",
+                "how long the oldest waiting run has waited, cluster-wide (0: none waits)"),
+        SUBSCRIBERS("switchboard.subscribers", "live notification subscribers on this instance (WebSocket and NDJSON)");
+
+        final String metric;
+        final String description;
+
+        Gauge(String metric, String description) {
+            this.metric = metric;
+            this.description = description;
+        }
+    }
+
+    /** Distinct ingress sources counted apart; a client-chosen source beyond them counts as {@code other}. */
+    static final int MAX_INGRESS_SOURCES = 32;
+
     @Inject
     MetricRegistry registry;
+
+    private final BoundedLabel ingressSources = new BoundedLabel(MAX_INGRESS_SOURCES, "other");
 
     private final Map<String, Counter> counters = new ConcurrentHashMap<>();
     private final Map<String, Timer> timers = new ConcurrentHashMap<>();
@@ -93,7 +115,8 @@ public class Meters {
     /** An ingress event was received: {@code status} accepted, duplicate, deferred or ignored. */
     public void ingressEvent(String source, String status) {
         if (registry != null) {
-            counter(INGRESS_EVENTS, "ingress events received, by source and status", "source", source, "status", status).inc();
+            counter(INGRESS_EVENTS, "ingress events received, by source and status",
+                    "source", ingressSources.of(source), "status", status).inc();
         }
     }
 
@@ -105,9 +128,9 @@ public class Meters {
     }
 
     /** Registers a gauge read at every scrape. */
-    public void gauge(String name, String description, Supplier<Number> value) {
+    public void gauge(Gauge gauge, Supplier<Number> value) {
         if (registry != null) {
-            registry.gauge(Metadata.builder().withName(name).withDescription(description).build(), value);
+            registry.gauge(Metadata.builder().withName(gauge.metric).withDescription(gauge.description).build(), value);
         }
     }
 

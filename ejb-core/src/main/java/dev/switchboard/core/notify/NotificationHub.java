@@ -88,8 +88,7 @@ public class NotificationHub {
         delivered = Backoff.retry(LOG, "Reading the notification log's end", Duration.ofSeconds(120), ledger::lastSeq);
         passes = new PumpPasses(settings.pollMs(), System.nanoTime());
         running = true;
-        meters.gauge("switchboard.subscribers", "live notification subscribers on this instance (WebSocket and NDJSON)",
-                live::size);
+        meters.gauge(Meters.Gauge.SUBSCRIBERS, live::size);
         replays = Executors.newFixedThreadPool(2, threadFactory);
         pump = threadFactory.newThread(this::pumpLoop);
         pump.setName("switchboard-notify-pump");
