@@ -81,6 +81,25 @@ class GithubWebhookIT {
     }
 
     @Test
+    void theClientsSignedTestDeliveryIsAcceptedAndAWrongSecretIsRefused() {
+        String repo = "acme/cli-" + UUID.randomUUID().toString().substring(0, 8);
+        Cli.Result signed = Cli.run(api.base, Map.of("SWITCHBOARD_INGRESS_GITHUB_SECRET", SECRET),
+                "ingress", "send", "--repo", repo, "--number", "41", "--text", "please fix");
+        assertEquals(0, signed.exit(), signed.toString());
+        String[] answer = signed.out().strip().split(" ");
+        assertEquals("accepted", answer[0], signed.toString());
+        assertEquals("event:" + repo, answer[2]);
+        assertEquals("succeeded", api.awaitRun(answer[3], 30).getString("status"));
+
+        Cli.Result forged = Cli.run(api.base, "ingress", "send", "--repo", repo, "--secret", "not-the-secret");
+        assertEquals(1, forged.exit(), forged.toString());
+        String serverSays = deliver(issueComment(repo, 1, 2), "issue_comment", "d-" + UUID.randomUUID(), "sha256=00")
+                .json().getJsonObject("error").getString("message");
+        assertEquals(serverSays + "\n", forged.err());
+        assertEquals(1, count("SELECT count(*) FROM ingress_events WHERE repo = ?", repo), "only the signed delivery is recorded");
+    }
+
+    @Test
     void aSignedDeliveryRunsOnceInItsRepositorysLaneAndAResendIsADuplicate() throws Exception {
         String repo = "acme/widgets-" + UUID.randomUUID().toString().substring(0, 8);
         String delivery = "d-" + UUID.randomUUID();

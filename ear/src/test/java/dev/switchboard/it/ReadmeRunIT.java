@@ -64,6 +64,10 @@ class ReadmeRunIT {
         assertTrue(output.contains("\"status\":\"succeeded\""), output);
         assertTrue(output.contains("\"cancelled_run_ids\""), output);
         assertTrue(output.contains("turn/completed"), output);
+        assertTrue(output.matches("(?s).*\\nstarted turn_\\S+ on demo\\n.*\\nassistant: hello\\n.*"), "message --wait shows the turn live: " + output);
+        assertTrue(output.matches("(?s).*\\n\\S+ succeeded\\n.*"), "message --wait ends with the run line: " + output);
+        assertTrue(output.matches("(?s).*\\n\\s+\\d+  turn/completed\\s+demo .*"), "tail replays the thread: " + output);
+        assertTrue(output.contains("   assistant: hello"), "threads read shows the reply: " + output);
         assertFalse(output.contains("\"error\":{"), output);
     }
 

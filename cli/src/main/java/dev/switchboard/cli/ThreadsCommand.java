@@ -1,0 +1,74 @@
+package dev.switchboard.cli;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+import java.io.PrintWriter;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** The caller's threads ({@code thread/list}, {@code thread/read}). */
+@Command(name = "threads", description = "Threads: list, read.")
+final class ThreadsCommand {
+
+    @Spec
+    CommandSpec spec;
+
+    @Command(name = "list", description = "Lists threads by key: '<thread> <active turns> active <created_at>'.")
+    int list(@Option(names = "--after", paramLabel = "<thread>", description = "start after this thread key") String after,
+             @Option(names = "--limit", defaultValue = "50", description = "at most this many, 1-200 (default: ${DEFAULT-VALUE})") int limit,
+             @Option(names = "--json", description = "print the answer as JSON") boolean json) {
+        JsonObjectBuilder params = Json.createObjectBuilder().add("limit", limit);
+        if (after != null) {
+            params.add("after", after);
+        }
+        JsonObject page = Switchboard.of(spec).api().rpc("thread/list", params.build());
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+            out.println(page);
+            return 0;
+        }
+        for (JsonValue value : page.getJsonArray("threads")) {
+            JsonObject thread = value.asJsonObject();
+            out.println(thread.getString("thread_id") + "  " + Texts.string(thread, "active_turns") + " active  "
+                    + Texts.string(thread, "created_at"));
+        }
+        if (page.get("next_after") instanceof JsonString next) {
+            spec.commandLine().getErr().println("more: --after " + next.getString());
+        }
+        return 0;
+    }
+
+    @Command(name = "read", description = "Shows a thread's runs in lane order, each with its messages.")
+    int read(@Parameters(paramLabel = "<thread>") String thread,
+             @Option(names = "--after-seq", defaultValue = "0", description = "runs after this place in the lane") long afterSeq,
+             @Option(names = "--limit", defaultValue = "50", description = "at most this many runs, 1-200 (default: ${DEFAULT-VALUE})") int limit,
+             @Option(names = "--json", description = "print the answer as JSON") boolean json) {
+        JsonObject page = Switchboard.of(spec).api().rpc("thread/read", Json.createObjectBuilder().add("thread_id", thread)
+                .add("after_seq", afterSeq).add("limit", limit).build());
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+            out.println(page);
+            return 0;
+        }
+        for (JsonValue value : page.getJsonArray("runs")) {
+            JsonObject run = value.asJsonObject();
+            out.println("#" + Texts.string(run, "thread_seq") + " " + Texts.runLine(run) + "  (" + Texts.string(run, "turn_id") + ")");
+            for (JsonValue item : page.getJsonArray("items")) {
+                JsonObject i = item.asJsonObject();
+                if (run.getString("run_id").equals(i.getString("run_id", ""))) {
+                    out.println("   " + i.getString("role", "item") + ": " + Texts.oneLine(Texts.text(i.get("content"))));
+                }
+            }
+        }
+        if (page.get("next_after_seq") instanceof jakarta.json.JsonNumber next) {
+            spec.commandLine().getErr().println("more: --after-seq " + next);
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,220 @@
+package dev.switchboard.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.switchboard.testkit.Await;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The {@code switchboard} client as a process against a running server: jagc's smoke flow, live
+ * progress of {@code message --wait}, cancel, threads, {@code tail} resuming after its connection
+ * is cut, the runtime's pause and resume, ingress and its records — and every error printing the
+ * server's own message with exit status 1.
+ */
+class CliIT {
+
+    private static final Duration DEADLINE = Duration.ofSeconds(60);
+    private static Api api;
+    private static String url;
+
+    @BeforeAll
+    static void start() {
+        api = SharedInstance.api();
+        url = api.base;
+    }
+
+    private static String key(String name) {
+        return "cli-" + name + "-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    private static Cli.Result ok(String... args) {
+        Cli.Result result = Cli.run(url, args);
+        assertEquals(0, result.exit(), result.toString());
+        assertEquals("", result.err(), result.toString());
+        return result;
+    }
+
+    @Test
+    void jagcsSmokeFlowPassesThroughTheClient() {
+        assertEquals("{\"ok\":true}\n", ok("health", "--json").out());
+        assertEquals("ok\n", ok("health").out());
+        assertTrue(ok("auth", "providers", "--json").out().startsWith("["), "providers are an array");
+
+        String thread = key("smoke");
+        String runId = ok("message", "ping", "--thread-key", thread).out().strip();
+        assertEquals(runId + " succeeded\n", ok("run", "wait", runId).out());
+        JsonObject run = (JsonObject) Json.createReader(new java.io.StringReader(ok("run", "wait", runId, "--json").out())).read();
+        assertEquals("ping", run.getJsonObject("output").getString("text"));
+
+        String idempotencyKey = "k-" + UUID.randomUUID();
+        String first = ok("message", "once", "--thread-key", thread, "--idempotency-key", idempotencyKey).out().strip();
+        String again = ok("message", "once", "--thread-key", thread, "--idempotency-key", idempotencyKey).out().strip();
+        assertEquals(first, again, "the same key names the same run");
+        assertEquals(first + " succeeded\n", ok("run", "wait", first).out());
+
+        Cli.Result missing = Cli.run(url, "run", "wait", "does-not-exist");
+        assertEquals(1, missing.exit(), missing.toString());
+        assertEquals("run does-not-exist not found\n", missing.err());
+        assertEquals("", missing.out());
+    }
+
+    @Test
+    void aRefusedRequestPrintsTheServersOwnMessage() {
+        Cli.Result blank = Cli.run(url, "message", "", "--thread-key", key("blank"));
+        String serverSays = api.postJson("/v1/messages", "{\"text\":\"\",\"thread_key\":\"x\"}").json()
+                .getJsonObject("error").getString("message");
+        assertEquals(1, blank.exit(), blank.toString());
+        assertEquals(serverSays + "\n", blank.err());
+
+        Cli.Result unknownThread = Cli.run(url, "threads", "read", key("never"));
+        assertEquals(1, unknownThread.exit(), unknownThread.toString());
+        assertEquals("thread not found\n", unknownThread.err());
+    }
+
+    @Test
+    void messageWaitShowsTheTurnLiveAndEndsWithTheRunLine() {
+        String thread = key("wait");
+        List<String> lines = ok("message", "sleep 200; done", "--thread-key", thread, "--wait").lines();
+        assertEquals(7, lines.size(), String.join("\n", lines));
+        assertTrue(lines.get(0).matches("started turn_\\S+ on " + thread), lines.get(0));
+        assertEquals(List.of("user: sleep 200; done", "queued", "running", "assistant: done", "completed"), lines.subList(1, 6));
+        String runId = lines.get(6).split(" ")[0];
+        assertEquals(runId + " succeeded", lines.get(6));
+        assertEquals("succeeded", api.get("/v1/runs/" + runId).json().getString("status"));
+
+        List<String> failed = ok("message", "fail agent exploded", "--thread-key", thread, "--wait").lines();
+        assertTrue(failed.get(failed.size() - 1).endsWith(" failed agent exploded"), String.join("\n", failed));
+        assertTrue(failed.contains("interrupted (failed): agent exploded"), String.join("\n", failed));
+    }
+
+    @Test
+    void runCancelStopsAnExecutingRun() throws InterruptedException {
+        String thread = key("cancel");
+        String runId = api.message(thread, "sleep 60000; too late").getString("run_id");
+        Await.until(DEADLINE, () -> api.isExecuting(runId, 1), "run " + runId + " executing");
+        long started = System.nanoTime();
+        Cli.Result cancelled = ok("run", "cancel", runId, "--reason", "operator says stop");
+        assertTrue(cancelled.out().startsWith(runId + " failed "), cancelled.toString());
+        assertTrue(System.nanoTime() - started < TimeUnit.SECONDS.toNanos(30), "cancel did not wait for the engine's 60 s");
+        JsonObject run = api.get("/v1/runs/" + runId).json();
+        assertEquals("interrupted", run.getJsonObject("error").getString("code"), run.toString());
+        assertEquals(runId + " failed " + run.getJsonObject("error").getString("message") + "\n", cancelled.out());
+    }
+
+    @Test
+    void threadsListAndReadShowTheThreadAndItsMessages() {
+        String prefix = key("threads");
+        String thread = prefix + "-t";
+        String runId = api.message(thread, "hello threads").getString("run_id");
+        api.awaitRun(runId, 30);
+        List<String> listed = ok("threads", "list", "--after", prefix, "--limit", "1").lines();
+        assertEquals(1, listed.size(), listed.toString());
+        assertTrue(listed.get(0).startsWith(thread + "  0 active  "), listed.get(0));
+        List<String> read = ok("threads", "read", thread).lines();
+        assertTrue(read.get(0).matches("#1 " + runId + " succeeded  \\(turn_\\S+\\)"), read.get(0));
+        assertEquals(List.of("   user: hello threads", "   assistant: hello threads"), read.subList(1, 3));
+    }
+
+    @Test
+    void tailResumesAfterItsConnectionIsCutWithoutGapOrDuplicate() throws Exception {
+        String thread = key("tail");
+        try (CuttableProxy proxy = new CuttableProxy(new java.net.URI(url).getPort())) {
+            // A fresh thread replayed from seq 0: exactly its own notifications, whenever tail connects.
+            Process tail = Cli.command("http://127.0.0.1:" + proxy.port(), Map.of(), "tail", "--thread", thread, "--json",
+                    "--after-seq", "0", "--count", "12").start();
+            List<String> lines = Collections.synchronizedList(new ArrayList<>());
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            Cli.drain(tail.getErrorStream(), err);
+            Thread reader = new Thread(() -> {
+                try (BufferedReader in = new BufferedReader(new InputStreamReader(tail.getInputStream(), StandardCharsets.UTF_8))) {
+                    for (String line = in.readLine(); line != null; line = in.readLine()) {
+                        lines.add(line);
+                    }
+                } catch (IOException ended) {
+                    // the process ended
+                }
+            });
+            reader.start();
+            try {
+                String first = api.message(thread, "before the cut").getString("run_id");
+                api.awaitRun(first, 30);
+                Await.until(DEADLINE, () -> lines.size() >= 6 || !tail.isAlive(), "tail showing the first turn");
+                assertEquals(6, lines.size(), lines + "\n" + err);
+                proxy.cutAll();
+                api.awaitRun(api.message(thread, "after the cut").getString("run_id"), 30);
+                assertTrue(tail.waitFor(DEADLINE.toSeconds(), TimeUnit.SECONDS), "tail did not stop after 12 notifications: " + lines);
+                reader.join(5_000);
+            } finally {
+                tail.destroyForcibly();
+            }
+            assertEquals(0, tail.exitValue(), err.toString(StandardCharsets.UTF_8));
+            assertEquals(12, lines.size(), lines.toString());
+            long previous = 0;
+            for (String line : lines) {
+                JsonObject notification = (JsonObject) Json.createReader(new java.io.StringReader(line)).read();
+                long seq = notification.getJsonObject("params").getJsonNumber("seq").longValue();
+                assertTrue(seq > previous, "seqs increase, no duplicate: " + lines);
+                assertEquals(thread, notification.getJsonObject("params").getString("thread_id"));
+                previous = seq;
+            }
+            assertTrue(lines.get(7).contains("after the cut"), lines.get(7));
+            long lastBeforeCut = ((JsonObject) Json.createReader(new java.io.StringReader(lines.get(5))).read())
+                    .getJsonObject("params").getJsonNumber("seq").longValue();
+            assertTrue(err.toString(StandardCharsets.UTF_8).contains("connection lost; resuming after seq " + lastBeforeCut),
+                    err.toString(StandardCharsets.UTF_8));
+        }
+    }
+
+    @Test
+    void pauseStatusAndResumeDriveTheRuntime() {
+        try {
+            assertTrue(ok("status").out().startsWith("state      running\n"), "running at first");
+            assertEquals("Paused event processing\n", ok("pause").out());
+            assertTrue(ok("status").out().startsWith("state      paused since "), "paused");
+            Cli.Result twice = Cli.run(url, "pause");
+            assertEquals(1, twice.exit(), twice.toString());
+            assertEquals("failed to pause: already paused\n", twice.err());
+            assertEquals("Resumed event processing\n", ok("resume").out());
+            assertEquals("running", ((JsonObject) Json.createReader(new java.io.StringReader(ok("status", "--json").out())).read())
+                    .getString("state"));
+        } finally {
+            api.postJson("/rpc", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"server/resume\"}");
+        }
+    }
+
+    @Test
+    void anEventSentThroughTheClientIsRunAndListedWithItsRecords() {
+        String repo = "acme/" + key("ingress");
+        List<String> sent = ok("ingress", "event", "--source", "ci", "--type", "ci.build.failed", "--repo", repo,
+                "--instruction", "find out why").lines();
+        String[] accepted = sent.get(0).split(" ");
+        assertEquals("accepted", accepted[0], sent.toString());
+        assertEquals("event:" + repo, accepted[2]);
+        api.awaitRun(accepted[3], 30);
+
+        List<String> events = ok("events", "--session-key", "event:" + repo).lines();
+        assertEquals(1, events.size(), events.toString());
+        assertTrue(events.get(0).contains("  " + accepted[1] + "  ci  ci.build.failed  accepted  event:" + repo + "  " + accepted[3]),
+                events.get(0));
+        List<String> actions = ok("events", "--actions", "--session-key", "event:" + repo).lines();
+        assertEquals(2, actions.size(), actions.toString());
+        assertTrue(actions.get(0).endsWith("  " + accepted[1] + "  accepted"), actions.get(0));
+        assertTrue(actions.get(1).endsWith("  " + accepted[1] + "  completed  find out why"), actions.get(1));
+    }
+}
