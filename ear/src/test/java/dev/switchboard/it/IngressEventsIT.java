@@ -260,6 +260,76 @@ class IngressEventsIT {
         }
     }
 
+    @Test
+    @Order(4)
+    void rpcTurnsAreJournalledLikeEventsAndAnnouncedOnMainFromOtherThreads() throws Exception {
+        String thread = "rpc-" + UUID.randomUUID().toString().substring(0, 8);
+        try (RpcSocket socket = RpcSocket.subscribed(PORT_A, Rpc.obj())) {
+            String onMain = rpc.startTurnId("main", "nothing to announce");
+            socket.notifications.await(Rpc.endOf(onMain), java.time.Duration.ofSeconds(15));
+            String turnId = rpc.startTurnId(thread, "Fixed it.\nDecision: pr-fix\nAction taken: updated branch");
+            List<JsonObject> journalled = all("/v1/events?session_key=" + q(thread));
+            assertEquals(1, journalled.size(), journalled.toString());
+            JsonObject event = journalled.get(0);
+            assertEquals("rpc", event.getString("source"));
+            assertEquals("rpc.turn.input", event.getString("type"));
+            assertEquals("accepted", event.getString("status"));
+            assertEquals(turnId, event.getString("turn_id"));
+            assertEquals(Json.createObjectBuilder().add("kind", "thread").add("id", thread).build(), event.getJsonObject("subject"));
+            assertEquals(turnId, event.getJsonObject("payload").getString("turn_id"));
+            assertEquals(thread, event.getJsonObject("payload").getString("session_key"));
+            String eventId = event.getString("id");
+            String runId = event.getString("run_id");
+            assertEquals(List.of("forward_event"), all("/v1/decisions?event_id=" + q(eventId)).stream()
+                    .map(d -> d.getString("type")).toList());
+            assertEquals(List.of("accepted", "completed"), awaitActions(runId, 2), "the turn's end is recorded");
+
+            JsonObject announce = socket.notifications.await(n -> announces(n, eventId), java.time.Duration.ofSeconds(15))
+                    .getJsonObject("params").getJsonObject("content");
+            assertEquals("rpc", announce.getString("source"));
+            assertEquals("rpc.turn.input", announce.getString("event_type"));
+            assertEquals(thread, announce.getString("source_session_key"));
+            assertEquals("pr-fix", announce.getString("decision"));
+            assertEquals("updated_branch", announce.getString("action"));
+
+            JsonObject mainEvent = all("/v1/events?turn_id=" + q(onMain)).get(0);
+            assertEquals("main", mainEvent.getString("session_key"), "a turn on main is journalled too");
+            assertEquals(List.of("accepted", "completed"), awaitActions(mainEvent.getString("run_id"), 2));
+            // The main turn ended before the other turn started, so an announce of it would have come first.
+            assertTrue(socket.notifications.matching(n -> announces(n, mainEvent.getString("id"))).isEmpty(),
+                    "a turn on main is not announced on main");
+        }
+    }
+
+    @Test
+    @Order(4)
+    void interruptingTheRunningTurnSkipsTheLanesQueuedTurnsAndEvents() throws Exception {
+        String repo = lane();
+        String thread = "event:" + repo;
+        try (RpcSocket socket = RpcSocket.subscribed(PORT_A, Rpc.obj("threads", Rpc.arr(thread)))) {
+            String running = rpc.startTurnId(thread, "sleep 60000; never");
+            socket.notifications.await(Rpc.progressOf(running, "running"), java.time.Duration.ofSeconds(15));
+            JsonObject queuedEvent = accepted(event(repo, "ci.check", Json.createObjectBuilder().add("instruction", "queued")));
+            assertEquals(thread, queuedEvent.getString("session_key"));
+            String queuedTurn = rpc.startTurnId(thread, "queued too");
+
+            rpc.result("turn/interrupt", Rpc.obj("turn_id", running, "reason", "operator stop"));
+
+            for (String turn : List.of(queuedEvent.getString("turn_id"), queuedTurn)) {
+                JsonObject end = socket.notifications.await(Rpc.endOf(turn), java.time.Duration.ofSeconds(15));
+                assertEquals("turn/interrupted", end.getString("method"), end.toString());
+                assertEquals("turn interrupted by user request", end.getJsonObject("params").getString("message"));
+            }
+            JsonObject eventRun = api.get("/v1/runs/" + queuedEvent.getString("run_id")).json();
+            assertEquals("failed", eventRun.getString("status"));
+            assertEquals("superseded", eventRun.getJsonObject("error").getString("code"));
+            assertEquals(List.of("accepted", "interrupted"), awaitActions(queuedEvent.getString("run_id"), 2),
+                    "the skipped event's action records it");
+            assertTrue(socket.notifications.matching(Rpc.itemOf(queuedEvent.getString("turn_id"), "assistant")).isEmpty(),
+                    "the skipped event never ran");
+        }
+    }
+
     private static boolean announces(JsonObject n, String eventId) {
         return "item/created".equals(n.getString("method", ""))
                 && "main".equals(n.getJsonObject("params").getString("thread_id", ""))

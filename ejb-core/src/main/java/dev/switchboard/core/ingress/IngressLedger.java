@@ -5,6 +5,7 @@ import dev.switchboard.core.idempotency.IdempotencyKeys;
 import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.lane.ClaimResult;
 import dev.switchboard.core.lifecycle.TurnIds;
+import dev.switchboard.core.lifecycle.TurnOpened;
 import dev.switchboard.core.notify.Outbox;
 import dev.switchboard.core.run.IngestOutcome;
 import dev.switchboard.core.run.MessageCommand;
@@ -12,6 +13,7 @@ import dev.switchboard.core.run.RunLedger;
 import dev.switchboard.core.runtime.ServeRuntime;
 import dev.switchboard.core.thread.ThreadDirectory;
 import dev.switchboard.core.thread.ThreadRepository;
+import dev.switchboard.core.turn.TurnLedger;
 import dev.switchboard.persistence.ingress.ActionRecord;
 import dev.switchboard.persistence.ingress.DecisionRecord;
 import dev.switchboard.persistence.ingress.IngressEventRecord;
@@ -66,10 +68,16 @@ public class IngressLedger {
     @Inject
     InstanceClock clock;
 
+    @Inject
+    IngressSettings settings;
+
     /** What happened to an event; {@code claim} is a run claimed for this instance. */
     public record Outcome(String eventId, String status, String sessionKey, String runId, String turnId,
             long threadId, ClaimResult claim) {
     }
+
+    /** Holon's type of the event an RPC turn is journalled as. */
+    public static final String RPC_TURN_TYPE = "rpc.turn.input";
 
     public Outcome record(String userKey, EventEnvelope e, String sessionKey, long threadId, String claimFor) {
         long now = clock.millis();
@@ -196,6 +204,27 @@ public class IngressLedger {
         long now = clock.millis();
         decide(eventId, "requeue_event", "requeued by " + userKey, false, now);
         return run(event, threadId, claimFor, now, null);
+    }
+
+    /**
+     * Journals an RPC turn as Holon's {@code rpc.turn.input} event (H11): the event, accepted into
+     * the turn's run, with its {@code forward_event} decision and {@code accepted} action, so the
+     * records trace RPC turns like every other event and the turn's end is recorded and announced.
+     */
+    public void journalTurn(TurnOpened turn) {
+        String thread = turn.threadKey();
+        EventEnvelope e = new EventEnvelope(TurnIds.itemId("rpc_turn"), TurnLedger.SOURCE, RPC_TURN_TYPE,
+                Instant.ofEpochMilli(turn.at()), new EventEnvelope.Scope("", thread, settings.repoHint(), "", ""),
+                new EventEnvelope.Subject("thread", thread), DedupeKeys.storable("rpc:turn:" + thread + ":" + turn.turnId()),
+                Jsons.createObjectBuilder().add("turn_id", turn.turnId()).add("thread_id", thread)
+                        .add("session_key", thread).add("input", turn.input()).build());
+        IngressEventRecord journal = new IngressEventRecord(e.id(), turn.userKey(), e.source(), e.type(),
+                e.scope().repo(), e.dedupeKey(), thread, e.toJson().toString(), turn.at());
+        journal.settle(IngressEventRecord.ACCEPTED, turn.runId(), turn.turnId());
+        em.persist(journal);
+        em.flush(); // the decision and action rows reference it, and EclipseLink orders inserts by class
+        decide(e.id(), "forward_event", null, false, turn.at());
+        em.persist(new ActionRecord(TurnIds.itemId("actres"), e.id(), "accepted", turn.runId(), turn.at()));
     }
 
     private Outcome duplicate(IngressEventRecord journal, String reason, String originalRunId, long threadId,

@@ -5,8 +5,11 @@ import dev.switchboard.core.lifecycle.Lifecycle;
 import dev.switchboard.core.lifecycle.TurnEnded;
 import dev.switchboard.core.lifecycle.TurnEvents;
 import dev.switchboard.core.lifecycle.TurnIds;
+import dev.switchboard.core.lifecycle.TurnOpened;
+import dev.switchboard.core.turn.TurnLedger;
 import dev.switchboard.persistence.ingress.ActionRecord;
 import dev.switchboard.persistence.ingress.IngressEventRecord;
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
@@ -17,8 +20,9 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * What happens when the turn an event was handed off to ends, inside the transaction that ends
- * it ({@link TurnEnded} is observed synchronously): the event's final action is recorded (H9), and
+ * Turns in the ingress records: an RPC turn is journalled as an event when it opens (H11); when the
+ * turn an event was handed off to (or an RPC turn) ends, inside the transaction that ends it
+ * ({@link TurnEnded} is observed synchronously), the event's final action is recorded (H9), and
  * — for a lane other than {@code main} that completed — a {@code session.announce} summary reaches
  * {@code main} as an {@code item/created} unless its decision is a no-op (spec §12, H3).
  */
@@ -31,13 +35,21 @@ public class IngressOutcomes {
     @Inject
     TurnEvents events;
 
+    @EJB
+    IngressLedger ledger;
+
     @Inject
     InstanceClock clock;
 
-    /** Does nothing for turns whose first run no event was handed off to. */
+    /** RPC turns are journalled as events (H11), in the transaction that opens them. */
+    void turnOpened(@Observes TurnOpened turn) {
+        ledger.journalTurn(turn);
+    }
+
+    /** Does nothing for turns whose first run no event was handed off to (jagc's messages). */
     void turnEnded(@Observes TurnEnded turn) {
         String source = turn.firstRunSource();
-        if (source == null || !source.startsWith("ingress:")) {
+        if (source == null || !(source.startsWith("ingress:") || source.equals(TurnLedger.SOURCE))) {
             return;
         }
         List<IngressEventRecord> found = em.createNamedQuery(IngressEventRecord.ACCEPTED_FOR_RUN, IngressEventRecord.class)

@@ -7,6 +7,7 @@ import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.lane.ClaimResult;
 import dev.switchboard.core.lane.LaneHead;
 import dev.switchboard.core.lifecycle.TurnEvents;
+import dev.switchboard.core.lifecycle.TurnOpened;
 import dev.switchboard.core.lifecycle.TurnIds;
 import dev.switchboard.core.runtime.ServeRuntime;
 import dev.switchboard.core.thread.ThreadRepository;
@@ -15,6 +16,7 @@ import dev.switchboard.persistence.run.RunState;
 import dev.switchboard.persistence.thread.ThreadRecord;
 import dev.switchboard.persistence.turn.TurnRecord;
 import jakarta.ejb.Stateless;
+import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import jakarta.json.JsonReader;
 import java.io.StringReader;
@@ -31,7 +33,8 @@ import java.util.UUID;
 @Stateless
 public class TurnLedger {
 
-    static final String SOURCE = "rpc";
+    /** The source of the runs of RPC turns. */
+    public static final String SOURCE = "rpc";
     static final String USER_INTERRUPT = "turn interrupted by user request";
 
     @Inject
@@ -57,6 +60,9 @@ public class TurnLedger {
 
     @Inject
     TurnEvents events;
+
+    @Inject
+    Event<TurnOpened> opened;
 
     /** What a turn call changed; {@code claim} is a run claimed for this instance, {@code stopped} runs to stop here. */
     public record Outcome(TurnView turn, long threadId, boolean deduplicated, int acceptedItems, ClaimResult claim,
@@ -107,6 +113,7 @@ public class TurnLedger {
         RunRecord run = newRun(thread, turn, full, fingerprint, now);
         keys.remember(userKey, SOURCE, idempotencyKey, run.getRunId(), fingerprint, now);
         events.opened(turn, full.messages(), run.getRunId());
+        opened.fire(new TurnOpened(userKey, threadKey, turnId, run.getRunId(), full.toJson(), now));
         ClaimResult claim = claim(lane, claimFor, run);
         repository.flush();
         return new Outcome(TurnView.of(turn), threadId, false, full.size(), claim, stopped);
