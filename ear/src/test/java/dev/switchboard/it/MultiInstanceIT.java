@@ -3,7 +3,9 @@ package dev.switchboard.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.switchboard.testkit.Await;
 import jakarta.json.JsonObject;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -17,7 +19,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 /**
  * Instances on one PostgreSQL database: shared lanes under load, a crashed owner's run recovered
  * by the survivor, a restarted instance finishing the runs it had queued, and a graceful stop
- * handing unfinished runs back at once.
+ * handing unfinished runs back at once; and one log journal for all of them.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class MultiInstanceIT {
@@ -124,6 +126,37 @@ class MultiInstanceIT {
         assertEquals(0, done.getInt("crashes"), "a hand-back is not a crash");
         long resumedAfterMs = LaneAssertions.millis(done, "started_at") - stopped;
         assertTrue(resumedAfterMs < 30_000, "resumed " + resumedAfterMs + " ms after the stop, not after the lease");
+    }
+
+    @Test
+    @Order(5)
+    void theLogJournalShowsEveryInstancesEntriesAndSurvivesARestart() throws InterruptedException {
+        Rpc onA = new Rpc(a.api);
+        onA.result("server/pause", Rpc.obj());
+        onA.result("server/resume", Rpc.obj());
+        // A writes its entries within half a second (LogJournal.FLUSH_MS); B reads them from the table.
+        Await.until(Duration.ofSeconds(10), () -> pausesOfA(logs(new Rpc(b.api))).findAny().isPresent(), "B showing A's pause");
+        List<JsonObject> seenFromB = logs(new Rpc(b.api));
+        JsonObject paused = pausesOfA(seenFromB).reduce((first, second) -> second).orElseThrow();
+        assertTrue(seenFromB.stream().anyMatch(e -> e.getString("instance").equals("it-b")
+                && e.getString("message").equals("Log journal attached")), "B's own lines are there too");
+
+        a.kill();
+        a.restart();
+        List<JsonObject> afterRestart = logs(new Rpc(a.api));
+        assertTrue(afterRestart.contains(paused), "the entry survives A's crash and restart: " + afterRestart);
+        assertTrue(afterRestart.stream().filter(e -> e.getString("instance").equals("it-a")
+                && e.getString("message").equals("Log journal attached")).count() >= 2, "A's lines of both starts");
+    }
+
+    private static java.util.stream.Stream<JsonObject> pausesOfA(List<JsonObject> logs) {
+        return logs.stream().filter(e -> e.getString("message").equals("Paused event processing")
+                && e.getString("instance").equals("it-a"));
+    }
+
+    private static List<JsonObject> logs(Rpc rpc) {
+        return rpc.result("server/logStream", Rpc.obj("max_lines", 10000)).getJsonArray("logs").stream()
+                .map(v -> v.asJsonObject()).toList();
     }
 
     private static void awaitState(Api api, String runId, String state) throws InterruptedException {

@@ -1,5 +1,6 @@
 package dev.switchboard.core.notify;
 
+import dev.switchboard.core.sql.MultiRowInsert;
 import dev.switchboard.persistence.notify.NotificationRecord;
 import dev.switchboard.persistence.notify.SequencerRecord;
 import jakarta.annotation.Resource;

@@ -1,5 +1,6 @@
 package dev.switchboard.core.notify;
 
+import dev.switchboard.core.sql.MultiRowInsert;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;

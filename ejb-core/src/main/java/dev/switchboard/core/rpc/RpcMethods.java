@@ -130,7 +130,7 @@ public class RpcMethods {
         for (LogJournal.Entry e : runtime.logs(userKey, authenticator.isOperator(userKey),
                 (int) Math.min(Integer.MAX_VALUE, from), maxLines)) {
             logs.add(Jsons.createObjectBuilder().add("level", e.level()).add("time", e.time().toString())
-                    .add("message", e.message()));
+                    .add("message", e.message()).add("instance", e.instance()));
         }
         return Jsons.createObjectBuilder()
                 .add("stream_id", "stream_" + Instant.now().getEpochSecond())

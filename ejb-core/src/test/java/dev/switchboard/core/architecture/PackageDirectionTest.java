@@ -38,7 +38,7 @@ class PackageDirectionTest {
             List.of("lifecycle", "thread"),
             List.of("idempotency", "notify", "engine", "user", "schema"),
             List.of("clock", "input"),
-            List.of("json", "metrics"));
+            List.of("json", "metrics", "sql"));
 
     private static final JavaClasses CLASSES = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)

@@ -1,4 +1,4 @@
-package dev.switchboard.core.notify;
+package dev.switchboard.core.sql;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -9,16 +9,16 @@ import java.util.List;
 /**
  * Inserts many rows with one statement per chunk ({@code INSERT ... VALUES (...), (...), ...})
  * instead of one statement per row: the outbox's and the sequencer's writes are the hottest
- * inserts of a run. Chunks are at most {@link #MAX_ROWS} rows, which keeps the statement texts
+ * inserts of a run, and the log journal writes its entries the same way. Chunks are at most {@link #MAX_ROWS} rows, which keeps the statement texts
  * few (the data source caches one prepared statement per text and connection).
  */
-final class MultiRowInsert<T> {
+public final class MultiRowInsert<T> {
 
-    static final int MAX_ROWS = 32;
+    public static final int MAX_ROWS = 32;
 
     /** Binds one row's values from {@code index} on; returns the next free index. */
     @FunctionalInterface
-    interface Binder<T> {
+    public interface Binder<T> {
         int bind(PreparedStatement statement, int index, T row) throws SQLException;
     }
 
@@ -27,13 +27,13 @@ final class MultiRowInsert<T> {
     private final Binder<T> binder;
 
     /** {@code head} is {@code INSERT INTO table (columns) VALUES }; {@code rowPlaceholders} one row's {@code (?, ...)}. */
-    MultiRowInsert(String head, String rowPlaceholders, Binder<T> binder) {
+    public MultiRowInsert(String head, String rowPlaceholders, Binder<T> binder) {
         this.head = head;
         this.rowPlaceholders = rowPlaceholders;
         this.binder = binder;
     }
 
-    void insert(Connection connection, List<T> rows) throws SQLException {
+    public void insert(Connection connection, List<T> rows) throws SQLException {
         for (int from = 0; from < rows.size(); from += MAX_ROWS) {
             List<T> chunk = rows.subList(from, Math.min(rows.size(), from + MAX_ROWS));
             try (PreparedStatement insert = connection.prepareStatement(
