@@ -32,8 +32,12 @@ final class RuntimeCommands {
                 out.println(status);
                 return 0;
             }
-            out.println("state      " + Texts.string(status, "state") + (status.get("paused_at") instanceof jakarta.json.JsonString at
+            boolean paused = "paused".equals(Texts.string(status, "state"));
+            out.println("state      " + Texts.string(status, "state") + (paused && status.get("paused_at") instanceof jakarta.json.JsonString at
                     ? " since " + at.getString() : ""));
+            if (!paused && status.get("resumed_at") instanceof jakarta.json.JsonString at) {
+                out.println("resumed    " + at.getString());
+            }
             out.println("events     " + Texts.string(status, "events_processed") + " processed, last "
                     + (status.get("last_event_at") instanceof jakarta.json.JsonString at ? at.getString() : "never"));
             out.println("session    " + Texts.string(status, "session_id"));

@@ -1,0 +1,361 @@
+// The Switchboard dashboard: one page over the same API as every other client (REST, JSON-RPC on
+// /rpc, notifications on /ws). A view is an object with optional refresh() (load its snapshot)
+// and notify(notification) (apply one live notification); register() adds one, so later views
+// (approvals, a turn's call tree) plug in without touching the others. The connection keeps the
+// last seq it applied and, after any drop or server restart, subscribes again from it: nothing
+// is missed and nothing is applied twice.
+
+const state = {
+  token: localStorage.getItem('switchboard.token') || '',
+  lastSeq: null,
+  selected: decodeURIComponent((location.hash.match(/thread=([^&]*)/) || [])[1] || '') || null,
+};
+const views = [];
+const KEEP_LOG = 300;
+const KEEP_ENDED_TURNS = 30;
+
+export function register(view) {
+  views.push(view);
+}
+
+// ---------------------------------------------------------------- API
+
+async function request(path, options = {}) {
+  const headers = {Accept: 'application/json', ...(options.headers || {})};
+  if (state.token) headers.Authorization = 'Bearer ' + state.token;
+  if (options.body) headers['Content-Type'] = 'application/json';
+  const response = await fetch(path, {...options, headers});
+  const text = await response.text();
+  let body = null;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch (notJson) {
+    body = null;
+  }
+  if (!response.ok) {
+    const message = body && body.error && body.error.message;
+    throw new Error(response.status === 401 ? 'unauthorized: enter the API token above'
+      : message || `request failed with status ${response.status}`);
+  }
+  return body;
+}
+
+let rpcIds = 0;
+
+async function rpc(method, params = {}) {
+  const answer = await request('/rpc', {method: 'POST', body: JSON.stringify({jsonrpc: '2.0', id: ++rpcIds, method, params})});
+  if (answer.error) throw new Error(answer.error.message);
+  return answer.result;
+}
+
+function showError(error) {
+  document.getElementById('error').textContent = error ? String(error.message || error) : '';
+}
+
+async function attempt(action) {
+  try {
+    showError(null);
+    await action();
+  } catch (error) {
+    showError(error);
+  }
+}
+
+// ---------------------------------------------------------------- helpers
+
+function el(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (name === 'text') node.textContent = value;
+    else if (name.startsWith('on')) node.addEventListener(name.slice(2), value);
+    else node.setAttribute(name, value);
+  }
+  children.forEach(child => node.append(child));
+  return node;
+}
+
+function textOf(content) {
+  if (!content) return '';
+  if (typeof content.text === 'string') return content.text;
+  if (Array.isArray(content.content)) return content.content.map(part => part.text || '').join(' ');
+  if (content.type === 'system_announce') return `${content.title || 'announce'}: ${content.text || ''}`;
+  return '';
+}
+
+function select(thread) {
+  state.selected = thread;
+  history.replaceState(null, '', '#thread=' + encodeURIComponent(thread));
+  document.getElementById('send-thread').value = thread;
+  threadView.refresh();
+}
+
+// ---------------------------------------------------------------- the live connection
+
+let socket = null;
+let retryMs = 500;
+
+function setConnection(text) {
+  const badge = document.getElementById('connection');
+  badge.textContent = text;
+  badge.dataset.state = text;
+}
+
+function connect() {
+  setConnection('connecting');
+  const scheme = location.protocol === 'https:' ? 'wss://' : 'ws://';
+  const query = state.token ? '?access_token=' + encodeURIComponent(state.token) : '';
+  const ws = new WebSocket(scheme + location.host + '/ws' + query);
+  socket = ws;
+  ws.onopen = () => {
+    const params = state.lastSeq === null ? {} : {after_seq: state.lastSeq};
+    ws.send(JSON.stringify({jsonrpc: '2.0', id: 'subscribe', method: 'subscribe', params}));
+  };
+  ws.onmessage = event => {
+    const message = JSON.parse(event.data);
+    if (message.id === 'subscribe') {
+      if (message.error) {
+        showError(message.error.message);
+        return;
+      }
+      if (state.lastSeq === null) state.lastSeq = message.result.after_seq;
+      retryMs = 500;
+      setConnection('live');
+      refreshAll();
+    } else if (message.method) {
+      apply(message);
+    }
+  };
+  ws.onclose = () => {
+    if (socket !== ws) return;
+    setConnection('reconnecting');
+    setTimeout(connect, retryMs);
+    retryMs = Math.min(retryMs * 2, 5000);
+  };
+}
+
+function apply(notification) {
+  const params = notification.params || {};
+  if (typeof params.seq === 'number') {
+    if (state.lastSeq !== null && params.seq <= state.lastSeq) return; // already applied
+    state.lastSeq = params.seq;
+    document.getElementById('last-seq').textContent = 'seq ' + params.seq;
+  }
+  logView.notify(notification);
+  for (const view of views) {
+    if (view !== logView && view.notify) view.notify(notification);
+  }
+}
+
+async function refreshAll() {
+  for (const view of views) {
+    if (view.refresh) await attempt(() => view.refresh());
+  }
+}
+
+// ---------------------------------------------------------------- views
+
+const serverView = {
+  async refresh() {
+    const response = await fetch('/health/ready', {headers: {Accept: 'application/json'}});
+    const health = await response.json();
+    const list = document.getElementById('health');
+    list.replaceChildren(el('dt', {text: 'ready'}), el('dd', {text: health.status}));
+    for (const check of health.checks || []) {
+      for (const [name, value] of Object.entries(check.data || {})) {
+        list.append(el('dt', {text: name}), el('dd', {text: String(value)}));
+      }
+    }
+    const status = await rpc('server/status');
+    document.getElementById('runtime-state').textContent = status.state;
+  },
+  notify(n) {
+    if (n.method === 'thread/paused') document.getElementById('runtime-state').textContent = 'paused';
+    if (n.method === 'thread/resumed') document.getElementById('runtime-state').textContent = 'running';
+  },
+};
+
+const threads = new Map();
+
+const threadsView = {
+  async refresh() {
+    const page = await rpc('thread/list', {limit: 200});
+    threads.clear();
+    page.threads.forEach(t => threads.set(t.thread_id, t.active_turns));
+    this.render();
+  },
+  notify(n) {
+    const thread = n.params.thread_id;
+    if (!thread) return;
+    const active = threads.get(thread) || 0;
+    if (n.method === 'turn/started') threads.set(thread, active + 1);
+    else if (n.method === 'turn/completed' || n.method === 'turn/interrupted') threads.set(thread, Math.max(0, active - 1));
+    else return;
+    this.render();
+  },
+  render() {
+    const rows = [...threads.entries()].sort((a, b) => a[0].localeCompare(b[0])).map(([thread, active]) =>
+      el('tr', {'data-thread': thread, class: thread === state.selected ? 'selected' : '', onclick: () => {
+        select(thread);
+        threadsView.render();
+      }},
+        el('td', {text: thread}), el('td', {text: String(active)})));
+    document.getElementById('threads').replaceChildren(...rows);
+  },
+};
+
+const turns = new Map();
+
+const turnsView = {
+  async refresh() {
+    // Turns still in flight when the page opened; later ones arrive as notifications.
+    const busy = [...threads.entries()].filter(([, active]) => active > 0).slice(0, 20);
+    for (const [thread] of busy) {
+      const page = await rpc('thread/read', {thread_id: thread, limit: 200});
+      for (const run of page.runs) {
+        if (run.status === 'running' && !turns.has(run.turn_id)) {
+          turns.set(run.turn_id, {thread, state: run.state, ended: false});
+        }
+      }
+    }
+    this.render();
+  },
+  notify(n) {
+    const p = n.params;
+    if (!p.turn_id || !p.thread_id) return;
+    const turn = turns.get(p.turn_id) || {thread: p.thread_id, state: 'active', ended: false};
+    if (n.method === 'turn/progress') turn.state = p.state;
+    else if (n.method === 'turn/completed') Object.assign(turn, {state: 'completed', ended: true});
+    else if (n.method === 'turn/interrupted') Object.assign(turn, {state: p.status || 'interrupted', ended: true});
+    else if (n.method !== 'turn/started') return;
+    turns.delete(p.turn_id);
+    turns.set(p.turn_id, turn); // newest last
+    const ended = [...turns.entries()].filter(([, t]) => t.ended);
+    ended.slice(0, Math.max(0, ended.length - KEEP_ENDED_TURNS)).forEach(([id]) => turns.delete(id));
+    this.render();
+  },
+  render() {
+    const ordered = [...turns.entries()].reverse().sort((a, b) => Number(a[1].ended) - Number(b[1].ended));
+    document.getElementById('turns').replaceChildren(...ordered.map(([id, turn]) =>
+      el('tr', {'data-turn': id, 'data-state': turn.state},
+        el('td', {text: id}), el('td', {text: turn.thread}), el('td', {text: turn.state}),
+        el('td', {}, turn.ended ? '' : el('button', {type: 'button', text: 'Interrupt',
+          onclick: () => attempt(() => rpc('turn/interrupt', {turn_id: id, reason: 'interrupted from the dashboard'}))})))));
+  },
+};
+
+const threadView = {
+  async refresh() {
+    const list = document.getElementById('thread-turns');
+    document.getElementById('thread-name').textContent = state.selected || '(choose one)';
+    list.replaceChildren();
+    if (!state.selected) return;
+    const page = await rpc('thread/read', {thread_id: state.selected, limit: 200});
+    for (const run of page.runs) {
+      const entry = this.turnEntry(run.turn_id);
+      entry.dataset.state = run.status === 'running' ? run.state : run.status === 'succeeded' ? 'completed' : 'failed';
+      entry.querySelector('.state').textContent = entry.dataset.state;
+      for (const item of page.items.filter(i => i.run_id === run.run_id)) this.addItem(entry, item.role, textOf(item.content));
+    }
+  },
+  notify(n) {
+    const p = n.params;
+    if (!state.selected || p.thread_id !== state.selected || !p.turn_id) return;
+    const entry = this.turnEntry(p.turn_id);
+    if (n.method === 'item/created') this.addItem(entry, (p.content && p.content.role) || 'item', textOf(p.content));
+    const next = n.method === 'turn/progress' ? p.state : n.method === 'turn/completed' ? 'completed'
+      : n.method === 'turn/interrupted' ? (p.status || 'interrupted') : null;
+    if (next) {
+      entry.dataset.state = next;
+      entry.querySelector('.state').textContent = next;
+    }
+  },
+  turnEntry(turnId) {
+    const list = document.getElementById('thread-turns');
+    let entry = list.querySelector(`li[data-turn="${CSS.escape(turnId)}"]`);
+    if (!entry) {
+      entry = el('li', {'data-turn': turnId, 'data-state': 'active'},
+        el('span', {class: 'turn', text: turnId}), ' ', el('span', {class: 'state', text: 'active'}), el('ul', {class: 'items'}));
+      list.append(entry);
+    }
+    return entry;
+  },
+  addItem(entry, role, text) {
+    const line = `${role}: ${text}`;
+    const items = entry.querySelector('.items');
+    // The snapshot and the live notifications after the subscription point can both carry an item.
+    if ([...items.children].some(li => li.textContent === line)) return;
+    items.append(el('li', {'data-role': role, text: line}));
+  },
+};
+
+const eventsView = {
+  pending: null,
+  async refresh() {
+    const since = new Date(Date.now() - 24 * 3600 * 1000).toISOString();
+    const [events, decisions] = await Promise.all([
+      request('/v1/events?limit=500&since=' + encodeURIComponent(since)),
+      request('/v1/decisions?limit=500&since=' + encodeURIComponent(since)),
+    ]);
+    const decided = new Map(decisions.data.map(d => [d.event_id, d.type + (d.reason ? ` (${d.reason})` : '')]));
+    const rows = events.data.slice(-30).reverse().map(e =>
+      el('tr', {'data-event': e.id},
+        el('td', {text: e.received_at}), el('td', {text: e.id}), el('td', {text: e.type}),
+        el('td', {text: e.status}), el('td', {text: e.session_key}), el('td', {text: decided.get(e.id) || ''})));
+    document.getElementById('events').replaceChildren(...rows);
+  },
+  notify(n) {
+    if (n.method !== 'event/received') return;
+    clearTimeout(this.pending); // a burst of events is one reload
+    this.pending = setTimeout(() => attempt(() => this.refresh()), 500);
+  },
+};
+
+const logView = {
+  notify(n) {
+    const p = n.params || {};
+    const line = `${p.seq ?? '-'}  ${n.method}  ${p.thread_id || ''}  ${p.turn_id || p.event_id || ''}`;
+    const log = document.getElementById('log');
+    log.prepend(el('li', {'data-seq': String(p.seq ?? ''), 'data-thread': p.thread_id || '', 'data-method': n.method, text: line}));
+    while (log.children.length > KEEP_LOG) log.lastElementChild.remove();
+  },
+};
+
+[serverView, threadsView, turnsView, threadView, eventsView, logView].forEach(register);
+
+// ---------------------------------------------------------------- controls
+
+document.getElementById('pause').addEventListener('click', () => attempt(async () => {
+  await rpc('server/pause');
+  await serverView.refresh();
+}));
+document.getElementById('resume').addEventListener('click', () => attempt(async () => {
+  await rpc('server/resume');
+  await serverView.refresh();
+}));
+document.getElementById('send-form').addEventListener('submit', event => {
+  event.preventDefault();
+  const thread = document.getElementById('send-thread').value.trim();
+  const text = document.getElementById('send-text');
+  attempt(async () => {
+    await request('/v1/messages', {method: 'POST', body: JSON.stringify({thread_key: thread, text: text.value})});
+    text.value = '';
+    if (thread !== state.selected) select(thread);
+  });
+});
+document.getElementById('token-form').addEventListener('submit', event => {
+  event.preventDefault();
+  state.token = document.getElementById('token').value.trim();
+  localStorage.setItem('switchboard.token', state.token);
+  if (socket) socket.close(); // reconnects with the token, from the last seq
+});
+
+window.addEventListener('hashchange', () => {
+  const thread = decodeURIComponent((location.hash.match(/thread=([^&]*)/) || [])[1] || '');
+  if (thread && thread !== state.selected) {
+    select(thread);
+    threadsView.render();
+  }
+});
+if (state.selected) document.getElementById('send-thread').value = state.selected;
+setInterval(() => attempt(() => serverView.refresh()), 5000); // readiness and executing runs are not notified
+connect();

@@ -1,0 +1,167 @@
+package dev.switchboard.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import jakarta.json.JsonObject;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The dashboard in a real headless browser (Debian's chromium through chromedriver, installed by
+ * {@code scripts/ensure-chromium.sh}) against a running server: a message posted through REST
+ * appears and completes live, the page's own form, interrupt and pause buttons work, and after the
+ * server restarts the page reconnects and holds every notification of the thread — no gap, no
+ * duplicate. Screenshots of the views land in {@code target/dashboard/}.
+ */
+class DashboardIT {
+
+    private static final int PORT = 9206;
+    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+    private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+    private static final Duration WAIT = Duration.ofSeconds(30);
+    private static Instance instance;
+    private static WebDriver browser;
+
+    @BeforeAll
+    static void start() {
+        if (!Files.isExecutable(CHROMIUM) || !Files.isExecutable(CHROMEDRIVER)) {
+            throw new IllegalStateException("DashboardIT needs " + CHROMIUM + " and " + CHROMEDRIVER
+                    + ": run scripts/ensure-chromium.sh (Debian packages chromium and chromium-driver)");
+        }
+        instance = Instance.start("it-dashboard", PORT,
+                Instance.defaults(TestDatabase.recreate("switchboard_it_dashboard"), PORT, "it-dashboard"));
+        Logger.getLogger("org.openqa.selenium").setLevel(Level.SEVERE); // its CDP version notices are not ours
+        ChromeOptions options = new ChromeOptions().setBinary(CHROMIUM.toFile())
+                .addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                        "--disable-quic", "--no-first-run", "--disable-background-networking",
+                        "--disable-component-update", "--disable-sync", "--window-size=1400,1000");
+        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
+                .withLogOutput(java.io.OutputStream.nullOutputStream()).build();
+        browser = new ChromeDriver(service, options);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (browser != null) {
+            browser.quit();
+        }
+        if (instance != null) {
+            instance.stop();
+        }
+    }
+
+    private static WebDriverWait waiting() {
+        return new WebDriverWait(browser, WAIT);
+    }
+
+    private static void awaitLive() {
+        waiting().until(ExpectedConditions.textToBe(By.id("connection"), "live"));
+    }
+
+    private static WebElement awaitTurn(String css, String turnId, String state) {
+        try {
+            return waiting().until(ExpectedConditions.presenceOfElementLocated(
+                    By.cssSelector(css + "[data-turn='" + turnId + "'][data-state='" + state + "']")));
+        } catch (org.openqa.selenium.TimeoutException e) {
+            throw new AssertionError("no " + css + " of " + turnId + " in state " + state + "; the page shows:\n"
+                    + browser.findElement(By.tagName("body")).getText(), e);
+        }
+    }
+
+    private static void screenshot(String name) throws IOException {
+        Path dir = Path.of(System.getProperty("it.work.dir", "target/it")).resolveSibling("dashboard");
+        Files.createDirectories(dir);
+        Path shot = ((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE).toPath();
+        Files.copy(shot, dir.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    @Test
+    void aTurnAppearsAndCompletesLiveAndNothingIsMissingAfterARestart() throws Exception {
+        String thread = "dash-" + UUID.randomUUID().toString().substring(0, 8);
+        browser.get("http://127.0.0.1:" + PORT + "/dashboard/#thread=" + thread);
+        awaitLive();
+
+        String first = instance.api.message(thread, "sleep 300; hello dashboard").getString("turn_id");
+        awaitTurn("#turns tr", first, "completed");
+        WebElement entry = awaitTurn("#thread-turns li", first, "completed");
+        waiting().until(d -> entry.getText().contains("assistant: hello dashboard"));
+        assertTrue(entry.getText().contains("user: sleep 300; hello dashboard"), entry.getText());
+        waiting().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#threads tr[data-thread='" + thread + "']")));
+        Api.Reply event = instance.api.postJson("/ingress/events", "{\"source\":\"ci\",\"type\":\"ci.build.failed\","
+                + "\"scope\":{\"repo\":\"acme/widgets\"},\"payload\":{\"instruction\":\"Decision: pr-fix\"}}");
+        assertEquals(202, event.status(), event.body());
+        WebElement row = waiting().until(ExpectedConditions.presenceOfElementLocated(
+                By.cssSelector("#events tr[data-event='" + event.json().getString("event_id") + "']")));
+        assertTrue(row.getText().contains("ci.build.failed accepted event:acme/widgets forward_event"), row.getText());
+        screenshot("main");
+
+        instance.stop();
+        waiting().until(ExpectedConditions.textToBe(By.id("connection"), "reconnecting"));
+        instance.restart();
+        // Posted at once: the page may not have reconnected yet, and must replay it from its last seq.
+        String second = instance.api.message(thread, "after the restart").getString("turn_id");
+        awaitLive();
+        awaitTurn("#thread-turns li", second, "completed");
+
+        List<Long> shown = browser.findElements(By.cssSelector("#log li[data-thread='" + thread + "']")).stream()
+                .map(li -> Long.parseLong(li.getAttribute("data-seq"))).sorted().toList();
+        List<Long> stored;
+        try (RpcSocket replay = RpcSocket.subscribed(PORT, Rpc.obj("threads", Rpc.arr(thread), "after_seq", 0))) {
+            replay.notifications.await(Rpc.endOf(second), WAIT);
+            stored = replay.notifications.matching(n -> thread.equals(Rpc.threadId(n))).stream().map(Rpc::seq).sorted().toList();
+        }
+        assertEquals(stored, shown, "the page holds exactly the thread's notifications, across the restart");
+    }
+
+    @Test
+    void theFormSendsAMessageAndTheButtonsInterruptAndPause() throws Exception {
+        String thread = "dash-form-" + UUID.randomUUID().toString().substring(0, 8);
+        browser.get("http://127.0.0.1:" + PORT + "/dashboard/#thread=" + thread);
+        awaitLive();
+
+        browser.findElement(By.id("send-text")).sendKeys("sent from the page");
+        browser.findElement(By.cssSelector("#send-form button")).click();
+        WebElement sent = waiting().until(d -> d.findElements(By.cssSelector("#thread-turns li[data-state='completed']"))
+                .stream().filter(li -> li.getText().contains("assistant: sent from the page")).findFirst().orElse(null));
+        assertTrue(sent.getText().contains("user: sent from the page"), sent.getText());
+
+        String slow = instance.api.message(thread, "sleep 60000; never").getString("turn_id");
+        awaitTurn("#turns tr", slow, "running");
+        screenshot("turn-running");
+        browser.findElement(By.cssSelector("#turns tr[data-turn='" + slow + "'] button")).click();
+        awaitTurn("#turns tr", slow, "interrupted");
+        JsonObject run = instance.api.threadRuns(thread).get(1);
+        assertEquals("interrupted", run.getJsonObject("error").getString("code"), run.toString());
+
+        try {
+            browser.findElement(By.id("pause")).click();
+            waiting().until(ExpectedConditions.textToBe(By.id("runtime-state"), "paused"));
+            assertEquals("paused", new Rpc(instance.api).result("server/status", Rpc.obj()).getString("state"));
+            browser.findElement(By.id("resume")).click();
+            waiting().until(ExpectedConditions.textToBe(By.id("runtime-state"), "running"));
+        } finally {
+            new Rpc(instance.api).result("server/resume", Rpc.obj());
+        }
+    }
+}
