@@ -167,6 +167,12 @@ const serverView = {
     }
     const status = await rpc('server/status');
     document.getElementById('runtime-state').textContent = status.state;
+    const cluster = await rpc('server/instances');
+    document.getElementById('cluster').replaceChildren(...cluster.instances
+      .filter(i => i.state !== 'stopped' || Date.now() - Date.parse(i.stopped_at) < 3600 * 1000)
+      .map(i => el('tr', {'data-instance': i.instance, 'data-state': i.state, title: i.owner},
+        el('td', {text: i.instance}), el('td', {text: i.state}), el('td', {text: String(i.executing_runs)}),
+        el('td', {text: i.state === 'stopped' ? 'stopped ' + i.stopped_at : `${(i.heartbeat_age_ms / 1000).toFixed(1)} s ago`}))));
   },
   notify(n) {
     if (n.method === 'thread/paused') document.getElementById('runtime-state').textContent = 'paused';

@@ -101,6 +101,8 @@ class DashboardIT {
         String thread = "dash-" + UUID.randomUUID().toString().substring(0, 8);
         browser.get("http://127.0.0.1:" + PORT + "/dashboard/#thread=" + thread);
         awaitLive();
+        waiting().until(ExpectedConditions.presenceOfElementLocated(
+                By.cssSelector("#cluster tr[data-instance='it-dashboard'][data-state='up']")));
 
         String first = instance.api.message(thread, "sleep 300; hello dashboard").getString("turn_id");
         awaitTurn("#turns tr", first, "completed");

@@ -315,7 +315,7 @@ class HostileInputIT {
         RawClient.Answer big = post("/rpc", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"thread/list\","
                 + "\"params\":{\"after_seq\":18446744073709551619}}");
         rpcAnswer(big, "huge integer");
-        List<String> methods = List.of("server/status", "server/logStream", "thread/start", "thread/list",
+        List<String> methods = List.of("server/status", "server/logStream", "server/instances", "thread/start", "thread/list",
                 "thread/read", "turn/start", "turn/steer", "turn/interrupt", "turn/read", "holon/logStream", "nope",
                 "a\\u0000b", "");
         List<String> names = List.of("thread_id", "turn_id", "input", "text", "after_seq", "limit", "max_lines",

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 /**
  * Instances on one PostgreSQL database: shared lanes under load, a crashed owner's run recovered
  * by the survivor, a restarted instance finishing the runs it had queued, and a graceful stop
- * handing unfinished runs back at once; and one log journal for all of them.
+ * handing unfinished runs back at once; and one log journal and one instance list for all of them.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class MultiInstanceIT {
@@ -130,7 +130,7 @@ class MultiInstanceIT {
 
     @Test
     @Order(5)
-    void theLogJournalShowsEveryInstancesEntriesAndSurvivesARestart() throws InterruptedException {
+    void theLogJournalAndTheInstanceListShowEveryInstanceAndSurviveARestart() throws InterruptedException {
         Rpc onA = new Rpc(a.api);
         onA.result("server/pause", Rpc.obj());
         onA.result("server/resume", Rpc.obj());
@@ -141,8 +141,21 @@ class MultiInstanceIT {
         assertTrue(seenFromB.stream().anyMatch(e -> e.getString("instance").equals("it-b")
                 && e.getString("message").equals("Log journal attached")), "B's own lines are there too");
 
+        List<JsonObject> cluster = instances(new Rpc(b.api));
+        String firstStartOfA = cluster.stream().filter(i -> i.getString("instance").equals("it-a") && i.getString("state").equals("up"))
+                .map(i -> i.getString("owner")).findFirst().orElseThrow(() -> new AssertionError("A is not up: " + cluster));
+        assertTrue(cluster.stream().anyMatch(i -> i.getString("instance").equals("it-b") && i.getString("state").equals("up")), cluster::toString);
+        assertTrue(cluster.stream().anyMatch(i -> i.getString("instance").equals("it-c") && i.getString("state").equals("stopped")
+                && !i.isNull("stopped_at")), "the gracefully stopped instance of the previous test: " + cluster);
+
         a.kill();
+        Await.until(Duration.ofSeconds(15), () -> instances(new Rpc(b.api)).stream()
+                .anyMatch(i -> i.getString("owner").equals(firstStartOfA) && i.getString("state").equals("late")),
+                "B seeing the killed A late (no beat within the 2 s lease)");
         a.restart();
+        List<JsonObject> restarted = instances(new Rpc(b.api));
+        assertTrue(restarted.stream().anyMatch(i -> i.getString("instance").equals("it-a") && i.getString("state").equals("up")
+                && !i.getString("owner").equals(firstStartOfA)), "A's new start is up: " + restarted);
         List<JsonObject> afterRestart = logs(new Rpc(a.api));
         assertTrue(afterRestart.contains(paused), "the entry survives A's crash and restart: " + afterRestart);
         assertTrue(afterRestart.stream().filter(e -> e.getString("instance").equals("it-a")
@@ -152,6 +165,10 @@ class MultiInstanceIT {
     private static java.util.stream.Stream<JsonObject> pausesOfA(List<JsonObject> logs) {
         return logs.stream().filter(e -> e.getString("message").equals("Paused event processing")
                 && e.getString("instance").equals("it-a"));
+    }
+
+    private static List<JsonObject> instances(Rpc rpc) {
+        return rpc.result("server/instances", Rpc.obj()).getJsonArray("instances").stream().map(v -> v.asJsonObject()).toList();
     }
 
     private static List<JsonObject> logs(Rpc rpc) {

@@ -71,6 +71,9 @@ public class LaneController {
     @Inject
     Meters meters;
 
+    @EJB
+    InstanceBeacon beacon;
+
     private ExecutorService workers;
     private ScheduledExecutorService timers;
     private ScheduledFuture<?> polling;
@@ -82,8 +85,8 @@ public class LaneController {
     void start() {
         owner = settings.newOwnerName();
         workers = Executors.newFixedThreadPool(settings.workerThreads(), threadFactory);
-        // Heartbeat, watchdog, poll and retries each get a thread: one stuck in the database delays no other.
-        timers = Executors.newScheduledThreadPool(4, threadFactory);
+        // Heartbeat, watchdog, poll, retries and the beacon each get a thread: one stuck in the database delays no other.
+        timers = Executors.newScheduledThreadPool(5, threadFactory);
         runner = new LaneRunner(ledger, engines.engine(), owner, new LaneSlots(settings.maxConcurrent()), workers, timers,
                 clock::nanoTime, new LaneRunner.Timing(settings.leaseMarginMs(), settings.runTimeoutMs(),
                         Math.max(MIN_RECORD_RETRY_MS, 2 * settings.leaseMs())), watch::changed, meters);
@@ -94,6 +97,7 @@ public class LaneController {
                 WATCHDOG_MS, WATCHDOG_MS, TimeUnit.MILLISECONDS);
         polling = timers.scheduleWithFixedDelay(PeriodicTask.guarded(LOG, "Poll for claimable lanes", keeper::poll),
                 0, settings.pollMs(), TimeUnit.MILLISECONDS);
+        timers.scheduleWithFixedDelay(this::beat, 0, settings.heartbeatMs(), TimeUnit.MILLISECONDS);
         LOG.info(() -> "Lane controller " + owner + " started: engine " + engines.engine().name() + ", up to "
                 + settings.maxConcurrent() + " concurrent runs, lease " + settings.leaseMs() + " ms");
         checkStuckSessionLimit();
@@ -230,8 +234,22 @@ public class LaneController {
             LOG.log(Level.WARNING, "Shutdown: handing lanes back failed; their leases will expire", e);
         }
         timers.shutdownNow();
+        try {
+            beacon.stopped(owner);
+        } catch (RuntimeException e) {
+            LOG.log(Level.FINE, "Shutdown: the instance beacon could not record the stop; it shows late, then is forgotten", e);
+        }
         int count = handedBack;
         LOG.info(() -> "Lane controller " + owner + " stopped; handed back " + count + " lanes");
+    }
+
+    /** Tells the cluster this start is alive; a database that does not answer only makes it look late. */
+    private void beat() {
+        try {
+            beacon.beat(owner, settings.instanceId(), runner.executions().size());
+        } catch (RuntimeException e) {
+            LOG.log(Level.FINE, "Instance beacon failed; it beats again at its next period", e);
+        }
     }
 
     private static void sleep(long ms) {

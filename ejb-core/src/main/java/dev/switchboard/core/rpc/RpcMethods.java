@@ -2,6 +2,7 @@ package dev.switchboard.core.rpc;
 
 import dev.switchboard.core.idempotency.IdempotencyConflictException;
 import dev.switchboard.core.json.Jsons;
+import dev.switchboard.core.lane.InstanceBeacon;
 import dev.switchboard.core.lifecycle.Lifecycle;
 import dev.switchboard.core.run.RunJson;
 import dev.switchboard.core.runtime.LogJournal;
@@ -43,6 +44,7 @@ public class RpcMethods {
             "holon/logStream", "server/logStream");
 
     static final Set<String> METHODS = Set.of("server/status", "server/pause", "server/resume", "server/logStream",
+            "server/instances",
             "thread/start", "thread/list", "thread/read", "turn/start", "turn/steer", "turn/interrupt", "turn/read");
 
     private static final int MAX_KEY_LENGTH = 512;
@@ -77,6 +79,7 @@ public class RpcMethods {
                 case "server/pause" -> pause(userKey);
                 case "server/resume" -> resume(userKey);
                 case "server/logStream" -> logStream(userKey, params);
+                case "server/instances" -> instances();
                 case "thread/start" -> threadStart(userKey, params);
                 case "thread/list" -> threadList(userKey, params);
                 case "thread/read" -> threadRead(userKey, params);
@@ -117,6 +120,22 @@ public class RpcMethods {
 
     private JsonObject resume(String userKey) {
         return success(runtime.resume(userKey) ? "Resumed event processing" : "Runtime already running");
+    }
+
+    /** The cluster's instances: every start of every instance the database heard of in the last day. */
+    private JsonObject instances() {
+        JsonArrayBuilder list = Jsons.createArrayBuilder();
+        for (RuntimeService.InstanceView view : runtime.instances()) {
+            InstanceBeacon.Instance i = view.instance();
+            list.add(Jsons.createObjectBuilder().add("instance", i.instanceId()).add("owner", i.owner())
+                    .add("state", view.state()).add("executing_runs", i.executingRuns())
+                    .add("started_at", Instant.ofEpochMilli(i.startedAt()).toString())
+                    .add("heartbeat_at", Instant.ofEpochMilli(i.heartbeatAt()).toString())
+                    .add("heartbeat_age_ms", i.ageMs())
+                    .add("stopped_at", i.stoppedAt() == null ? JsonValue.NULL
+                            : Jsons.createValue(Instant.ofEpochMilli(i.stoppedAt()).toString())));
+        }
+        return Jsons.createObjectBuilder().add("instances", list).build();
     }
 
     /** The caller's own journal entries; an operator's view is the whole server's. */

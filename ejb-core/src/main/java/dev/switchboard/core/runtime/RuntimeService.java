@@ -1,6 +1,8 @@
 package dev.switchboard.core.runtime;
 
 import dev.switchboard.core.idempotency.UniqueViolation;
+import dev.switchboard.core.lane.InstanceBeacon;
+import dev.switchboard.core.lane.LaneSettings;
 import dev.switchboard.core.thread.ThreadDirectory;
 import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
@@ -14,6 +16,12 @@ import java.util.List;
 @Stateless
 @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
 public class RuntimeService {
+
+    @EJB
+    InstanceBeacon beacon;
+
+    @Inject
+    LaneSettings lanes;
 
     @EJB
     RuntimeLedger ledger;
@@ -53,6 +61,17 @@ public class RuntimeService {
     }
 
     /** The journal entries {@code userKey} may see: its own, or every entry for an operator. */
+    /** The cluster's instances with their state judged by the lease period ({@code server/instances}). */
+    @TransactionAttribute(TransactionAttributeType.SUPPORTS)
+    public List<InstanceView> instances() {
+        long lease = lanes.leaseMs();
+        return beacon.list().stream().map(i -> new InstanceView(i, i.state(lease))).toList();
+    }
+
+    /** One instance and whether it is {@code up}, {@code late} or {@code stopped}. */
+    public record InstanceView(InstanceBeacon.Instance instance, String state) {
+    }
+
     public List<LogJournal.Entry> logs(String userKey, boolean operator, int fromPosition, int maxLines) {
         return journal.read(userKey, operator, fromPosition, maxLines);
     }
