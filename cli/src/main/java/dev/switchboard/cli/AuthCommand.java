@@ -1,6 +1,7 @@
 package dev.switchboard.cli;
 
 import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import java.io.PrintWriter;
 import picocli.CommandLine.Command;
@@ -25,10 +26,10 @@ final class AuthCommand {
         }
         for (JsonValue value : answer.getJsonArray("providers")) {
             JsonObject p = value.asJsonObject();
-            String auth = p.get("credential_type") instanceof jakarta.json.JsonString type ? type.getString() : "missing";
+            String auth = p.get("credential_type") instanceof JsonString type ? type.getString() : "missing";
             String line = p.getString("provider", "?") + " auth:" + auth + " models:" + Texts.string(p, "available_models")
                     + "/" + Texts.string(p, "total_models");
-            if (p.get("env_var_hint") instanceof jakarta.json.JsonString hint) {
+            if (p.get("env_var_hint") instanceof JsonString hint) {
                 line += " env:" + hint.getString();
             }
             out.println(line);

@@ -80,7 +80,7 @@ final class MessageCommand implements Callable<Integer> {
              Progress progress = new Progress(out, app.terminal() && !json)) {
             JsonObject run = api.post("/v1/messages", body.build());
             String turnId = run.getString("turn_id", "");
-            boolean ended = Texts.terminal(run);
+            boolean ended = Texts.ended(run);
             while (!ended) {
                 JsonObject notification = follower.next(deadline);
                 if (notification == null) {

@@ -59,7 +59,7 @@ final class RunCommand {
                @Option(names = "--json", description = "print the run envelope") boolean json) throws InterruptedException {
         Api api = Switchboard.of(spec).api();
         JsonObject run = api.get("/v1/runs/" + Api.escape(runId));
-        if (!Texts.terminal(run)) {
+        if (!Texts.ended(run)) {
             api.rpc("turn/interrupt", Json.createObjectBuilder().add("turn_id", run.getString("turn_id")).add("reason", reason).build());
             run = RunWaits.await(api, runId, Duration.ofSeconds(30), Duration.ofMillis(100));
         }

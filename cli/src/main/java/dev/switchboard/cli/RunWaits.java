@@ -43,7 +43,7 @@ final class RunWaits {
             long hold = Math.min(LONG_POLL_SECONDS, Math.max(0, remaining / 1000));
             Instant asked = Instant.now();
             JsonObject run = hold == 0 ? api.get(path) : api.get(path + "/wait?timeout=" + hold, Duration.ofSeconds(hold));
-            if (Texts.terminal(run)) {
+            if (Texts.ended(run)) {
                 return run;
             }
             Instant next = asked.plus(interval);

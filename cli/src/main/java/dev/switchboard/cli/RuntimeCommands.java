@@ -1,8 +1,11 @@
 package dev.switchboard.cli;
 
 import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -33,15 +36,15 @@ final class RuntimeCommands {
                 return 0;
             }
             boolean paused = "paused".equals(Texts.string(status, "state"));
-            out.println("state      " + Texts.string(status, "state") + (paused && status.get("paused_at") instanceof jakarta.json.JsonString at
+            out.println("state      " + Texts.string(status, "state") + (paused && status.get("paused_at") instanceof JsonString at
                     ? " since " + at.getString() : ""));
-            if (!paused && status.get("resumed_at") instanceof jakarta.json.JsonString at) {
+            if (!paused && status.get("resumed_at") instanceof JsonString at) {
                 out.println("resumed    " + at.getString());
             }
             out.println("events     " + Texts.string(status, "events_processed") + " processed, last "
-                    + (status.get("last_event_at") instanceof jakarta.json.JsonString at ? at.getString() : "never"));
+                    + (status.get("last_event_at") instanceof JsonString at ? at.getString() : "never"));
             out.println("session    " + Texts.string(status, "session_id"));
-            Api.Reply ready = api.call("GET", "/health/ready", null, java.util.Map.of(), java.time.Duration.ZERO);
+            Api.Reply ready = api.call("GET", "/health/ready", null, Map.of(), Duration.ZERO);
             out.println("readiness  " + (ready.ok() ? "UP" : "DOWN (" + ready.status() + ")") + " " + Texts.oneLine(ready.body()));
             return 0;
         }

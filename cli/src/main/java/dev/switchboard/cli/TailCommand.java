@@ -37,7 +37,7 @@ final class TailCommand implements Callable<Integer> {
     String until;
 
     @Option(names = "--for", paramLabel = "<seconds>", description = "stop after this long")
-    Double seconds;
+    String seconds;
 
     @Option(names = "--json", description = "one JSON notification per line")
     boolean json;
@@ -49,7 +49,7 @@ final class TailCommand implements Callable<Integer> {
         }
         // Without --for: until stopped (a century is as good as forever and keeps the arithmetic in range).
         Duration span = seconds == null ? Duration.ofDays(36_500)
-                : Duration.ofMillis((long) (RunWaits.positive("--for", "<seconds>", String.valueOf(seconds)) * 1000));
+                : Duration.ofMillis((long) (RunWaits.positive("--for", "<seconds>", seconds) * 1000));
         Instant deadline = Instant.now().plus(span);
         PrintWriter out = spec.commandLine().getOut();
         int seen = 0;

@@ -22,7 +22,8 @@ final class Texts {
         return line;
     }
 
-    static boolean terminal(JsonObject run) {
+    /** Whether a run is over (jagc: its status is no longer {@code running}). */
+    static boolean ended(JsonObject run) {
         return !"running".equals(run.getString("status", "running"));
     }
 

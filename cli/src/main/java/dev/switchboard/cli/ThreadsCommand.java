@@ -1,6 +1,7 @@
 package dev.switchboard.cli;
 
 import jakarta.json.Json;
+import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonString;
@@ -66,7 +67,7 @@ final class ThreadsCommand {
                 }
             }
         }
-        if (page.get("next_after_seq") instanceof jakarta.json.JsonNumber next) {
+        if (page.get("next_after_seq") instanceof JsonNumber next) {
             spec.commandLine().getErr().println("more: --after-seq " + next);
         }
         return 0;

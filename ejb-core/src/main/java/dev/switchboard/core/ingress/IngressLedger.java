@@ -220,11 +220,16 @@ public class IngressLedger {
                         .add("session_key", thread).add("input", turn.input()).build());
         IngressEventRecord journal = new IngressEventRecord(e.id(), turn.userKey(), e.source(), e.type(),
                 e.scope().repo(), e.dedupeKey(), thread, e.toJson().toString(), turn.at());
-        journal.settle(IngressEventRecord.ACCEPTED, turn.runId(), turn.turnId());
         em.persist(journal);
         em.flush(); // the decision and action rows reference it, and EclipseLink orders inserts by class
         decide(e.id(), "forward_event", null, false, turn.at());
-        em.persist(new ActionRecord(TurnIds.itemId("actres"), e.id(), "accepted", turn.runId(), turn.at()));
+        accepted(journal, turn.runId(), turn.turnId(), turn.at());
+    }
+
+    /** The event was handed to run {@code runId}: its {@code accepted} action, and the event points at the run. */
+    private void accepted(IngressEventRecord journal, String runId, String turnId, long now) {
+        em.persist(new ActionRecord(TurnIds.itemId("actres"), journal.getEventId(), "accepted", runId, now));
+        journal.settle(IngressEventRecord.ACCEPTED, runId, turnId);
     }
 
     private Outcome duplicate(IngressEventRecord journal, String reason, String originalRunId, long threadId,
@@ -257,9 +262,7 @@ public class IngressLedger {
         IngestOutcome handedOff = runs.ingest(new MessageCommand(journal.getUserKey(), runSource(journal.getSource()),
                 journal.getSessionKey(), null, instruction(envelopeOf(journal)), "followUp", dedupeKey), threadId,
                 claimFor);
-        em.persist(new ActionRecord(TurnIds.itemId("actres"), journal.getEventId(), "accepted",
-                handedOff.run().runId(), now));
-        journal.settle(IngressEventRecord.ACCEPTED, handedOff.run().runId(), handedOff.run().turnId());
+        accepted(journal, handedOff.run().runId(), handedOff.run().turnId(), now);
         return new Outcome(journal.getEventId(), IngressEventRecord.ACCEPTED, journal.getSessionKey(),
                 handedOff.run().runId(), handedOff.run().turnId(), threadId, handedOff.claim());
     }

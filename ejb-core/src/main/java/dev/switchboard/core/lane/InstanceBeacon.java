@@ -4,6 +4,7 @@ import dev.switchboard.persistence.thread.DatabaseClock;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
+import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 import java.util.ArrayList;
@@ -21,18 +22,28 @@ public class InstanceBeacon {
     /** An instance not heard of for this long is forgotten. */
     static final long FORGET_AFTER_MS = 86_400_000L;
 
-    /** One start of an instance; {@code stoppedAt} null while it runs; {@code ageMs} since its last beat. */
+    /**
+     * One start of an instance; {@code stoppedAt} null while it runs; {@code ageMs} since its last
+     * beat; {@code state} as {@link #state} judges it.
+     */
     public record Instance(String owner, String instanceId, long startedAt, long heartbeatAt, int executingRuns,
-            Long stoppedAt, long ageMs) {
-
-        /** {@code stopped}, {@code up}, or {@code late}: no beat within a lease period. */
-        public String state(long leaseMs) {
-            return stoppedAt != null ? "stopped" : ageMs <= leaseMs ? "up" : "late";
-        }
+            Long stoppedAt, long ageMs, String state) {
     }
 
     @PersistenceContext(unitName = "switchboard")
     EntityManager em;
+
+    @Inject
+    LaneSettings settings;
+
+    /**
+     * {@code stopped} after a graceful stop; {@code up} with a beat within a lease period — the
+     * period after which its leases may be taken over —; {@code late} otherwise (frozen, cut off
+     * from the database, or dead).
+     */
+    static String state(Long stoppedAt, long ageMs, long leaseMs) {
+        return stoppedAt != null ? "stopped" : ageMs <= leaseMs ? "up" : "late";
+    }
 
     /** This start is alive, executing {@code executingRuns}; the first beat of a start records it. */
     @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
@@ -56,16 +67,18 @@ public class InstanceBeacon {
                 .setParameter(1, owner).executeUpdate();
     }
 
-    /** Every instance remembered, by name and start. */
+    /** Every instance remembered, by name and start, with its state. */
     @TransactionAttribute(TransactionAttributeType.SUPPORTS)
     public List<Instance> list() {
         List<Instance> instances = new ArrayList<>();
         for (Object found : em.createNativeQuery("SELECT owner, instance_id, started_at, heartbeat_at, executing_runs, stopped_at, "
                 + DatabaseClock.NOW_MS + " - heartbeat_at FROM instances ORDER BY instance_id, started_at").getResultList()) {
             Object[] row = (Object[]) found;
+            Long stoppedAt = row[5] == null ? null : ((Number) row[5]).longValue();
+            long ageMs = ((Number) row[6]).longValue();
             instances.add(new Instance((String) row[0], (String) row[1], ((Number) row[2]).longValue(),
-                    ((Number) row[3]).longValue(), ((Number) row[4]).intValue(),
-                    row[5] == null ? null : ((Number) row[5]).longValue(), ((Number) row[6]).longValue()));
+                    ((Number) row[3]).longValue(), ((Number) row[4]).intValue(), stoppedAt, ageMs,
+                    state(stoppedAt, ageMs, settings.leaseMs())));
         }
         return instances;
     }

@@ -125,10 +125,9 @@ public class RpcMethods {
     /** The cluster's instances: every start of every instance the database heard of in the last day. */
     private JsonObject instances() {
         JsonArrayBuilder list = Jsons.createArrayBuilder();
-        for (RuntimeService.InstanceView view : runtime.instances()) {
-            InstanceBeacon.Instance i = view.instance();
+        for (InstanceBeacon.Instance i : runtime.instances()) {
             list.add(Jsons.createObjectBuilder().add("instance", i.instanceId()).add("owner", i.owner())
-                    .add("state", view.state()).add("executing_runs", i.executingRuns())
+                    .add("state", i.state()).add("executing_runs", i.executingRuns())
                     .add("started_at", Instant.ofEpochMilli(i.startedAt()).toString())
                     .add("heartbeat_at", Instant.ofEpochMilli(i.heartbeatAt()).toString())
                     .add("heartbeat_age_ms", i.ageMs())

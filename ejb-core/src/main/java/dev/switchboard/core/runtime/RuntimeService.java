@@ -2,7 +2,6 @@ package dev.switchboard.core.runtime;
 
 import dev.switchboard.core.idempotency.UniqueViolation;
 import dev.switchboard.core.lane.InstanceBeacon;
-import dev.switchboard.core.lane.LaneSettings;
 import dev.switchboard.core.thread.ThreadDirectory;
 import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
@@ -19,9 +18,6 @@ public class RuntimeService {
 
     @EJB
     InstanceBeacon beacon;
-
-    @Inject
-    LaneSettings lanes;
 
     @EJB
     RuntimeLedger ledger;
@@ -60,18 +56,13 @@ public class RuntimeService {
         return UniqueViolation.retryOnce(() -> ledger.startThread(userKey, threadKey));
     }
 
-    /** The journal entries {@code userKey} may see: its own, or every entry for an operator. */
-    /** The cluster's instances with their state judged by the lease period ({@code server/instances}). */
+    /** The cluster's instances ({@code server/instances}). */
     @TransactionAttribute(TransactionAttributeType.SUPPORTS)
-    public List<InstanceView> instances() {
-        long lease = lanes.leaseMs();
-        return beacon.list().stream().map(i -> new InstanceView(i, i.state(lease))).toList();
+    public List<InstanceBeacon.Instance> instances() {
+        return beacon.list();
     }
 
-    /** One instance and whether it is {@code up}, {@code late} or {@code stopped}. */
-    public record InstanceView(InstanceBeacon.Instance instance, String state) {
-    }
-
+    /** The journal entries {@code userKey} may see: its own, or every entry for an operator. */
     public List<LogJournal.Entry> logs(String userKey, boolean operator, int fromPosition, int maxLines) {
         return journal.read(userKey, operator, fromPosition, maxLines);
     }
