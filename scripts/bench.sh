@@ -44,7 +44,9 @@
 # statements per run are counted; stopped and removed at the end). With BENCH_DB_URL (a JDBC URL)
 # the database switchboard_bench on PGHOST / PGPORT (user postgres, trust auth) is recreated and
 # used instead, and statements are counted only if that server preloads pg_stat_statements.
-# Environment: BENCH_PORT (HTTP port of the instance, default 9280), BENCH_CONCURRENCY (default 16),
+# Environment: BENCH_JFR (a file: the instance records 20 s of JFR profile into it, settings=profile,
+# from BENCH_JFR_DELAY after its start, default 50s: about the end of the echo0 warm-up),
+# BENCH_PORT (HTTP port of the instance, default 9280), BENCH_CONCURRENCY (default 16),
 # BENCH_NOTIFY_RATE (default 200), BENCH_SUBSCRIBERS (default 1000), BENCH_SUBSCRIBER_RATE (default 10).
 set -euo pipefail
 
@@ -124,6 +126,7 @@ fi
 start_instance() { # $1: echo delay in ms; $2, $3: another instance name and port (default: the benchmark's)
   echo "== starting instance ${2:-$instance} on port ${3:-$port} (echo delay $1 ms)"
   DB_URL="$db_url" DB_USER=postgres DB_PASSWORD=unused HTTP_PORT="${3:-$port}" \
+    JVM_ARGS="${BENCH_JFR:+-XX:StartFlightRecording=delay=${BENCH_JFR_DELAY:-50s},duration=20s,filename=$BENCH_JFR,settings=profile}" \
     scripts/instance.sh start "${2:-$instance}" SWITCHBOARD_ENGINE_ECHO_DELAY_MS="$1"
 }
 stop_instance() { # $1: another instance name (default: the benchmark's)

@@ -1,9 +1,9 @@
 package dev.switchboard.core.lane;
 
 import dev.switchboard.core.clock.InstanceClock;
+import dev.switchboard.core.thread.LaneRows;
 import dev.switchboard.core.thread.ThreadRepository;
-import dev.switchboard.persistence.run.RunRecord;
-import dev.switchboard.persistence.thread.ThreadRecord;
+import dev.switchboard.persistence.run.RunState;
 import jakarta.annotation.Resource;
 import jakarta.ejb.LocalBean;
 import jakarta.ejb.Stateless;
@@ -23,8 +23,8 @@ import java.util.Set;
 import javax.sql.DataSource;
 
 /**
- * The lane's transactions. Each public method is one transaction that first locks the thread
- * row ({@link ThreadRepository#lock}), so claims, completions and ingests of one thread are serialised by
+ * The lane's transactions, in plain JDBC ({@link LaneRows}). Each public method is one transaction
+ * that first locks the thread row ({@link LaneRows#lock}), so claims, completions and ingests of one thread are serialised by
  * the database — across every instance sharing it — and every lease time is the database's (run
  * times, like every other time an instance records, are its own clock's).
  */
@@ -34,6 +34,9 @@ public class LaneLedger implements LaneStore {
 
     @Inject
     ThreadRepository repository;
+
+    @Inject
+    LaneRows rows;
 
     @Resource(lookup = "jdbc/switchboard")
     DataSource dataSource;
@@ -52,7 +55,7 @@ public class LaneLedger implements LaneStore {
 
     @Override
     public ClaimResult claim(long threadId, String owner) {
-        ThreadRepository.Locked lane = repository.lock(threadId);
+        LaneRows.Lane lane = rows.lock(threadId);
         return lane == null ? ClaimResult.none() : head.claim(lane, owner);
     }
 
@@ -62,29 +65,36 @@ public class LaneLedger implements LaneStore {
      * with {@code chain}, claims the lane's next work in the same transaction. A retry of a finish
      * whose commit outcome was never learned finds itself fenced and adopts the next run its first
      * try claimed ({@link LanePolicy.Decision#ADOPT}), so nothing it committed is stranded.
+     * An attempt that holds the lane's lease executes the lane's head (claims take only heads, one
+     * at a time), so one read of the lane's two oldest unfinished runs serves both the fence and
+     * the chained claim.
      */
     @Override
     public FinishResult finish(Claim claim, String owner, String outputJson, String errorMessage, boolean chain) {
-        ThreadRepository.Locked lane = repository.lock(claim.threadId());
+        LaneRows.Lane lane = rows.lock(claim.threadId());
         if (lane == null) {
             return new FinishResult(true, ClaimResult.none());
         }
-        ThreadRecord thread = lane.thread();
-        RunRecord run = repository.run(claim.runId());
-        boolean owned = run != null && thread.isLeasedTo(owner, claim.runId(), claim.attempt())
-                && run.isExecutingAttempt(claim.attempt());
-        if (owned) {
-            if (errorMessage == null) {
-                run.succeed(outputJson, clock.millis());
-            } else {
-                run.fail(errorMessage, clock.millis());
-            }
-            listener.runEnded(run);
-            thread.releaseLease();
+        List<LaneRows.LaneRun> pair = rows.headPair(lane.threadId());
+        LaneRows.LaneRun run = pair.isEmpty() ? null : pair.get(0);
+        boolean owned = run != null && run.runId().equals(claim.runId())
+                && lane.isLeasedTo(owner, claim.runId(), claim.attempt()) && run.isExecutingAttempt(claim.attempt());
+        if (!owned) {
+            return new FinishResult(true, chain ? head.claim(lane, owner, run) : ClaimResult.none());
         }
-        ClaimResult next = !chain ? ClaimResult.none()
-                : owned ? head.claimAfter(lane, owner, run.getThreadSeq()) : head.claim(lane, owner);
-        return new FinishResult(!owned, next);
+        RunState state = errorMessage == null ? RunState.SUCCEEDED : RunState.FAILED;
+        rows.end(run.runId(), state, errorMessage == null ? outputJson : null, null, errorMessage, clock.millis());
+        listener.runEnded(run, state, outputJson);
+        LaneRows.Lane released = lane.released();
+        if (chain) {
+            ClaimResult next = head.claim(released, owner, pair.size() > 1 ? pair.get(1) : null);
+            if (next.claim().isEmpty()) {
+                rows.setLease(released); // a claim writes its own lease over this one
+            }
+            return new FinishResult(false, next);
+        }
+        rows.setLease(released);
+        return new FinishResult(false, ClaimResult.none());
     }
 
     /**
@@ -94,32 +104,32 @@ public class LaneLedger implements LaneStore {
      * result is fenced out. Returns the cancelled run ids.
      */
     public List<String> cancel(long threadId) {
-        ThreadRepository.Locked lane = repository.lock(threadId);
+        LaneRows.Lane lane = rows.lock(threadId);
         if (lane == null) {
             return List.of();
         }
         List<String> cancelled = new ArrayList<>();
-        for (RunRecord run : repository.unfinished(threadId)) {
-            run.fail("cancelled", "cancelled", clock.millis());
-            cancelled.add(run.getRunId());
-            listener.runEnded(run);
+        for (LaneRows.LaneRun run : rows.unfinished(threadId)) {
+            rows.end(run.runId(), RunState.FAILED, null, "cancelled", "cancelled", clock.millis());
+            cancelled.add(run.runId());
+            listener.runEnded(run, RunState.FAILED, null);
         }
-        lane.thread().releaseLease();
+        if (lane.leaseOwner() != null) {
+            rows.setLease(lane.released());
+        }
         return cancelled;
     }
 
     @Override
     public boolean handBack(long threadId, String owner) {
-        ThreadRepository.Locked lane = repository.lock(threadId);
-        if (lane == null || !owner.equals(lane.thread().getLeaseOwner())) {
+        LaneRows.Lane lane = rows.lock(threadId);
+        if (lane == null || !owner.equals(lane.leaseOwner())) {
             return false;
         }
-        ThreadRecord thread = lane.thread();
-        RunRecord run = repository.run(thread.getLeaseRunId());
-        if (run != null && thread.getLeaseAttempt() != null && run.isExecutingAttempt(thread.getLeaseAttempt())) {
-            run.requeue(clock.millis());
+        if (lane.leaseRunId() != null && lane.leaseAttempt() != null) {
+            rows.requeue(lane.leaseRunId(), lane.leaseAttempt(), clock.millis());
         }
-        thread.releaseLease();
+        rows.setLease(lane.released());
         return true;
     }
 
@@ -138,18 +148,17 @@ public class LaneLedger implements LaneStore {
     public Renewal renew(String owner, Collection<RunAttempt> executing) {
         Set<RunAttempt> held = new HashSet<>();
         Set<Long> orphaned = new HashSet<>();
-        for (ThreadRepository.Locked lane : repository.lockLeasedTo(owner)) {
-            ThreadRecord thread = lane.thread();
+        for (LaneRows.Lane lane : rows.lockLeasedTo(owner)) {
             long now = lane.dbNow();
-            if (thread.getLeaseUntil() == null || thread.getLeaseUntil() < now || thread.getLeaseAttempt() == null) {
+            if (lane.leaseUntil() == null || lane.leaseUntil() < now || lane.leaseAttempt() == null) {
                 continue;
             }
-            RunAttempt leased = new RunAttempt(thread.getLeaseRunId(), thread.getLeaseAttempt());
+            RunAttempt leased = new RunAttempt(lane.leaseRunId(), lane.leaseAttempt());
             if (executing.contains(leased)) {
-                thread.grantLease(owner, now + settings.leaseMs(), leased.runId(), leased.attempt());
+                rows.setLease(lane.leased(owner, now + settings.leaseMs(), leased.runId(), leased.attempt()));
                 held.add(leased);
             } else {
-                orphaned.add(thread.getId());
+                orphaned.add(lane.threadId());
             }
         }
         return new Renewal(held, orphaned);

@@ -1,6 +1,7 @@
 package dev.switchboard.core.lane;
 
-import dev.switchboard.persistence.run.RunRecord;
+import dev.switchboard.core.thread.LaneRows;
+import dev.switchboard.persistence.run.RunState;
 
 /**
  * Told of a lane's run starting and ending, inside the transaction that changes the run (its
@@ -9,9 +10,12 @@ import dev.switchboard.persistence.run.RunRecord;
  */
 public interface LaneListener {
 
-    /** The run was claimed and is executing. */
-    void runStarted(RunRecord run);
+    /** The run was claimed and is executing ({@code run} as started). */
+    void runStarted(LaneRows.LaneRun run);
 
-    /** The run reached a terminal state (succeeded, failed, cancelled, abandoned). */
-    void runEnded(RunRecord run);
+    /**
+     * The run reached terminal state {@code state} ({@code run} as it was before): succeeded with
+     * {@code outputJson}, or failed (cancelled, abandoned, ...).
+     */
+    void runEnded(LaneRows.LaneRun run, RunState state, String outputJson);
 }

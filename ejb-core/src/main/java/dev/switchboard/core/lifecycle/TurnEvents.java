@@ -2,7 +2,6 @@ package dev.switchboard.core.lifecycle;
 
 import dev.switchboard.core.clock.InstanceClock;
 import dev.switchboard.core.notify.Outbox;
-import dev.switchboard.persistence.turn.TurnRecord;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
@@ -24,50 +23,49 @@ public class TurnEvents {
     }
 
     /** A new turn with its first run: {@code turn/started}, the user items, {@code turn/progress queued}. */
-    public void opened(TurnRecord turn, List<JsonObject> userMessages, String runId) {
+    public void opened(TurnRef turn, List<JsonObject> userMessages, String runId) {
         started(turn);
         queued(turn, userMessages, runId);
     }
 
     /** Another run of a turn was queued (or its first): the user items and {@code turn/progress queued}. */
-    public void queued(TurnRecord turn, List<JsonObject> userMessages, String runId) {
+    public void queued(TurnRef turn, List<JsonObject> userMessages, String runId) {
         for (JsonObject message : userMessages) {
             item(turn, message, "active");
         }
         progress(turn, "queued", null, runId);
     }
 
-    private void started(TurnRecord turn) {
-        outbox.append(turn.getUserKey(), turn.getThreadKey(), "turn/started",
-                Lifecycle.turnStarted(turn.getTurnId(), turn.getThreadKey(), turn.getStartedAt()));
+    private void started(TurnRef turn) {
+        outbox.append(turn.userKey(), turn.threadKey(), "turn/started",
+                Lifecycle.turnStarted(turn.turnId(), turn.threadKey(), turn.startedAt()));
     }
 
-    public void assistantItem(TurnRecord turn, String text) {
+    public void assistantItem(TurnRef turn, String text) {
         item(turn, Lifecycle.assistantMessage(text), "completed");
     }
 
-    private void item(TurnRecord turn, JsonObject content, String status) {
-        outbox.append(turn.getUserKey(), turn.getThreadKey(), "item/created", Lifecycle.item(TurnIds.itemId("item"),
-                content, status, turn.getThreadKey(), turn.getTurnId(), clock.now()));
+    private void item(TurnRef turn, JsonObject content, String status) {
+        outbox.append(turn.userKey(), turn.threadKey(), "item/created", Lifecycle.item(TurnIds.itemId("item"),
+                content, status, turn.threadKey(), turn.turnId(), clock.now()));
     }
 
-    public void progress(TurnRecord turn, String state, String message, String runId) {
+    public void progress(TurnRef turn, String state, String message, String runId) {
         Instant now = clock.now();
         String text = message != null ? message
-                : Lifecycle.progressMessage(state, now.toEpochMilli() - turn.getStartedAt());
-        outbox.append(turn.getUserKey(), turn.getThreadKey(), "turn/progress",
-                Lifecycle.progress(turn.getTurnId(), turn.getThreadKey(), state, text, runId, now, turn.getStartedAt()));
+                : Lifecycle.progressMessage(state, now.toEpochMilli() - turn.startedAt());
+        outbox.append(turn.userKey(), turn.threadKey(), "turn/progress",
+                Lifecycle.progress(turn.turnId(), turn.threadKey(), state, text, runId, now, turn.startedAt()));
     }
 
-    public void completed(TurnRecord turn, Instant at) {
-        outbox.append(turn.getUserKey(), turn.getThreadKey(), "turn/completed", Lifecycle.turnCompleted(
-                turn.getTurnId(), turn.getThreadKey(), turn.getStartedAt(), at, turn.getMessage()));
+    public void completed(TurnRef turn, Instant at, String message) {
+        outbox.append(turn.userKey(), turn.threadKey(), "turn/completed", Lifecycle.turnCompleted(
+                turn.turnId(), turn.threadKey(), turn.startedAt(), at, message));
     }
 
-    public void interrupted(TurnRecord turn, Instant at) {
-        outbox.append(turn.getUserKey(), turn.getThreadKey(), "turn/interrupted", Lifecycle.turnInterrupted(
-                turn.getTurnId(), turn.getThreadKey(), turn.getStartedAt(), at, turn.getOutcome(), turn.getMessage(),
-                turn.getMergedInto()));
+    public void interrupted(TurnRef turn, Instant at, String outcome, String message, String mergedInto) {
+        outbox.append(turn.userKey(), turn.threadKey(), "turn/interrupted", Lifecycle.turnInterrupted(
+                turn.turnId(), turn.threadKey(), turn.startedAt(), at, outcome, message, mergedInto));
     }
 
     /** A summary of an event's outcome on the user's {@code main} thread. */

@@ -12,6 +12,11 @@ public record IngestOutcome(RunView run, long threadId, boolean deduplicated, Cl
         this(run, threadId, deduplicated, ClaimResult.none());
     }
 
+    /** The same outcome, with what the ingest's claim of its lane did. */
+    IngestOutcome claimed(ClaimResult result) {
+        return new IngestOutcome(run, threadId, deduplicated, result);
+    }
+
     /** A new run nobody claimed yet: its lane must be woken. */
     boolean wakesLane() {
         return !deduplicated && claim.claim().isEmpty();

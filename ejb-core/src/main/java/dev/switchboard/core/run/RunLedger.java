@@ -3,11 +3,12 @@ package dev.switchboard.core.run;
 import dev.switchboard.core.clock.InstanceClock;
 import dev.switchboard.core.idempotency.IdempotencyConflictException;
 import dev.switchboard.core.idempotency.IdempotencyKeys;
-import dev.switchboard.core.lane.ClaimResult;
 import dev.switchboard.core.lane.LaneHead;
 import dev.switchboard.core.lifecycle.Lifecycle;
 import dev.switchboard.core.lifecycle.TurnEvents;
 import dev.switchboard.core.lifecycle.TurnIds;
+import dev.switchboard.core.lifecycle.TurnRef;
+import dev.switchboard.core.thread.LaneRows;
 import dev.switchboard.core.thread.ThreadRepository;
 import dev.switchboard.persistence.run.RunRecord;
 import dev.switchboard.persistence.thread.ThreadRecord;
@@ -19,6 +20,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
 
@@ -28,6 +30,9 @@ public class RunLedger {
 
     @Inject
     ThreadRepository repository;
+
+    @Inject
+    LaneRows rows;
 
     @Inject
     IdempotencyKeys keys;
@@ -42,16 +47,21 @@ public class RunLedger {
     InstanceClock clock;
 
     /**
-     * Stores the message as a queued run, or returns the run its idempotency key already names.
-     * The thread row is locked first: it hands out the per-thread sequence number, and it makes
-     * concurrent duplicates of one key wait for each other instead of racing. When
-     * {@code claimFor} names this instance (which has reserved a slot) and the lane is idle, the
-     * lane head is claimed in the same transaction, saving the claim a wake-up would cost.
+     * Stores the message as a queued run, or returns the run its idempotency key already names,
+     * in plain JDBC ({@link LaneRows}). The thread row is locked first: it hands out the per-thread
+     * sequence number, and it makes concurrent duplicates of one key wait for each other instead
+     * of racing. When {@code claimFor} names this instance (which has reserved a slot) and the
+     * lane is idle, the lane head is claimed in the same transaction, saving the claim a wake-up
+     * would cost.
      */
     public IngestOutcome ingest(MessageCommand command, long threadId, String claimFor) {
-        IngestOutcome outcome = store(command, repository.lock(threadId), claimFor);
-        repository.flush();
-        return outcome;
+        LaneRows.Lane lane = rows.lock(threadId);
+        IngestOutcome outcome = store(command, threadId, lane.nextSeq());
+        if (outcome.deduplicated()) {
+            return outcome;
+        }
+        rows.setNextSeq(threadId, lane.nextSeq() + 1);
+        return claimFor == null ? outcome : outcome.claimed(lanes.claim(lane, claimFor));
     }
 
     /**
@@ -64,25 +74,35 @@ public class RunLedger {
      * @throws IdempotencyConflictException naming the index of the first message whose key was used with another payload
      */
     public List<IngestOutcome> ingestAll(List<MessageCommand> commands, List<Long> threadIds) {
-        Map<Long, ThreadRepository.Locked> locked = new HashMap<>();
+        Map<Long, Long> nextSeqs = new TreeMap<>();
         for (long threadId : new TreeSet<>(threadIds)) {
-            locked.put(threadId, repository.lock(threadId));
+            nextSeqs.put(threadId, rows.lock(threadId).nextSeq());
         }
+        Map<Long, Long> firstSeqs = new HashMap<>(nextSeqs);
         List<IngestOutcome> outcomes = new ArrayList<>(commands.size());
         for (int i = 0; i < commands.size(); i++) {
+            long threadId = threadIds.get(i);
+            long seq = nextSeqs.get(threadId);
             try {
-                outcomes.add(store(commands.get(i), locked.get(threadIds.get(i)), null));
+                IngestOutcome outcome = store(commands.get(i), threadId, seq);
+                if (!outcome.deduplicated()) {
+                    nextSeqs.put(threadId, seq + 1);
+                }
+                outcomes.add(outcome);
             } catch (IdempotencyConflictException e) {
                 throw e.at(i);
             }
         }
-        repository.flush();
+        nextSeqs.forEach((threadId, next) -> {
+            if (!next.equals(firstSeqs.get(threadId))) {
+                rows.setNextSeq(threadId, next);
+            }
+        });
         return outcomes;
     }
 
-    private IngestOutcome store(MessageCommand command, ThreadRepository.Locked lane, String claimFor) {
-        ThreadRecord thread = lane.thread();
-        long threadId = thread.getId();
+    /** Stores the message as run {@code seq} of the lane, unless its key names an earlier run. */
+    private IngestOutcome store(MessageCommand command, long threadId, long seq) {
         String fingerprint = command.fingerprint();
         Optional<String> replayed = keys.replayOf(command.userKey(), command.source(), command.idempotencyKey(),
                 fingerprint);
@@ -92,15 +112,14 @@ public class RunLedger {
         }
         long now = clock.millis();
         TurnRecord turn = new TurnRecord(TurnIds.turnId(), command.userKey(), threadId, command.threadKey(), now);
-        repository.add(turn);
-        RunRecord run = new RunRecord(UUID.randomUUID().toString(), threadId, thread.takeNextSeq(),
-                command.userKey(), command.threadKey(), command.source(), command.externalUserKey(),
-                command.deliveryMode(), command.text(), fingerprint, now, turn.getTurnId(), null);
-        repository.add(run);
-        events.opened(turn, List.of(Lifecycle.userMessage(command.text())), run.getRunId());
+        rows.insert(turn);
+        RunRecord run = new RunRecord(UUID.randomUUID().toString(), threadId, seq, command.userKey(),
+                command.threadKey(), command.source(), command.externalUserKey(), command.deliveryMode(),
+                command.text(), fingerprint, now, turn.getTurnId(), null);
+        rows.insert(run);
+        events.opened(TurnRef.of(turn), List.of(Lifecycle.userMessage(command.text())), run.getRunId());
         keys.remember(command.userKey(), command.source(), command.idempotencyKey(), run.getRunId(), fingerprint, now);
-        ClaimResult claim = claimFor == null ? ClaimResult.none() : lanes.claim(lane, claimFor, run);
-        return new IngestOutcome(RunView.of(run), threadId, false, claim);
+        return new IngestOutcome(RunView.of(run), threadId, false);
     }
 
     public Optional<RunView> find(String userKey, String runId) {

@@ -6,7 +6,6 @@ import dev.switchboard.persistence.thread.ThreadRecord;
 import dev.switchboard.persistence.turn.TurnRecord;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
-import jakarta.persistence.FlushModeType;
 import jakarta.persistence.PersistenceContext;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -74,13 +73,6 @@ public class ThreadRepository {
         return rows.isEmpty() ? null : locked(rows.get(0));
     }
 
-    /** Locks, in id order, every thread whose lease names {@code owner}. */
-    public List<Locked> lockLeasedTo(String owner) {
-        return em.createNamedQuery(ThreadRecord.LOCK_LEASED_TO)
-                .setParameter(1, owner)
-                .getResultList().stream().map(ThreadRepository::locked).toList();
-    }
-
     private static Locked locked(Object row) {
         Object[] columns = (Object[]) row;
         return new Locked((ThreadRecord) columns[0], ((Number) columns[1]).longValue());
@@ -128,27 +120,6 @@ public class ThreadRepository {
         em.persist(run);
     }
 
-    /** The lane's unfinished runs in FIFO order (the first is the head). */
-    public List<RunRecord> unfinished(long threadId) {
-        return em.createNamedQuery(RunRecord.LANE, RunRecord.class)
-                .setParameter(1, threadId)
-                .getResultList();
-    }
-
-    /**
-     * The lane's oldest unfinished run after {@code afterSeq}, by the database's view, read without
-     * flushing this transaction's changes first: the caller sees the managed copy, which carries
-     * them, and skips it if this transaction has ended it.
-     */
-    public RunRecord unfinishedAfter(long threadId, long afterSeq) {
-        List<RunRecord> head = em.createNamedQuery(RunRecord.LANE_HEAD, RunRecord.class)
-                .setParameter(1, threadId)
-                .setParameter(2, afterSeq)
-                .setFlushMode(FlushModeType.COMMIT)
-                .getResultList();
-        return head.isEmpty() ? null : head.get(0);
-    }
-
     /** The lane's runs after {@code afterSeq} in lane order, up to {@code limit}. */
     public List<RunRecord> runsAfter(long threadId, long afterSeq, int limit) {
         return em.createNamedQuery(RunRecord.BY_THREAD_PAGE, RunRecord.class)
@@ -162,17 +133,6 @@ public class ThreadRepository {
     public List<RunRecord> runsOf(String turnId) {
         return em.createNamedQuery(RunRecord.BY_TURN, RunRecord.class)
                 .setParameter("turnId", turnId)
-                .getResultList();
-    }
-
-    /**
-     * As {@link #runsOf}, without flushing first: the managed copies carry this transaction's
-     * changes; a run persisted in it and not yet flushed is not seen.
-     */
-    public List<RunRecord> runsOfUnflushed(String turnId) {
-        return em.createNamedQuery(RunRecord.BY_TURN, RunRecord.class)
-                .setParameter("turnId", turnId)
-                .setFlushMode(FlushModeType.COMMIT)
                 .getResultList();
     }
 

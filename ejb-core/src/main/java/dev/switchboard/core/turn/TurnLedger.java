@@ -7,8 +7,9 @@ import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.lane.ClaimResult;
 import dev.switchboard.core.lane.LaneHead;
 import dev.switchboard.core.lifecycle.TurnEvents;
-import dev.switchboard.core.lifecycle.TurnOpened;
 import dev.switchboard.core.lifecycle.TurnIds;
+import dev.switchboard.core.lifecycle.TurnOpened;
+import dev.switchboard.core.lifecycle.TurnRef;
 import dev.switchboard.core.runtime.ServeRuntime;
 import dev.switchboard.core.thread.ThreadRepository;
 import dev.switchboard.persistence.run.RunRecord;
@@ -112,10 +113,9 @@ public class TurnLedger {
         repository.add(turn);
         RunRecord run = newRun(thread, turn, full, fingerprint, now);
         keys.remember(userKey, SOURCE, idempotencyKey, run.getRunId(), fingerprint, now);
-        events.opened(turn, full.messages(), run.getRunId());
+        events.opened(TurnRef.of(turn), full.messages(), run.getRunId());
         opened.fire(new TurnOpened(userKey, threadKey, turnId, run.getRunId(), full.toJson(), now));
-        ClaimResult claim = claim(lane, claimFor, run);
-        repository.flush();
+        ClaimResult claim = claim(threadId, claimFor);
         return new Outcome(TurnView.of(turn), threadId, false, full.size(), claim, stopped);
     }
 
@@ -126,9 +126,8 @@ public class TurnLedger {
         ThreadRecord thread = lane.thread();
         String fingerprint = PayloadFingerprint.of(turn.getThreadKey(), input.toJson().toString(), "steer");
         RunRecord run = newRun(thread, turn, input, fingerprint, clock.millis());
-        events.queued(turn, input.messages(), run.getRunId());
-        ClaimResult claim = claim(lane, claimFor, run);
-        repository.flush();
+        events.queued(TurnRef.of(turn), input.messages(), run.getRunId());
+        ClaimResult claim = claim(thread.getId(), claimFor);
         return new Outcome(TurnView.of(turn), thread.getId(), false, input.size(), claim, List.of());
     }
 
@@ -171,7 +170,7 @@ public class TurnLedger {
 
     private List<String> interrupt(ThreadRecord thread, TurnRecord turn, List<RunRecord> runs, String message,
             long now) {
-        events.progress(turn, "cancel_requested", message, null);
+        events.progress(TurnRef.of(turn), "cancel_requested", message, null);
         List<String> stopped = new ArrayList<>();
         for (RunRecord run : runs) {
             if (run.getState().isTerminal()) {
@@ -220,9 +219,13 @@ public class TurnLedger {
         return run;
     }
 
-    /** Claims the lane for {@code claimFor} (if any) right after {@code added} was persisted. */
-    private ClaimResult claim(ThreadRepository.Locked lane, String claimFor, RunRecord added) {
-        return claimFor == null ? ClaimResult.none() : lanes.claim(lane, claimFor, added);
+    /** Writes this transaction's changes, then claims the lane for {@code claimFor} (if any). */
+    private ClaimResult claim(long threadId, String claimFor) {
+        if (claimFor == null) {
+            repository.flush();
+            return ClaimResult.none();
+        }
+        return lanes.claimFlushed(threadId, claimFor);
     }
 
     static TurnInput inputOf(RunRecord run) {

@@ -5,25 +5,29 @@ import dev.switchboard.core.lane.LaneListener;
 import dev.switchboard.core.lifecycle.Lifecycle;
 import dev.switchboard.core.lifecycle.TurnEnded;
 import dev.switchboard.core.lifecycle.TurnEvents;
+import dev.switchboard.core.lifecycle.TurnRef;
+import dev.switchboard.core.thread.LaneRows;
 import dev.switchboard.core.thread.ThreadRepository;
-import dev.switchboard.persistence.run.RunRecord;
 import dev.switchboard.persistence.run.RunState;
 import dev.switchboard.persistence.turn.TurnRecord;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import java.time.Instant;
-import java.util.List;
 import java.util.Optional;
 
 /**
  * Keeps a turn in step with its runs, inside the transaction that changes a run (whose thread row
  * is locked): a claimed run reports {@code running}, a finished run emits its reply, and the turn
  * ends — exactly once — when its last run ends, as {@link TurnOutcome} decides; then
- * {@link TurnEnded} is fired in the same transaction. The lanes call it as their {@link LaneListener}.
+ * {@link TurnEnded} is fired in the same transaction. The lanes call it as their {@link LaneListener};
+ * it reads and writes the turn through {@link LaneRows}, the lanes' own statements.
  */
 @ApplicationScoped
 public class TurnTracker implements LaneListener {
+
+    @Inject
+    LaneRows rows;
 
     @Inject
     ThreadRepository repository;
@@ -38,62 +42,70 @@ public class TurnTracker implements LaneListener {
     Event<TurnEnded> ended;
 
     @Override
-    public void runStarted(RunRecord run) {
-        TurnRecord turn = activeTurnOf(run);
-        if (turn != null) {
-            events.progress(turn, "running", null, run.getRunId());
+    public void runStarted(LaneRows.LaneRun run) {
+        if (run.turnActive()) {
+            events.progress(refOf(run), "running", null, run.runId());
         }
     }
 
     @Override
-    public void runEnded(RunRecord run) {
-        TurnRecord turn = activeTurnOf(run);
-        if (turn == null) {
+    public void runEnded(LaneRows.LaneRun run, RunState state, String outputJson) {
+        if (run.turnId() == null || !run.turnActive()) {
             return;
         }
-        if (run.getState() == RunState.SUCCEEDED) {
-            String reply = Lifecycle.replyText(run.getOutputJson());
+        if (state == RunState.SUCCEEDED) {
+            String reply = Lifecycle.replyText(outputJson);
             if (reply != null && !reply.isEmpty()) {
-                events.assistantItem(turn, reply);
+                events.assistantItem(refOf(run), reply);
             }
         }
-        settle(turn);
+        settle(run.turnId());
     }
 
-    /** Ends the turn if none of its runs is unfinished. */
+    /**
+     * Ends the turn if none of its runs is unfinished, for a caller that changed it and its runs
+     * through the persistence context: they are written first, and the entity is read again after.
+     */
     public void settle(TurnRecord turn) {
         if (!turn.isActive()) {
             return;
         }
-        // No flush first: the managed copies carry this transaction's changes, and no caller
-        // settles a turn it has just added a run to.
-        List<RunRecord> runs = repository.runsOfUnflushed(turn.getTurnId());
-        Optional<TurnOutcome> ending = TurnOutcome.of(runs.stream()
-                .map(r -> new TurnOutcome.RunResult(r.getState(), r.getErrorCode(), r.getErrorMessage(),
-                        r.getState() == RunState.SUCCEEDED ? Lifecycle.replyText(r.getOutputJson()) : null))
+        repository.flush();
+        settle(turn.getTurnId());
+        repository.reread(turn);
+    }
+
+    /** Ends the turn if it is active and none of its runs is unfinished. */
+    private void settle(String turnId) {
+        LaneRows.ActiveTurn turn = rows.activeTurn(turnId);
+        if (turn == null) {
+            return;
+        }
+        Optional<TurnOutcome> ending = TurnOutcome.of(turn.runs().stream()
+                .map(r -> new TurnOutcome.RunResult(r.state(), r.errorCode(), r.errorMessage(),
+                        r.state() == RunState.SUCCEEDED ? Lifecycle.replyText(r.outputJson()) : null))
                 .toList());
         if (ending.isEmpty()) {
             return;
         }
+        TurnOutcome outcome = ending.get();
         Instant now = clock.now();
-        turn.end(ending.get().outcome(), ending.get().message(), now.toEpochMilli());
-        if (ending.get().isCompleted()) {
-            events.completed(turn, now);
+        rows.endTurn(turnId, outcome.isCompleted() ? TurnRecord.COMPLETED : TurnRecord.INTERRUPTED,
+                outcome.outcome(), outcome.message(), now.toEpochMilli());
+        TurnRef ref = new TurnRef(turnId, turn.userKey(), turn.threadKey(), turn.startedAt());
+        if (outcome.isCompleted()) {
+            events.completed(ref, now, outcome.message());
         } else {
-            events.interrupted(turn, now);
+            events.interrupted(ref, now, outcome.outcome(), outcome.message(), turn.mergedInto());
         }
-        if (!runs.isEmpty()) {
-            RunRecord first = runs.get(0);
-            ended.fire(new TurnEnded(turn.getTurnId(), turn.getUserKey(), turn.getOutcome(), turn.getMessage(),
-                    first.getRunId(), first.getSource(), first.getCreatedAt()));
+        if (!turn.runs().isEmpty()) {
+            LaneRows.TurnRun first = turn.runs().get(0);
+            ended.fire(new TurnEnded(turnId, turn.userKey(), outcome.outcome(), outcome.message(),
+                    first.runId(), first.source(), first.createdAt()));
         }
     }
 
-    private TurnRecord activeTurnOf(RunRecord run) {
-        if (run.getTurnId() == null) {
-            return null;
-        }
-        TurnRecord turn = repository.turn(run.getTurnId());
-        return turn != null && turn.isActive() ? turn : null;
+    private static TurnRef refOf(LaneRows.LaneRun run) {
+        return new TurnRef(run.turnId(), run.userKey(), run.threadKey(), run.turnStartedAt());
     }
 }

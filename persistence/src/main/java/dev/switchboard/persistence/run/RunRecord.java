@@ -4,7 +4,6 @@ import jakarta.persistence.Column;
 import jakarta.persistence.Convert;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
-import jakarta.persistence.NamedNativeQuery;
 import jakarta.persistence.NamedQuery;
 import jakarta.persistence.Table;
 
@@ -14,24 +13,12 @@ import jakarta.persistence.Table;
  */
 @Entity
 @Table(name = "runs")
-/* A thread's lane: its unfinished runs in FIFO order; LANE_HEAD is the first after a seq. Native,
-   with the states as literals: on PostgreSQL a partial index holds only unfinished runs
-   (db/postgresql V7), and only a literal predicate lets the planner use it. The head is its own
-   query with the limit in its text: a maximum set on LANE makes EclipseLink write the SQL anew on
-   every execution. */
-@NamedNativeQuery(name = RunRecord.LANE, resultClass = RunRecord.class,
-        query = "SELECT * FROM runs WHERE thread_id = ? AND state IN ('queued', 'executing') ORDER BY thread_seq")
-@NamedNativeQuery(name = RunRecord.LANE_HEAD, resultClass = RunRecord.class,
-        query = "SELECT * FROM runs WHERE thread_id = ? AND state IN ('queued', 'executing') AND thread_seq > ?"
-                + " ORDER BY thread_seq FETCH FIRST 1 ROWS ONLY")
 @NamedQuery(name = RunRecord.BY_THREAD_PAGE,
         query = "SELECT r FROM RunRecord r WHERE r.threadId = :threadId AND r.threadSeq > :afterSeq ORDER BY r.threadSeq")
 @NamedQuery(name = RunRecord.BY_TURN,
         query = "SELECT r FROM RunRecord r WHERE r.turnId = :turnId ORDER BY r.threadSeq")
 public class RunRecord {
 
-    public static final String LANE = "RunRecord.lane";
-    public static final String LANE_HEAD = "RunRecord.laneHead";
     public static final String BY_TURN = "RunRecord.byTurn";
     public static final String BY_THREAD_PAGE = "RunRecord.byThreadPage";
 
@@ -160,12 +147,6 @@ public class RunRecord {
     public void requeue(long now) {
         moveTo(RunState.QUEUED, now);
         claimedBy = null;
-    }
-
-    /** Returns an attempt whose owner's lease expired (a crash) to the head of its lane, counting it. */
-    public void recoverCrashed(long now) {
-        requeue(now);
-        crashes++;
     }
 
     public void succeed(String outputJson, long now) {

@@ -27,18 +27,12 @@ import jakarta.persistence.Table;
 @NamedNativeQuery(name = ThreadRecord.LOCK, resultSetMapping = ThreadRecord.WITH_DB_NOW,
         hints = @QueryHint(name = "eclipselink.refresh", value = "true"),
         query = "SELECT t.*, " + DatabaseClock.NOW_MS + " AS db_now FROM threads t WHERE t.id = ? FOR UPDATE")
-@NamedNativeQuery(name = ThreadRecord.LOCK_LEASED_TO, resultSetMapping = ThreadRecord.WITH_DB_NOW,
-        hints = @QueryHint(name = "eclipselink.refresh", value = "true"),
-        query = "SELECT t.*, " + DatabaseClock.NOW_MS
-                + " AS db_now FROM threads t WHERE t.lease_owner = ? ORDER BY t.id FOR UPDATE")
 public class ThreadRecord {
 
     public static final String BY_KEY = "ThreadRecord.byKey";
     public static final String WITH_DB_NOW = "ThreadRecord.withDbNow";
     /** Locks thread {@code ?1} for the transaction: the thread and the database's time, epoch ms. */
     public static final String LOCK = "ThreadRecord.lock";
-    /** Locks, in id order, the threads whose lease names owner {@code ?1}. */
-    public static final String LOCK_LEASED_TO = "ThreadRecord.lockLeasedTo";
 
     @Id
     @SequenceGenerator(name = "threadIdSeq", sequenceName = "thread_id_seq", allocationSize = 50)
@@ -85,25 +79,11 @@ public class ThreadRecord {
         return nextSeq++;
     }
 
-    /** {@code until} is epoch ms by the database's clock. */
-    public void grantLease(String owner, long until, String runId, int attempt) {
-        this.leaseOwner = owner;
-        this.leaseUntil = until;
-        this.leaseRunId = runId;
-        this.leaseAttempt = attempt;
-    }
-
     public void releaseLease() {
         this.leaseOwner = null;
         this.leaseUntil = null;
         this.leaseRunId = null;
         this.leaseAttempt = null;
-    }
-
-    /** True when {@code owner} holds the lease for exactly this attempt of this run (live or not). */
-    public boolean isLeasedTo(String owner, String runId, int attempt) {
-        return owner.equals(leaseOwner) && runId.equals(leaseRunId) && leaseAttempt != null
-                && leaseAttempt == attempt;
     }
 
     public Long getId() {

@@ -1,0 +1,377 @@
+package dev.switchboard.core.thread;
+
+import dev.switchboard.persistence.run.RunRecord;
+import dev.switchboard.persistence.run.RunState;
+import dev.switchboard.persistence.thread.DatabaseClock;
+import dev.switchboard.persistence.turn.TurnRecord;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.List;
+import javax.sql.DataSource;
+
+/**
+ * The lane's statements in plain JDBC, in the caller's transaction (on its shared connection):
+ * the per-run path — lock, lane head, claim, finish, the turn's end — without the persistence
+ * context's unit of work, with each statement's text fixed so the data source prepares it once
+ * per connection. Every statement is keyed by one thread, run or turn, except the owner's sweep of
+ * its leases. Statements that change a run name the state they expect, and a row that is not in it
+ * fails the transaction ({@link IllegalStateException}) rather than skip a transition. Reads
+ * elsewhere keep using the entities ({@link ThreadRepository}); nothing here caches a row.
+ */
+@ApplicationScoped
+public class LaneRows {
+
+    private static final String LANE_COLUMNS = "id, lease_owner, lease_until, lease_run_id, lease_attempt, next_seq, "
+            + DatabaseClock.NOW_MS;
+    private static final String LOCK = "SELECT " + LANE_COLUMNS + " FROM threads WHERE id = ? FOR UPDATE";
+    private static final String LOCK_LEASED_TO = "SELECT " + LANE_COLUMNS
+            + " FROM threads WHERE lease_owner = ? ORDER BY id FOR UPDATE";
+    private static final String RUN_COLUMNS = "r.run_id, r.thread_id, r.thread_seq, r.user_key, r.thread_key,"
+            + " r.source, r.state, r.input_text, r.delivery_mode, r.turn_id, r.attempt, r.crashes, r.claimed_by,"
+            + " r.created_at, t.state, t.started_at";
+    /* The states as literals: on PostgreSQL a partial index holds only unfinished runs (V7), and
+       only a literal predicate lets the planner use it. */
+    private static final String UNFINISHED = "SELECT " + RUN_COLUMNS
+            + " FROM runs r LEFT JOIN turns t ON t.turn_id = r.turn_id"
+            + " WHERE r.thread_id = ? AND r.state IN ('queued', 'executing') AND r.thread_seq > ? ORDER BY r.thread_seq";
+    private static final String HEAD = UNFINISHED + " FETCH FIRST 1 ROWS ONLY";
+    private static final String HEAD_PAIR = UNFINISHED + " FETCH FIRST 2 ROWS ONLY";
+    private static final String START = "UPDATE runs SET state = 'executing', attempt = attempt + 1,"
+            + " crashes = crashes + ?, claimed_by = ?, started_at = ?, updated_at = ? WHERE run_id = ? AND state = ?";
+    private static final String END = "UPDATE runs SET state = ?, output_json = ?, error_code = ?, error_message = ?,"
+            + " finished_at = ?, updated_at = ? WHERE run_id = ? AND state IN ('queued', 'executing')";
+    private static final String REQUEUE = "UPDATE runs SET state = 'queued', claimed_by = NULL, updated_at = ?"
+            + " WHERE run_id = ? AND state = 'executing' AND attempt = ?";
+    private static final String LEASE = "UPDATE threads SET lease_owner = ?, lease_until = ?, lease_run_id = ?,"
+            + " lease_attempt = ? WHERE id = ?";
+    private static final String NEXT_SEQ = "UPDATE threads SET next_seq = ? WHERE id = ?";
+    private static final String INSERT_RUN = "INSERT INTO runs (run_id, thread_id, thread_seq, user_key, thread_key,"
+            + " source, external_user_key, delivery_mode, state, input_text, input_json, turn_id, attempt, crashes,"
+            + " payload_hash, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    private static final String INSERT_TURN = "INSERT INTO turns (turn_id, user_key, thread_id, thread_key, state,"
+            + " started_at) VALUES (?, ?, ?, ?, ?, ?)";
+    private static final String TURN = "SELECT t.user_key, t.thread_key, t.started_at, t.merged_into, r.run_id,"
+            + " r.source, r.created_at, r.state, r.error_code, r.error_message, r.output_json"
+            + " FROM turns t LEFT JOIN runs r ON r.turn_id = t.turn_id WHERE t.turn_id = ? AND t.state = 'active'"
+            + " ORDER BY r.thread_seq";
+    private static final String END_TURN = "UPDATE turns SET state = ?, outcome = ?, message = ?, ended_at = ?"
+            + " WHERE turn_id = ? AND state = 'active'";
+
+    @Resource(lookup = "jdbc/switchboard")
+    DataSource dataSource;
+
+    /**
+     * A locked thread's lease, the sequence number its next run takes, and the database's time
+     * read with the lock (epoch ms).
+     */
+    public record Lane(long threadId, String leaseOwner, Long leaseUntil, String leaseRunId, Integer leaseAttempt,
+            long nextSeq, long dbNow) {
+
+        /** True when {@code owner} holds the lease for exactly this attempt of this run (live or not). */
+        public boolean isLeasedTo(String owner, String runId, int attempt) {
+            return owner.equals(leaseOwner) && runId.equals(leaseRunId) && leaseAttempt != null
+                    && leaseAttempt == attempt;
+        }
+
+        public Lane leased(String owner, long until, String runId, int attempt) {
+            return new Lane(threadId, owner, until, runId, attempt, nextSeq, dbNow);
+        }
+
+        public Lane released() {
+            return new Lane(threadId, null, null, null, null, nextSeq, dbNow);
+        }
+    }
+
+    /**
+     * An unfinished run as its lane sees it, with its turn: {@code turnActive} and
+     * {@code turnStartedAt} (null without an active turn) are the turn's when the run was read.
+     */
+    public record LaneRun(String runId, long threadId, long threadSeq, String userKey, String threadKey,
+            String source, RunState state, String inputText, String deliveryMode, String turnId, int attempt,
+            int crashes, String claimedBy, long createdAt, boolean turnActive, long turnStartedAt) {
+
+        public boolean isExecutingAttempt(int attempt) {
+            return state == RunState.EXECUTING && this.attempt == attempt;
+        }
+
+        /** The same run after a transition this transaction made. */
+        public LaneRun moved(RunState state, int attempt, int crashes, String claimedBy) {
+            return new LaneRun(runId, threadId, threadSeq, userKey, threadKey, source, state, inputText,
+                    deliveryMode, turnId, attempt, crashes, claimedBy, createdAt, turnActive, turnStartedAt);
+        }
+    }
+
+    /** An active turn with its runs in lane order. */
+    public record ActiveTurn(String turnId, String userKey, String threadKey, long startedAt, String mergedInto,
+            List<TurnRun> runs) {
+    }
+
+    /** What the turn's end needs of one of its runs. */
+    public record TurnRun(String runId, String source, long createdAt, RunState state, String errorCode,
+            String errorMessage, String outputJson) {
+    }
+
+    // --- threads ---
+
+    /** Locks the thread row for the rest of the transaction (the lane lock); null when there is no such thread. */
+    public Lane lock(long threadId) {
+        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(LOCK)) {
+            s.setLong(1, threadId);
+            try (ResultSet rs = s.executeQuery()) {
+                return rs.next() ? lane(rs) : null;
+            }
+        } catch (SQLException e) {
+            throw failed("locking thread " + threadId, e);
+        }
+    }
+
+    /** Locks, in id order, every thread whose lease names {@code owner}. */
+    public List<Lane> lockLeasedTo(String owner) {
+        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(LOCK_LEASED_TO)) {
+            s.setString(1, owner);
+            List<Lane> lanes = new ArrayList<>();
+            try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    lanes.add(lane(rs));
+                }
+            }
+            return lanes;
+        } catch (SQLException e) {
+            throw failed("locking the lanes leased to " + owner, e);
+        }
+    }
+
+    /** Writes the lane's lease as {@code lane} holds it (released when its owner is null). */
+    public void setLease(Lane lane) {
+        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(LEASE)) {
+            s.setString(1, lane.leaseOwner());
+            setLong(s, 2, lane.leaseUntil());
+            s.setString(3, lane.leaseRunId());
+            if (lane.leaseAttempt() == null) {
+                s.setNull(4, Types.INTEGER);
+            } else {
+                s.setInt(4, lane.leaseAttempt());
+            }
+            s.setLong(5, lane.threadId());
+            expectOne(s.executeUpdate(), "setting the lease of thread " + lane.threadId());
+        } catch (SQLException e) {
+            throw failed("setting the lease of thread " + lane.threadId(), e);
+        }
+    }
+
+    /** Records the sequence number the thread's next run takes. */
+    public void setNextSeq(long threadId, long nextSeq) {
+        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(NEXT_SEQ)) {
+            s.setLong(1, nextSeq);
+            s.setLong(2, threadId);
+            expectOne(s.executeUpdate(), "advancing the sequence of thread " + threadId);
+        } catch (SQLException e) {
+            throw failed("advancing the sequence of thread " + threadId, e);
+        }
+    }
+
+    // --- runs ---
+
+    /** Inserts a new (queued) run, built as its entity; the persistence context never sees it. */
+    public void insert(RunRecord run) {
+        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(INSERT_RUN)) {
+            s.setString(1, run.getRunId());
+            s.setLong(2, run.getThreadId());
+            s.setLong(3, run.getThreadSeq());
+            s.setString(4, run.getUserKey());
+            s.setString(5, run.getThreadKey());
+            s.setString(6, run.getSource());
+            s.setString(7, run.getExternalUserKey());
+            s.setString(8, run.getDeliveryMode());
+            s.setString(9, run.getState().wire());
+            s.setString(10, run.getInputText());
+            s.setString(11, run.getInputJson());
+            s.setString(12, run.getTurnId());
+            s.setInt(13, run.getAttempt());
+            s.setInt(14, run.getCrashes());
+            s.setString(15, run.getPayloadHash());
+            s.setLong(16, run.getCreatedAt());
+            s.setLong(17, run.getUpdatedAt());
+            s.executeUpdate();
+        } catch (SQLException e) {
+            throw failed("storing run " + run.getRunId(), e);
+        }
+    }
+
+    /** The lane's oldest unfinished run after {@code afterSeq} (thread seqs start at 1), or null. */
+    public LaneRun head(long threadId, long afterSeq) {
+        List<LaneRun> runs = unfinished(HEAD, threadId, afterSeq);
+        return runs.isEmpty() ? null : runs.get(0);
+    }
+
+    /** The lane's two oldest unfinished runs: the head and the run behind it, for a finish and its chained claim. */
+    public List<LaneRun> headPair(long threadId) {
+        return unfinished(HEAD_PAIR, threadId, 0);
+    }
+
+    /** The lane's unfinished runs in FIFO order. */
+    public List<LaneRun> unfinished(long threadId) {
+        return unfinished(UNFINISHED, threadId, 0);
+    }
+
+    /**
+     * Starts a new attempt of {@code run} for {@code owner}, from the state it was read in; with
+     * {@code crashed}, the attempt it replaces is counted as a crash. Returns the run as started.
+     */
+    public LaneRun start(LaneRun run, String owner, boolean crashed, long now) {
+        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(START)) {
+            s.setInt(1, crashed ? 1 : 0);
+            s.setString(2, owner);
+            s.setLong(3, now);
+            s.setLong(4, now);
+            s.setString(5, run.runId());
+            s.setString(6, run.state().wire());
+            expectOne(s.executeUpdate(), "starting run " + run.runId() + " from " + run.state().wire());
+            return run.moved(RunState.EXECUTING, run.attempt() + 1, run.crashes() + (crashed ? 1 : 0), owner);
+        } catch (SQLException e) {
+            throw failed("starting run " + run.runId(), e);
+        }
+    }
+
+    /** Ends the unfinished run: {@code succeeded} with its output, or {@code failed} with a code (or null) and a message. */
+    public void end(String runId, RunState state, String outputJson, String errorCode, String errorMessage, long now) {
+        if (!state.isTerminal()) {
+            throw new IllegalArgumentException("not an end: " + state);
+        }
+        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(END)) {
+            s.setString(1, state.wire());
+            s.setString(2, outputJson);
+            s.setString(3, errorCode);
+            s.setString(4, errorMessage);
+            s.setLong(5, now);
+            s.setLong(6, now);
+            s.setString(7, runId);
+            expectOne(s.executeUpdate(), "ending run " + runId);
+        } catch (SQLException e) {
+            throw failed("ending run " + runId, e);
+        }
+    }
+
+    /** Queues the executing attempt again (handed back, not crashed); false when it no longer executes. */
+    public boolean requeue(String runId, int attempt, long now) {
+        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(REQUEUE)) {
+            s.setLong(1, now);
+            s.setString(2, runId);
+            s.setInt(3, attempt);
+            return s.executeUpdate() == 1;
+        } catch (SQLException e) {
+            throw failed("queueing run " + runId + " again", e);
+        }
+    }
+
+    // --- turns ---
+
+    /** Inserts a new (active) turn, built as its entity; the persistence context never sees it. */
+    public void insert(TurnRecord turn) {
+        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(INSERT_TURN)) {
+            s.setString(1, turn.getTurnId());
+            s.setString(2, turn.getUserKey());
+            s.setLong(3, turn.getThreadId());
+            s.setString(4, turn.getThreadKey());
+            s.setString(5, turn.getState());
+            s.setLong(6, turn.getStartedAt());
+            s.executeUpdate();
+        } catch (SQLException e) {
+            throw failed("storing turn " + turn.getTurnId(), e);
+        }
+    }
+
+    /** The turn with its runs, if it is active; null otherwise. */
+    public ActiveTurn activeTurn(String turnId) {
+        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(TURN)) {
+            s.setString(1, turnId);
+            try (ResultSet rs = s.executeQuery()) {
+                if (!rs.next()) {
+                    return null;
+                }
+                String userKey = rs.getString(1);
+                String threadKey = rs.getString(2);
+                long startedAt = rs.getLong(3);
+                String mergedInto = rs.getString(4);
+                List<TurnRun> runs = new ArrayList<>();
+                do {
+                    if (rs.getString(5) != null) {
+                        runs.add(new TurnRun(rs.getString(5), rs.getString(6), rs.getLong(7),
+                                RunState.fromWire(rs.getString(8)), rs.getString(9), rs.getString(10),
+                                rs.getString(11)));
+                    }
+                } while (rs.next());
+                return new ActiveTurn(turnId, userKey, threadKey, startedAt, mergedInto, runs);
+            }
+        } catch (SQLException e) {
+            throw failed("reading turn " + turnId, e);
+        }
+    }
+
+    /** Ends the active turn: {@code state} is {@code completed} or {@code interrupted}. */
+    public void endTurn(String turnId, String state, String outcome, String message, long now) {
+        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(END_TURN)) {
+            s.setString(1, state);
+            s.setString(2, outcome);
+            s.setString(3, message);
+            s.setLong(4, now);
+            s.setString(5, turnId);
+            expectOne(s.executeUpdate(), "ending turn " + turnId);
+        } catch (SQLException e) {
+            throw failed("ending turn " + turnId, e);
+        }
+    }
+
+    private List<LaneRun> unfinished(String sql, long threadId, long afterSeq) {
+        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(sql)) {
+            s.setLong(1, threadId);
+            s.setLong(2, afterSeq);
+            List<LaneRun> runs = new ArrayList<>();
+            try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    String turnState = rs.getString(15);
+                    runs.add(new LaneRun(rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getString(4),
+                            rs.getString(5), rs.getString(6), RunState.fromWire(rs.getString(7)), rs.getString(8),
+                            rs.getString(9), rs.getString(10), rs.getInt(11), rs.getInt(12), rs.getString(13),
+                            rs.getLong(14), "active".equals(turnState), rs.getLong(16)));
+                }
+            }
+            return runs;
+        } catch (SQLException e) {
+            throw failed("reading the lane of thread " + threadId, e);
+        }
+    }
+
+    private static Lane lane(ResultSet rs) throws SQLException {
+        long until = rs.getLong(3);
+        Long leaseUntil = rs.wasNull() ? null : until;
+        int attempt = rs.getInt(5);
+        Integer leaseAttempt = rs.wasNull() ? null : attempt;
+        return new Lane(rs.getLong(1), rs.getString(2), leaseUntil, rs.getString(4), leaseAttempt, rs.getLong(6),
+                rs.getLong(7));
+    }
+
+    private static void setLong(PreparedStatement s, int index, Long value) throws SQLException {
+        if (value == null) {
+            s.setNull(index, Types.BIGINT);
+        } else {
+            s.setLong(index, value);
+        }
+    }
+
+    private static void expectOne(int updated, String what) {
+        if (updated != 1) {
+            throw new IllegalStateException(what + " changed " + updated + " rows instead of one");
+        }
+    }
+
+    private static IllegalStateException failed(String what, SQLException e) {
+        return new IllegalStateException(what + " failed", e);
+    }
+}
