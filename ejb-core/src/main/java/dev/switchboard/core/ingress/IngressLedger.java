@@ -12,6 +12,7 @@ import dev.switchboard.core.run.MessageCommand;
 import dev.switchboard.core.run.RunLedger;
 import dev.switchboard.core.runtime.ServeRuntime;
 import dev.switchboard.core.thread.ThreadDirectory;
+import dev.switchboard.core.thread.LaneRows;
 import dev.switchboard.core.thread.ThreadRepository;
 import dev.switchboard.core.turn.TurnLedger;
 import dev.switchboard.persistence.ingress.ActionRecord;
@@ -60,6 +61,9 @@ public class IngressLedger {
     ThreadRepository repository;
 
     @Inject
+    LaneRows rows;
+
+    @Inject
     IdempotencyKeys keys;
 
     @Inject
@@ -94,7 +98,7 @@ public class IngressLedger {
                 .add("session_key", sessionKey)
                 .add("received_at", Instant.ofEpochMilli(now).toString())
                 .build());
-        repository.lock(threadId); // serialises one lane's duplicates
+        rows.lock(threadId); // serialises one lane's duplicates
         String seen = keys.seen(userKey, runSource(e.source()), dedupeKey).orElse(null);
         List<String> heldKeys = seen != null ? List.of()
                 : em.createNamedQuery(IngressEventRecord.DEFERRED_BY_KEY_OR_LANE, String.class)

@@ -87,18 +87,18 @@ public class LaneHead {
                     return new ClaimResult(Optional.empty(), abandoned);
                 case IDLE:
                     if (current.leaseOwner() != null) {
-                        rows.setLease(current.released());
+                        rows.write(current.released());
                     }
                     return new ClaimResult(Optional.empty(), abandoned);
                 case ADOPT:
                     return new ClaimResult(Optional.of(claimOf(run, current.leaseUntil() - current.dbNow())), abandoned);
                 case ABANDON:
-                    String reason = policy.abandonReason(run.crashes() + 1);
-                    rows.end(run.runId(), RunState.FAILED, null, "abandoned", reason, now);
+                    LaneRows.RunEnd end = LaneRows.RunEnd.failed("abandoned", policy.abandonReason(run.crashes() + 1));
+                    rows.end(run.runId(), end, now);
                     abandoned.add(run.runId());
-                    listener.runEnded(run, RunState.FAILED, null);
+                    listener.runEnded(run, end);
                     current = current.released();
-                    rows.setLease(current);
+                    rows.write(current);
                     candidate = rows.head(current.threadId(), run.threadSeq());
                     break;
                 case RECOVER:
@@ -117,9 +117,28 @@ public class LaneHead {
         }
     }
 
+    /**
+     * Whether {@code owner} may start a run it is adding to {@code lane} (locked, holding no
+     * unfinished run) as it inserts it — the claim the policy would make of that run once inserted.
+     */
+    public boolean mayStartAdded(LaneRows.Lane lane, String owner) {
+        LanePolicy.Lease lease = LanePolicy.Lease.of(lane.leaseOwner(), lane.leaseUntil(), owner, lane.dbNow());
+        return settings.policy().decide(lease, false, RunState.QUEUED, 0) == LanePolicy.Decision.CLAIM;
+    }
+
+    /**
+     * A run inserted started ({@link #mayStartAdded}): writes {@code lane} with the run's lease and
+     * tells the listener; returns its claim.
+     */
+    public ClaimResult startedAdded(LaneRows.Lane lane, LaneRows.LaneRun run) {
+        rows.write(lane.leased(run.claimedBy(), lane.dbNow() + settings.leaseMs(), run.runId(), run.attempt()));
+        listener.runStarted(run);
+        return new ClaimResult(Optional.of(claimOf(run, settings.leaseMs())), List.of());
+    }
+
     private Claim start(LaneRows.LaneRun head, LaneRows.Lane lane, String owner, boolean crashed, long now) {
         LaneRows.LaneRun started = rows.start(head, owner, crashed, now);
-        rows.setLease(lane.leased(owner, lane.dbNow() + settings.leaseMs(), started.runId(), started.attempt()));
+        rows.write(lane.leased(owner, lane.dbNow() + settings.leaseMs(), started.runId(), started.attempt()));
         listener.runStarted(started);
         return claimOf(started, settings.leaseMs());
     }

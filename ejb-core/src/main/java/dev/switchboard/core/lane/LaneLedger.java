@@ -3,7 +3,6 @@ package dev.switchboard.core.lane;
 import dev.switchboard.core.clock.InstanceClock;
 import dev.switchboard.core.thread.LaneRows;
 import dev.switchboard.core.thread.ThreadRepository;
-import dev.switchboard.persistence.run.RunState;
 import jakarta.annotation.Resource;
 import jakarta.ejb.LocalBean;
 import jakarta.ejb.Stateless;
@@ -82,18 +81,19 @@ public class LaneLedger implements LaneStore {
         if (!owned) {
             return new FinishResult(true, chain ? head.claim(lane, owner, run) : ClaimResult.none());
         }
-        RunState state = errorMessage == null ? RunState.SUCCEEDED : RunState.FAILED;
-        rows.end(run.runId(), state, errorMessage == null ? outputJson : null, null, errorMessage, clock.millis());
-        listener.runEnded(run, state, outputJson);
+        LaneRows.RunEnd end = errorMessage == null ? LaneRows.RunEnd.succeeded(outputJson)
+                : LaneRows.RunEnd.failed(null, errorMessage);
+        rows.end(run.runId(), end, clock.millis());
+        listener.runEnded(run, end);
         LaneRows.Lane released = lane.released();
         if (chain) {
             ClaimResult next = head.claim(released, owner, pair.size() > 1 ? pair.get(1) : null);
             if (next.claim().isEmpty()) {
-                rows.setLease(released); // a claim writes its own lease over this one
+                rows.write(released); // a claim writes its own lease over this one
             }
             return new FinishResult(false, next);
         }
-        rows.setLease(released);
+        rows.write(released);
         return new FinishResult(false, ClaimResult.none());
     }
 
@@ -110,12 +110,13 @@ public class LaneLedger implements LaneStore {
         }
         List<String> cancelled = new ArrayList<>();
         for (LaneRows.LaneRun run : rows.unfinished(threadId)) {
-            rows.end(run.runId(), RunState.FAILED, null, "cancelled", "cancelled", clock.millis());
+            LaneRows.RunEnd end = LaneRows.RunEnd.failed("cancelled", "cancelled");
+            rows.end(run.runId(), end, clock.millis());
             cancelled.add(run.runId());
-            listener.runEnded(run, RunState.FAILED, null);
+            listener.runEnded(run, end);
         }
         if (lane.leaseOwner() != null) {
-            rows.setLease(lane.released());
+            rows.write(lane.released());
         }
         return cancelled;
     }
@@ -129,7 +130,7 @@ public class LaneLedger implements LaneStore {
         if (lane.leaseRunId() != null && lane.leaseAttempt() != null) {
             rows.requeue(lane.leaseRunId(), lane.leaseAttempt(), clock.millis());
         }
-        rows.setLease(lane.released());
+        rows.write(lane.released());
         return true;
     }
 
@@ -155,7 +156,7 @@ public class LaneLedger implements LaneStore {
             }
             RunAttempt leased = new RunAttempt(lane.leaseRunId(), lane.leaseAttempt());
             if (executing.contains(leased)) {
-                rows.setLease(lane.leased(owner, now + settings.leaseMs(), leased.runId(), leased.attempt()));
+                rows.write(lane.leased(owner, now + settings.leaseMs(), leased.runId(), leased.attempt()));
                 held.add(leased);
             } else {
                 orphaned.add(lane.threadId());

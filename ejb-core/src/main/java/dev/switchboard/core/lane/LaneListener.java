@@ -1,7 +1,6 @@
 package dev.switchboard.core.lane;
 
 import dev.switchboard.core.thread.LaneRows;
-import dev.switchboard.persistence.run.RunState;
 
 /**
  * Told of a lane's run starting and ending, inside the transaction that changes the run (its
@@ -13,9 +12,6 @@ public interface LaneListener {
     /** The run was claimed and is executing ({@code run} as started). */
     void runStarted(LaneRows.LaneRun run);
 
-    /**
-     * The run reached terminal state {@code state} ({@code run} as it was before): succeeded with
-     * {@code outputJson}, or failed (cancelled, abandoned, ...).
-     */
-    void runEnded(LaneRows.LaneRun run, RunState state, String outputJson);
+    /** The run ended as {@code end} says ({@code run} as it was before): succeeded, or failed (cancelled, abandoned, ...). */
+    void runEnded(LaneRows.LaneRun run, LaneRows.RunEnd end);
 }

@@ -52,16 +52,25 @@ public class RunLedger {
      * sequence number, and it makes concurrent duplicates of one key wait for each other instead
      * of racing. When {@code claimFor} names this instance (which has reserved a slot) and the
      * lane is idle, the lane head is claimed in the same transaction, saving the claim a wake-up
-     * would cost.
+     * would cost: a run into a lane holding no other unfinished run is inserted started, and the
+     * lane row written once, with its sequence and lease.
      */
     public IngestOutcome ingest(MessageCommand command, long threadId, String claimFor) {
         LaneRows.Lane lane = rows.lock(threadId);
-        IngestOutcome outcome = store(command, threadId, lane.nextSeq());
-        if (outcome.deduplicated()) {
-            return outcome;
+        Optional<IngestOutcome> replayed = replayOf(command);
+        if (replayed.isPresent()) {
+            return replayed.get();
         }
-        rows.setNextSeq(threadId, lane.nextSeq() + 1);
-        return claimFor == null ? outcome : outcome.claimed(lanes.claim(lane, claimFor));
+        LaneRows.LaneRun ahead = claimFor == null ? null : rows.head(threadId, 0);
+        LaneRows.Lane added = lane.advanced();
+        boolean startsNow = claimFor != null && ahead == null && lanes.mayStartAdded(added, claimFor);
+        RunRecord run = add(command, threadId, lane.nextSeq(), startsNow ? claimFor : null);
+        IngestOutcome outcome = new IngestOutcome(RunView.of(run), threadId, false);
+        if (startsNow) {
+            return outcome.claimed(lanes.startedAdded(added, LaneRows.LaneRun.added(run)));
+        }
+        rows.write(added);
+        return ahead == null ? outcome : outcome.claimed(lanes.claim(added, claimFor, ahead));
     }
 
     /**
@@ -74,52 +83,59 @@ public class RunLedger {
      * @throws IdempotencyConflictException naming the index of the first message whose key was used with another payload
      */
     public List<IngestOutcome> ingestAll(List<MessageCommand> commands, List<Long> threadIds) {
-        Map<Long, Long> nextSeqs = new TreeMap<>();
+        Map<Long, LaneRows.Lane> locked = new TreeMap<>();
         for (long threadId : new TreeSet<>(threadIds)) {
-            nextSeqs.put(threadId, rows.lock(threadId).nextSeq());
+            locked.put(threadId, rows.lock(threadId));
         }
-        Map<Long, Long> firstSeqs = new HashMap<>(nextSeqs);
+        Map<Long, LaneRows.Lane> advanced = new HashMap<>();
         List<IngestOutcome> outcomes = new ArrayList<>(commands.size());
         for (int i = 0; i < commands.size(); i++) {
+            MessageCommand command = commands.get(i);
             long threadId = threadIds.get(i);
-            long seq = nextSeqs.get(threadId);
             try {
-                IngestOutcome outcome = store(commands.get(i), threadId, seq);
-                if (!outcome.deduplicated()) {
-                    nextSeqs.put(threadId, seq + 1);
+                Optional<IngestOutcome> replayed = replayOf(command);
+                if (replayed.isPresent()) {
+                    outcomes.add(replayed.get());
+                    continue;
                 }
-                outcomes.add(outcome);
             } catch (IdempotencyConflictException e) {
                 throw e.at(i);
             }
+            LaneRows.Lane lane = advanced.getOrDefault(threadId, locked.get(threadId));
+            RunRecord run = add(command, threadId, lane.nextSeq(), null);
+            advanced.put(threadId, lane.advanced());
+            outcomes.add(new IngestOutcome(RunView.of(run), threadId, false));
         }
-        nextSeqs.forEach((threadId, next) -> {
-            if (!next.equals(firstSeqs.get(threadId))) {
-                rows.setNextSeq(threadId, next);
-            }
-        });
+        advanced.values().forEach(rows::write);
         return outcomes;
     }
 
-    /** Stores the message as run {@code seq} of the lane, unless its key names an earlier run. */
-    private IngestOutcome store(MessageCommand command, long threadId, long seq) {
-        String fingerprint = command.fingerprint();
-        Optional<String> replayed = keys.replayOf(command.userKey(), command.source(), command.idempotencyKey(),
-                fingerprint);
-        if (replayed.isPresent()) {
-            RunRecord run = repository.run(replayed.get());
-            return new IngestOutcome(RunView.of(run), run.getThreadId(), true);
-        }
+    /** The outcome naming the run an earlier use of the message's idempotency key stored, if any. */
+    private Optional<IngestOutcome> replayOf(MessageCommand command) {
+        return keys.replayOf(command.userKey(), command.source(), command.idempotencyKey(), command.fingerprint())
+                .map(repository::run)
+                .map(run -> new IngestOutcome(RunView.of(run), run.getThreadId(), true));
+    }
+
+    /**
+     * Inserts the message's turn and run as run {@code seq} of the lane — started for
+     * {@code startFor} when not null — with its notifications and its idempotency key.
+     */
+    private RunRecord add(MessageCommand command, long threadId, long seq, String startFor) {
         long now = clock.millis();
         TurnRecord turn = new TurnRecord(TurnIds.turnId(), command.userKey(), threadId, command.threadKey(), now);
-        rows.insert(turn);
+        String fingerprint = command.fingerprint();
         RunRecord run = new RunRecord(UUID.randomUUID().toString(), threadId, seq, command.userKey(),
                 command.threadKey(), command.source(), command.externalUserKey(), command.deliveryMode(),
                 command.text(), fingerprint, now, turn.getTurnId(), null);
+        if (startFor != null) {
+            run.claim(startFor, now);
+        }
+        rows.insert(turn);
         rows.insert(run);
         events.opened(TurnRef.of(turn), List.of(Lifecycle.userMessage(command.text())), run.getRunId());
         keys.remember(command.userKey(), command.source(), command.idempotencyKey(), run.getRunId(), fingerprint, now);
-        return new IngestOutcome(RunView.of(run), threadId, false);
+        return run;
     }
 
     public Optional<RunView> find(String userKey, String runId) {

@@ -34,7 +34,8 @@ public class LaneRows {
             + " FROM threads WHERE lease_owner = ? ORDER BY id FOR UPDATE";
     private static final String RUN_COLUMNS = "r.run_id, r.thread_id, r.thread_seq, r.user_key, r.thread_key,"
             + " r.source, r.state, r.input_text, r.delivery_mode, r.turn_id, r.attempt, r.crashes, r.claimed_by,"
-            + " r.created_at, t.state, t.started_at";
+            + " r.created_at, t.state, t.started_at, t.merged_into,"
+            + " (SELECT count(*) FROM runs o WHERE o.turn_id = r.turn_id)";
     /* The states as literals: on PostgreSQL a partial index holds only unfinished runs (V7), and
        only a literal predicate lets the planner use it. */
     private static final String UNFINISHED = "SELECT " + RUN_COLUMNS
@@ -48,12 +49,12 @@ public class LaneRows {
             + " finished_at = ?, updated_at = ? WHERE run_id = ? AND state IN ('queued', 'executing')";
     private static final String REQUEUE = "UPDATE runs SET state = 'queued', claimed_by = NULL, updated_at = ?"
             + " WHERE run_id = ? AND state = 'executing' AND attempt = ?";
-    private static final String LEASE = "UPDATE threads SET lease_owner = ?, lease_until = ?, lease_run_id = ?,"
-            + " lease_attempt = ? WHERE id = ?";
-    private static final String NEXT_SEQ = "UPDATE threads SET next_seq = ? WHERE id = ?";
+    private static final String WRITE_LANE = "UPDATE threads SET lease_owner = ?, lease_until = ?, lease_run_id = ?,"
+            + " lease_attempt = ?, next_seq = ? WHERE id = ?";
     private static final String INSERT_RUN = "INSERT INTO runs (run_id, thread_id, thread_seq, user_key, thread_key,"
             + " source, external_user_key, delivery_mode, state, input_text, input_json, turn_id, attempt, crashes,"
-            + " payload_hash, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+            + " claimed_by, payload_hash, created_at, started_at, updated_at)"
+            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
     private static final String INSERT_TURN = "INSERT INTO turns (turn_id, user_key, thread_id, thread_key, state,"
             + " started_at) VALUES (?, ?, ?, ?, ?, ?)";
     private static final String TURN = "SELECT t.user_key, t.thread_key, t.started_at, t.merged_into, r.run_id,"
@@ -86,15 +87,30 @@ public class LaneRows {
         public Lane released() {
             return new Lane(threadId, null, null, null, null, nextSeq, dbNow);
         }
+
+        /** The lane after a run took sequence number {@code nextSeq}. */
+        public Lane advanced() {
+            return new Lane(threadId, leaseOwner, leaseUntil, leaseRunId, leaseAttempt, nextSeq + 1, dbNow);
+        }
     }
 
     /**
-     * An unfinished run as its lane sees it, with its turn: {@code turnActive} and
-     * {@code turnStartedAt} (null without an active turn) are the turn's when the run was read.
+     * An unfinished run as its lane sees it, with its turn as it was when the run was read:
+     * whether it is active, when it started and what it was merged into (0 and null without an
+     * active turn), and how many runs it has.
      */
     public record LaneRun(String runId, long threadId, long threadSeq, String userKey, String threadKey,
             String source, RunState state, String inputText, String deliveryMode, String turnId, int attempt,
-            int crashes, String claimedBy, long createdAt, boolean turnActive, long turnStartedAt) {
+            int crashes, String claimedBy, long createdAt, boolean turnActive, long turnStartedAt,
+            String turnMergedInto, int turnRuns) {
+
+        /** A run started as it was added, the only run of a new turn that started at its creation. */
+        public static LaneRun added(RunRecord run) {
+            return new LaneRun(run.getRunId(), run.getThreadId(), run.getThreadSeq(), run.getUserKey(),
+                    run.getThreadKey(), run.getSource(), run.getState(), run.getInputText(), run.getDeliveryMode(),
+                    run.getTurnId(), run.getAttempt(), run.getCrashes(), run.getClaimedBy(), run.getCreatedAt(),
+                    run.getTurnId() != null, run.getCreatedAt(), null, 1);
+        }
 
         public boolean isExecutingAttempt(int attempt) {
             return state == RunState.EXECUTING && this.attempt == attempt;
@@ -103,7 +119,26 @@ public class LaneRows {
         /** The same run after a transition this transaction made. */
         public LaneRun moved(RunState state, int attempt, int crashes, String claimedBy) {
             return new LaneRun(runId, threadId, threadSeq, userKey, threadKey, source, state, inputText,
-                    deliveryMode, turnId, attempt, crashes, claimedBy, createdAt, turnActive, turnStartedAt);
+                    deliveryMode, turnId, attempt, crashes, claimedBy, createdAt, turnActive, turnStartedAt,
+                    turnMergedInto, turnRuns);
+        }
+    }
+
+    /** How a run ended: {@code succeeded} with its output, or {@code failed} with a code (or null) and a message. */
+    public record RunEnd(RunState state, String outputJson, String errorCode, String errorMessage) {
+
+        public RunEnd {
+            if (!state.isTerminal()) {
+                throw new IllegalArgumentException("not an end: " + state);
+            }
+        }
+
+        public static RunEnd succeeded(String outputJson) {
+            return new RunEnd(RunState.SUCCEEDED, outputJson, null, null);
+        }
+
+        public static RunEnd failed(String errorCode, String errorMessage) {
+            return new RunEnd(RunState.FAILED, null, errorCode, errorMessage);
         }
     }
 
@@ -147,9 +182,9 @@ public class LaneRows {
         }
     }
 
-    /** Writes the lane's lease as {@code lane} holds it (released when its owner is null). */
-    public void setLease(Lane lane) {
-        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(LEASE)) {
+    /** Writes the lane row as {@code lane} holds it: its lease (released when the owner is null) and next sequence number. */
+    public void write(Lane lane) {
+        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(WRITE_LANE)) {
             s.setString(1, lane.leaseOwner());
             setLong(s, 2, lane.leaseUntil());
             s.setString(3, lane.leaseRunId());
@@ -158,27 +193,17 @@ public class LaneRows {
             } else {
                 s.setInt(4, lane.leaseAttempt());
             }
-            s.setLong(5, lane.threadId());
-            expectOne(s.executeUpdate(), "setting the lease of thread " + lane.threadId());
+            s.setLong(5, lane.nextSeq());
+            s.setLong(6, lane.threadId());
+            expectOne(s.executeUpdate(), "writing the lane of thread " + lane.threadId());
         } catch (SQLException e) {
-            throw failed("setting the lease of thread " + lane.threadId(), e);
-        }
-    }
-
-    /** Records the sequence number the thread's next run takes. */
-    public void setNextSeq(long threadId, long nextSeq) {
-        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(NEXT_SEQ)) {
-            s.setLong(1, nextSeq);
-            s.setLong(2, threadId);
-            expectOne(s.executeUpdate(), "advancing the sequence of thread " + threadId);
-        } catch (SQLException e) {
-            throw failed("advancing the sequence of thread " + threadId, e);
+            throw failed("writing the lane of thread " + lane.threadId(), e);
         }
     }
 
     // --- runs ---
 
-    /** Inserts a new (queued) run, built as its entity; the persistence context never sees it. */
+    /** Inserts a new run (queued, or started as it is added), built as its entity; the persistence context never sees it. */
     public void insert(RunRecord run) {
         try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(INSERT_RUN)) {
             s.setString(1, run.getRunId());
@@ -195,9 +220,11 @@ public class LaneRows {
             s.setString(12, run.getTurnId());
             s.setInt(13, run.getAttempt());
             s.setInt(14, run.getCrashes());
-            s.setString(15, run.getPayloadHash());
-            s.setLong(16, run.getCreatedAt());
-            s.setLong(17, run.getUpdatedAt());
+            s.setString(15, run.getClaimedBy());
+            s.setString(16, run.getPayloadHash());
+            s.setLong(17, run.getCreatedAt());
+            setLong(s, 18, run.getStartedAt());
+            s.setLong(19, run.getUpdatedAt());
             s.executeUpdate();
         } catch (SQLException e) {
             throw failed("storing run " + run.getRunId(), e);
@@ -239,16 +266,13 @@ public class LaneRows {
         }
     }
 
-    /** Ends the unfinished run: {@code succeeded} with its output, or {@code failed} with a code (or null) and a message. */
-    public void end(String runId, RunState state, String outputJson, String errorCode, String errorMessage, long now) {
-        if (!state.isTerminal()) {
-            throw new IllegalArgumentException("not an end: " + state);
-        }
+    /** Ends the unfinished run as {@code end} says. */
+    public void end(String runId, RunEnd end, long now) {
         try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(END)) {
-            s.setString(1, state.wire());
-            s.setString(2, outputJson);
-            s.setString(3, errorCode);
-            s.setString(4, errorMessage);
+            s.setString(1, end.state().wire());
+            s.setString(2, end.outputJson());
+            s.setString(3, end.errorCode());
+            s.setString(4, end.errorMessage());
             s.setLong(5, now);
             s.setLong(6, now);
             s.setString(7, runId);
@@ -339,7 +363,8 @@ public class LaneRows {
                     runs.add(new LaneRun(rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getString(4),
                             rs.getString(5), rs.getString(6), RunState.fromWire(rs.getString(7)), rs.getString(8),
                             rs.getString(9), rs.getString(10), rs.getInt(11), rs.getInt(12), rs.getString(13),
-                            rs.getLong(14), "active".equals(turnState), rs.getLong(16)));
+                            rs.getLong(14), "active".equals(turnState), rs.getLong(16), rs.getString(17),
+                            rs.getInt(18)));
                 }
             }
             return runs;

@@ -14,8 +14,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Every read and lock of threads, their lanes' runs and their turns, in the caller's transaction:
- * one place to see which statements the hot path issues and which indexes serve them. Each
+ * The reads and locks of threads, their lanes' runs and their turns through the entities, in the
+ * caller's transaction — everything off the per-run path, which is {@link LaneRows}'s. Each
  * statement is keyed by one thread (or one run, one turn), except the sweeps an instance makes
  * for its own leases and for claimable lanes — so the tables could be distributed by thread.
  */

@@ -1,7 +1,8 @@
 /**
  * Threads as addresses: a (user, thread key) pair resolved to the row that carries the thread's
  * lane, created on first use and cached by {@link dev.switchboard.core.thread.ThreadDirectory};
- * and {@link dev.switchboard.core.thread.ThreadRepository}, the one place that reads and locks
- * threads, their runs and their turns.
+ * and the two places that read and write threads, their runs and their turns:
+ * {@link dev.switchboard.core.thread.LaneRows}, the per-run path in plain JDBC, and
+ * {@link dev.switchboard.core.thread.ThreadRepository}, everything else through the entities.
  */
 package dev.switchboard.core.thread;

@@ -14,6 +14,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -48,18 +49,29 @@ public class TurnTracker implements LaneListener {
         }
     }
 
+    /**
+     * Emits the run's reply and ends its turn if that was the turn's last unfinished run. A turn of
+     * this one run (as most are) is settled from what the lane read with the run, without reading
+     * the turn again.
+     */
     @Override
-    public void runEnded(LaneRows.LaneRun run, RunState state, String outputJson) {
+    public void runEnded(LaneRows.LaneRun run, LaneRows.RunEnd end) {
         if (run.turnId() == null || !run.turnActive()) {
             return;
         }
-        if (state == RunState.SUCCEEDED) {
-            String reply = Lifecycle.replyText(outputJson);
+        if (end.state() == RunState.SUCCEEDED) {
+            String reply = Lifecycle.replyText(end.outputJson());
             if (reply != null && !reply.isEmpty()) {
                 events.assistantItem(refOf(run), reply);
             }
         }
-        settle(run.turnId());
+        if (run.turnRuns() == 1) {
+            settle(new LaneRows.ActiveTurn(run.turnId(), run.userKey(), run.threadKey(), run.turnStartedAt(),
+                    run.turnMergedInto(), List.of(new LaneRows.TurnRun(run.runId(), run.source(), run.createdAt(),
+                            end.state(), end.errorCode(), end.errorMessage(), end.outputJson()))));
+        } else {
+            settle(rows.activeTurn(run.turnId()));
+        }
     }
 
     /**
@@ -71,16 +83,16 @@ public class TurnTracker implements LaneListener {
             return;
         }
         repository.flush();
-        settle(turn.getTurnId());
+        settle(rows.activeTurn(turn.getTurnId()));
         repository.reread(turn);
     }
 
-    /** Ends the turn if it is active and none of its runs is unfinished. */
-    private void settle(String turnId) {
-        LaneRows.ActiveTurn turn = rows.activeTurn(turnId);
+    /** Ends the turn (null: not active) if none of its runs is unfinished. */
+    private void settle(LaneRows.ActiveTurn turn) {
         if (turn == null) {
             return;
         }
+        String turnId = turn.turnId();
         Optional<TurnOutcome> ending = TurnOutcome.of(turn.runs().stream()
                 .map(r -> new TurnOutcome.RunResult(r.state(), r.errorCode(), r.errorMessage(),
                         r.state() == RunState.SUCCEEDED ? Lifecycle.replyText(r.outputJson()) : null))
