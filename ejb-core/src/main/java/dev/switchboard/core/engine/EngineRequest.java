@@ -1,8 +1,25 @@
 package dev.switchboard.core.engine;
 
-/** The input of one engine call: the run, its thread, its attempt, and the call's cancellation. */
+import jakarta.json.JsonObject;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * The input of one engine call: the run, its thread, its attempt, the call's cancellation, and
+ * the thread's conversation before this run ({@link #history()}).
+ *
+ * @param history the thread's latest items before this run, oldest first (Open Responses item
+ *        shapes), at most {@code SWITCHBOARD_HISTORY_MAX_ITEMS}; read from the database when first
+ *        asked for, so an engine that never asks costs nothing
+ */
 public record EngineRequest(String runId, String userKey, String threadKey, String inputText,
-        String deliveryMode, int attempt, Cancellation cancellation) {
+        String deliveryMode, int attempt, Cancellation cancellation, Supplier<List<JsonObject>> history) {
+
+    /** A call with no history (a new thread, or a caller that has none to give). */
+    public EngineRequest(String runId, String userKey, String threadKey, String inputText, String deliveryMode,
+            int attempt, Cancellation cancellation) {
+        this(runId, userKey, threadKey, inputText, deliveryMode, attempt, cancellation, List::of);
+    }
 
     public boolean cancelled() {
         return cancellation.isCancelled();

@@ -1,10 +1,15 @@
 package dev.switchboard.core.engine;
 
+import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 /**
  * A deterministic engine driven by its input, for tests; active only when
@@ -14,6 +19,8 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code sleep <ms>} works for that long, checking its cancellation every
  *       {@value #TICK_MS} ms and stopping at once when cancelled;</li>
  *   <li>{@code fail <message>} fails the run with that message;</li>
+ *   <li>{@code history} ends the script and answers with the thread's history it was given, one
+ *       {@code <role>: <text>} per item joined by {@code " | "}, after {@code history(<count>): };</li>
  *   <li>anything else ends the script and is echoed like {@link EchoEngine} does.</li>
  * </ul>
  * A text with no directive behaves exactly like the echo engine without delay. Each step checks
@@ -104,6 +111,15 @@ public class ScriptedEngine implements AgentEngine {
                     return;
                 }
             }
+            if (directive.equals("history")) {
+                List<JsonObject> history = request.history().get();
+                String told = history.stream()
+                        .map(item -> item.getString("role", item.getString("type", "?")) + ": " + textOf(item))
+                        .collect(Collectors.joining(" | "));
+                record("end", at, "completed");
+                result.complete(EchoEngine.reply("history(" + history.size() + "): " + told, request.deliveryMode()));
+                return;
+            }
             if (directive.startsWith("fail ")) {
                 result.completeExceptionally(new EngineFailure(directive.substring(5).strip()));
                 return;
@@ -140,6 +156,16 @@ public class ScriptedEngine implements AgentEngine {
             }
             journal.write(request, event, at, outcome, end ? progressAt : null);
         }
+    }
+
+    /** An item's text parts, joined by newlines. */
+    private static String textOf(JsonObject item) {
+        JsonArray content = item.containsKey("content") && item.get("content").getValueType() == JsonValue.ValueType.ARRAY
+                ? item.getJsonArray("content") : JsonValue.EMPTY_JSON_ARRAY;
+        return content.stream()
+                .filter(part -> part instanceof JsonObject p && p.get("text") instanceof JsonString)
+                .map(part -> ((JsonObject) part).getString("text"))
+                .collect(Collectors.joining("\n"));
     }
 
     private static long parseMillis(String value) {

@@ -3,6 +3,8 @@ package dev.switchboard.core.lane;
 import dev.switchboard.core.clock.InstanceClock;
 import dev.switchboard.core.clock.PeriodicTask;
 import dev.switchboard.core.engine.EngineSelector;
+import dev.switchboard.core.history.HistorySettings;
+import dev.switchboard.core.history.ThreadItems;
 import dev.switchboard.core.metrics.Meters;
 import dev.switchboard.core.thread.ThreadRepository;
 import jakarta.annotation.PostConstruct;
@@ -71,6 +73,12 @@ public class LaneController {
     @Inject
     Meters meters;
 
+    @Inject
+    ThreadItems items;
+
+    @Inject
+    HistorySettings history;
+
     @EJB
     InstanceBeacon beacon;
 
@@ -89,7 +97,8 @@ public class LaneController {
         timers = Executors.newScheduledThreadPool(5, threadFactory);
         runner = new LaneRunner(ledger, engines.engine(), owner, new LaneSlots(settings.maxConcurrent()), workers, timers,
                 clock::nanoTime, new LaneRunner.Timing(settings.leaseMarginMs(), settings.runTimeoutMs(),
-                        Math.max(MIN_RECORD_RETRY_MS, 2 * settings.leaseMs())), watch::changed, meters);
+                        Math.max(MIN_RECORD_RETRY_MS, 2 * settings.leaseMs())), watch::changed, meters,
+                threadId -> items.recent(threadId, history.maxItems()).stream().map(ThreadItems.StoredItem::item).toList());
         keeper = new LeaseKeeper(ledger, runner, owner, settings.leaseMs(), settings.leaseMarginMs(), clock::nanoTime);
         timers.scheduleWithFixedDelay(PeriodicTask.guarded(LOG, "Lease heartbeat", keeper::heartbeat),
                 settings.heartbeatMs(), settings.heartbeatMs(), TimeUnit.MILLISECONDS);

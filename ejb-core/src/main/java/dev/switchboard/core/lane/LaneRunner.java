@@ -14,7 +14,9 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import java.util.function.LongFunction;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -22,7 +24,8 @@ import java.util.logging.Logger;
  * Runs this instance's executions: claims woken lanes, calls the engine with a timeout and a
  * cancellation, records the result behind the fence — retrying a write whose commit outcome is
  * unknown, and adopting whatever that write claimed — and chains the lane's next run on the same
- * slot. Executions are keyed by run and attempt, so a newer attempt claimed here stops the older
+ * slot; the engine is given the thread's history (the {@code history} function, read on first use).
+ * Executions are keyed by run and attempt, so a newer attempt claimed here stops the older
  * one and an older one's end never touches the newer one. Plain Java: the container supplies the
  * store, threads and clock, unit tests supply fakes.
  */
@@ -51,12 +54,13 @@ final class LaneRunner {
     private final Timing timing;
     private final Consumer<String> runChanged;
     private final Meters meters;
+    private final LongFunction<List<JsonObject>> history;
     private final ConcurrentHashMap<RunAttempt, Execution> executions = new ConcurrentHashMap<>();
     private volatile boolean accepting = true;
 
     LaneRunner(LaneStore store, AgentEngine engine, String owner, LaneSlots slots, Executor workers,
             ScheduledExecutorService timers, LongSupplier ticker, Timing timing, Consumer<String> runChanged,
-            Meters meters) {
+            Meters meters, LongFunction<List<JsonObject>> history) {
         this.store = store;
         this.engine = engine;
         this.owner = owner;
@@ -67,6 +71,7 @@ final class LaneRunner {
         this.timing = timing;
         this.runChanged = runChanged;
         this.meters = meters;
+        this.history = history;
     }
 
     /** The thread may have runnable work. */
@@ -191,7 +196,7 @@ final class LaneRunner {
         runChanged.accept(claim.runId());
         meters.runStarted(engine.name());
         EngineRequest request = new EngineRequest(claim.runId(), claim.userKey(), claim.threadKey(), claim.inputText(),
-                claim.deliveryMode(), claim.attempt(), execution.cancellation());
+                claim.deliveryMode(), claim.attempt(), execution.cancellation(), onFirstUse(() -> history.apply(threadId)));
         execution.outcome().orTimeout(timing.runTimeoutMs(), TimeUnit.MILLISECONDS)
                 .whenComplete((output, error) -> submit(() -> finish(execution, output, error), () -> release(execution)));
         try {
@@ -263,6 +268,21 @@ final class LaneRunner {
         executions.remove(execution.key(), execution);
         drive(slots.end(execution.threadId(), execution));
         runChanged.accept(execution.claim().runId());
+    }
+
+    /** {@code read} once, when first asked for. */
+    private static <T> Supplier<T> onFirstUse(Supplier<T> read) {
+        return new Supplier<>() {
+            private T value;
+
+            @Override
+            public synchronized T get() {
+                if (value == null) {
+                    value = read.get();
+                }
+                return value;
+            }
+        };
     }
 
     private void submit(Runnable task, Runnable ifRejected) {

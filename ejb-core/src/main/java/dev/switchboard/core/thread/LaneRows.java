@@ -35,7 +35,7 @@ public class LaneRows {
     private static final String RUN_COLUMNS = "r.run_id, r.thread_id, r.thread_seq, r.user_key, r.thread_key,"
             + " r.source, r.state, r.input_text, r.delivery_mode, r.turn_id, r.attempt, r.crashes, r.claimed_by,"
             + " r.created_at, t.state, t.started_at, t.merged_into,"
-            + " (SELECT count(*) FROM runs o WHERE o.turn_id = r.turn_id)";
+            + " (SELECT count(*) FROM runs o WHERE o.turn_id = r.turn_id), r.input_json";
     /* The states as literals: on PostgreSQL a partial index holds only unfinished runs (V7), and
        only a literal predicate lets the planner use it. */
     private static final String UNFINISHED = "SELECT " + RUN_COLUMNS
@@ -97,19 +97,19 @@ public class LaneRows {
     /**
      * An unfinished run as its lane sees it, with its turn as it was when the run was read:
      * whether it is active, when it started and what it was merged into (0 and null without an
-     * active turn), and how many runs it has.
+     * active turn), and how many runs it has; {@code inputJson} holds structured input items (or null).
      */
     public record LaneRun(String runId, long threadId, long threadSeq, String userKey, String threadKey,
             String source, RunState state, String inputText, String deliveryMode, String turnId, int attempt,
             int crashes, String claimedBy, long createdAt, boolean turnActive, long turnStartedAt,
-            String turnMergedInto, int turnRuns) {
+            String turnMergedInto, int turnRuns, String inputJson) {
 
         /** A run started as it was added, the only run of a new turn that started at its creation. */
         public static LaneRun added(RunRecord run) {
             return new LaneRun(run.getRunId(), run.getThreadId(), run.getThreadSeq(), run.getUserKey(),
                     run.getThreadKey(), run.getSource(), run.getState(), run.getInputText(), run.getDeliveryMode(),
                     run.getTurnId(), run.getAttempt(), run.getCrashes(), run.getClaimedBy(), run.getCreatedAt(),
-                    run.getTurnId() != null, run.getCreatedAt(), null, 1);
+                    run.getTurnId() != null, run.getCreatedAt(), null, 1, run.getInputJson());
         }
 
         public boolean isExecutingAttempt(int attempt) {
@@ -120,7 +120,7 @@ public class LaneRows {
         public LaneRun moved(RunState state, int attempt, int crashes, String claimedBy) {
             return new LaneRun(runId, threadId, threadSeq, userKey, threadKey, source, state, inputText,
                     deliveryMode, turnId, attempt, crashes, claimedBy, createdAt, turnActive, turnStartedAt,
-                    turnMergedInto, turnRuns);
+                    turnMergedInto, turnRuns, inputJson);
         }
     }
 
@@ -364,7 +364,7 @@ public class LaneRows {
                             rs.getString(5), rs.getString(6), RunState.fromWire(rs.getString(7)), rs.getString(8),
                             rs.getString(9), rs.getString(10), rs.getInt(11), rs.getInt(12), rs.getString(13),
                             rs.getLong(14), "active".equals(turnState), rs.getLong(16), rs.getString(17),
-                            rs.getInt(18)));
+                            rs.getInt(18), rs.getString(19)));
                 }
             }
             return runs;

@@ -5,8 +5,10 @@ import dev.switchboard.core.lifecycle.Lifecycle;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
+import jakarta.json.JsonReader;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
+import java.io.StringReader;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -132,6 +134,16 @@ public final class TurnInput {
                 .flatMap(m -> m.getJsonArray("content").getValuesAs(JsonObject.class).stream())
                 .map(p -> p.getString("text"))
                 .collect(Collectors.joining("\n"));
+    }
+
+    /** A run's input as stored: its structured items ({@code inputJson}), or else its plain text. */
+    public static TurnInput stored(String inputJson, String inputText) {
+        if (inputJson == null) {
+            return ofText(inputText);
+        }
+        try (JsonReader reader = Jsons.createReader(new StringReader(inputJson))) {
+            return fromJson(reader.readArray());
+        }
     }
 
     /** Plain text as a one-message input (runs posted to {@code /v1/messages}). */

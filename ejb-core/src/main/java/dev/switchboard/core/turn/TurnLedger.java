@@ -3,7 +3,6 @@ package dev.switchboard.core.turn;
 import dev.switchboard.core.clock.InstanceClock;
 import dev.switchboard.core.idempotency.IdempotencyKeys;
 import dev.switchboard.core.idempotency.PayloadFingerprint;
-import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.lane.ClaimResult;
 import dev.switchboard.core.lane.LaneHead;
 import dev.switchboard.core.lifecycle.TurnEvents;
@@ -19,8 +18,6 @@ import dev.switchboard.persistence.turn.TurnRecord;
 import jakarta.ejb.Stateless;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
-import jakarta.json.JsonReader;
-import java.io.StringReader;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -229,11 +226,6 @@ public class TurnLedger {
     }
 
     static TurnInput inputOf(RunRecord run) {
-        if (run.getInputJson() == null) {
-            return TurnInput.ofText(run.getInputText());
-        }
-        try (JsonReader reader = Jsons.createReader(new StringReader(run.getInputJson()))) {
-            return TurnInput.fromJson(reader.readArray());
-        }
+        return TurnInput.stored(run.getInputJson(), run.getInputText());
     }
 }

@@ -1,5 +1,6 @@
 package dev.switchboard.core.turn;
 
+import dev.switchboard.core.history.ThreadItems;
 import dev.switchboard.core.lifecycle.Lifecycle;
 import dev.switchboard.core.run.RunView;
 import dev.switchboard.core.thread.ThreadRepository;
@@ -14,12 +15,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** Read models for {@code thread/list}, {@code thread/read} and {@code turn/read}. */
+/** Read models for {@code thread/list}, {@code thread/read}, {@code turn/read} and a thread's history. */
 @Stateless
 public class TurnQueries {
 
     @Inject
     ThreadRepository repository;
+
+    @Inject
+    ThreadItems items;
 
     public record ThreadSummary(String threadKey, long createdAt, long activeTurns) {
     }
@@ -34,6 +38,10 @@ public class TurnQueries {
     }
 
     public record TurnContent(TurnView turn, Conversation conversation) {
+    }
+
+    /** A page of a thread's history; {@code nextAfterSeq} is null on the last page. */
+    public record ItemPage(List<ThreadItems.StoredItem> items, Long nextAfterSeq) {
     }
 
     public ThreadPage threads(String userKey, String after, int limit) {
@@ -59,6 +67,18 @@ public class TurnQueries {
         long active = repository.activeTurnCounts(userKey, List.of(t.getId())).getOrDefault(t.getId(), 0L);
         return Optional.of(new ThreadContent(new ThreadSummary(t.getThreadKey(), t.getCreatedAt(), active),
                 conversation(page), more ? page.get(limit - 1).getThreadSeq() : null));
+    }
+
+    /** The user's thread's history after {@code afterSeq}, up to {@code limit} items; empty when there is no such thread. */
+    public Optional<ItemPage> history(String userKey, String threadKey, long afterSeq, int limit) {
+        Optional<ThreadRecord> thread = repository.thread(userKey, threadKey);
+        if (thread.isEmpty()) {
+            return Optional.empty();
+        }
+        List<ThreadItems.StoredItem> found = items.after(thread.get().getId(), afterSeq, limit + 1);
+        boolean more = found.size() > limit;
+        List<ThreadItems.StoredItem> page = more ? found.subList(0, limit) : found;
+        return Optional.of(new ItemPage(page, more ? page.get(limit - 1).seq() : null));
     }
 
     public Optional<TurnContent> turn(String userKey, String turnId) {

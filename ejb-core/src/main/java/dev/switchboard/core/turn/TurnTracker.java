@@ -1,6 +1,8 @@
 package dev.switchboard.core.turn;
 
 import dev.switchboard.core.clock.InstanceClock;
+import dev.switchboard.core.history.ConversationItems;
+import dev.switchboard.core.history.ThreadItems;
 import dev.switchboard.core.lane.LaneListener;
 import dev.switchboard.core.lifecycle.Lifecycle;
 import dev.switchboard.core.lifecycle.TurnEnded;
@@ -19,7 +21,8 @@ import java.util.Optional;
 
 /**
  * Keeps a turn in step with its runs, inside the transaction that changes a run (whose thread row
- * is locked): a claimed run reports {@code running}, a finished run emits its reply, and the turn
+ * is locked): a claimed run reports {@code running}, a finished run emits its reply and adds its
+ * input and reply to the thread's history ({@link ThreadItems}), and the turn
  * ends — exactly once — when its last run ends, as {@link TurnOutcome} decides; then
  * {@link TurnEnded} is fired in the same transaction. The lanes call it as their {@link LaneListener};
  * it reads and writes the turn through {@link LaneRows}, the lanes' own statements.
@@ -35,6 +38,9 @@ public class TurnTracker implements LaneListener {
 
     @Inject
     TurnEvents events;
+
+    @Inject
+    ThreadItems items;
 
     @Inject
     InstanceClock clock;
@@ -59,11 +65,13 @@ public class TurnTracker implements LaneListener {
         if (run.turnId() == null || !run.turnActive()) {
             return;
         }
-        if (end.state() == RunState.SUCCEEDED) {
-            String reply = Lifecycle.replyText(end.outputJson());
-            if (reply != null && !reply.isEmpty()) {
-                events.assistantItem(refOf(run), reply);
-            }
+        String reply = end.state() == RunState.SUCCEEDED ? Lifecycle.replyText(end.outputJson()) : null;
+        if (reply != null && !reply.isEmpty()) {
+            events.assistantItem(refOf(run), reply);
+        }
+        if (end.errorCode() == null) { // the engine's own result (not a cancel or an abandon): what it saw joins the history
+            items.append(run.threadId(), run.runId(), run.turnId(), ConversationItems.ofRun(
+                    TurnInput.stored(run.inputJson(), run.inputText()).messages(), reply), clock.millis());
         }
         if (run.turnRuns() == 1) {
             settle(new LaneRows.ActiveTurn(run.turnId(), run.userKey(), run.threadKey(), run.turnStartedAt(),

@@ -15,6 +15,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -49,6 +50,31 @@ class EnginesTest {
     void echoKeepsTextUntrimmed() throws Exception {
         assertEquals("   ", run(new EchoEngine(0, TIMER), request("   ", "followUp")).getString("text"));
         assertThrows(IllegalArgumentException.class, () -> new EchoEngine(-1, TIMER));
+    }
+
+    @Test
+    void scriptedTellsTheHistoryItWasGivenAndReadsItOnlyWhenAsked() throws Exception {
+        AtomicInteger reads = new AtomicInteger();
+        List<JsonObject> history = List.of(
+                Json.createObjectBuilder().add("type", "message").add("role", "user").add("content",
+                        Json.createArrayBuilder().add(Json.createObjectBuilder().add("type", "input_text").add("text", "hi")))
+                        .build(),
+                Json.createObjectBuilder().add("type", "message").add("role", "assistant").add("content",
+                        Json.createArrayBuilder().add(Json.createObjectBuilder().add("type", "output_text").add("text", "hello")))
+                        .build());
+        EngineRequest asking = new EngineRequest("r1", "u", "t", "history", "followUp", 1, Cancellation.manual(), () -> {
+            reads.incrementAndGet();
+            return history;
+        });
+        assertEquals("history(2): user: hi | assistant: hello", run(new ScriptedEngine(TIMER), asking).getString("text"));
+        assertEquals(1, reads.get());
+        EngineRequest notAsking = new EngineRequest("r2", "u", "t", "just text", "followUp", 1, Cancellation.manual(),
+                () -> {
+                    reads.incrementAndGet();
+                    return history;
+                });
+        assertEquals("just text", run(new ScriptedEngine(TIMER), notAsking).getString("text"));
+        assertEquals(1, reads.get(), "an engine that does not ask reads no history");
     }
 
     @Test

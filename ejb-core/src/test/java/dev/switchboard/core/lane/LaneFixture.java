@@ -53,7 +53,7 @@ final class LaneFixture implements AutoCloseable {
                 new LaneRunner.Timing(MARGIN_MS, 60_000, 5_000), id -> {
                     changed.add(id);
                     onChanged.accept(id);
-                }, Meters.none());
+                }, Meters.none(), threadId -> List.of());
         keeper = new LeaseKeeper(store, runner, OWNER, LEASE_MS, MARGIN_MS, nanos::get);
     }
 

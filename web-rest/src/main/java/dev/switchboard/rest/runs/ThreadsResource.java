@@ -1,9 +1,11 @@
 package dev.switchboard.rest.runs;
 
+import dev.switchboard.core.history.ThreadItems;
 import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.run.RunJson;
 import dev.switchboard.core.run.RunPage;
 import dev.switchboard.core.run.RunService;
+import dev.switchboard.core.turn.TurnQueries;
 import dev.switchboard.rest.JsonBody;
 import dev.switchboard.rest.QueryParams;
 import dev.switchboard.rest.auth.Caller;
@@ -20,13 +22,16 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
+import java.time.Instant;
 import java.util.List;
 
 /**
  * A thread's runs: {@code GET /v1/threads/{thread_key}/runs?after_seq=&limit=} lists them in lane
- * (FIFO) order, paged by per-thread sequence; {@code POST /v1/threads/{thread_key}/cancel} cancels
+ * (FIFO) order, paged by per-thread sequence; {@code GET /v1/threads/{thread_key}/items} lists its
+ * conversation history, paged by item sequence; {@code POST /v1/threads/{thread_key}/cancel} cancels
  * its queued and executing runs. Thread keys may contain {@code /} (e.g. {@code event:o/r}); the
- * query forms {@code /v1/threads/runs?thread_key=} and {@code /v1/threads/cancel?thread_key=} reach
+ * query forms {@code /v1/threads/runs?thread_key=}, {@code /v1/threads/items?thread_key=} and
+ * {@code /v1/threads/cancel?thread_key=} reach
  * any key, also where a client escapes its slash as {@code %2F}.
  */
 @Path("/v1/threads")
@@ -40,6 +45,9 @@ public class ThreadsResource {
 
     @EJB
     RunService runs;
+
+    @EJB
+    TurnQueries queries;
 
     @Inject
     Caller caller;
@@ -56,20 +64,41 @@ public class ThreadsResource {
     @Path("{thread_key: .+}/runs")
     public String list(@PathParam("thread_key") String threadKey,
             @QueryParam("after_seq") String afterSeq, @QueryParam("limit") String limit) {
-        String key = checkedKey(threadKey);
-        long after = QueryParams.bounded(afterSeq, 0, 0, Long.MAX_VALUE, "after_seq");
-        int size = (int) QueryParams.bounded(limit, DEFAULT_LIMIT, 1, MAX_LIMIT, "limit");
-        RunPage page = runs.page(caller.user(), key, after, size)
-                .orElseThrow(() -> notFound(key));
-        JsonArrayBuilder items = Jsons.createArrayBuilder();
-        page.runs().forEach(r -> items.add(RunJson.of(r)));
-        var body = Jsons.createObjectBuilder().add("thread_key", key).add("runs", items);
-        if (page.nextAfterSeq() == null) {
-            body.addNull("next_after_seq");
-        } else {
-            body.add("next_after_seq", page.nextAfterSeq());
+        Paging paging = Paging.of(threadKey, afterSeq, limit);
+        RunPage page = runs.page(caller.user(), paging.key(), paging.afterSeq(), paging.limit())
+                .orElseThrow(() -> notFound(paging.key()));
+        JsonArrayBuilder entries = Jsons.createArrayBuilder();
+        page.runs().forEach(r -> entries.add(RunJson.of(r)));
+        return paging.body("runs", entries, page.nextAfterSeq());
+    }
+
+    /** The query form, {@code GET /v1/threads/items?thread_key=}. */
+    @GET
+    @Path("items")
+    public String itemsByQuery(@QueryParam("thread_key") String threadKey,
+            @QueryParam("after_seq") String afterSeq, @QueryParam("limit") String limit) {
+        return items(threadKey, afterSeq, limit);
+    }
+
+    /** The thread's conversation history, oldest first, paged by {@code seq}. */
+    @GET
+    @Path("{thread_key: .+}/items")
+    public String items(@PathParam("thread_key") String threadKey,
+            @QueryParam("after_seq") String afterSeq, @QueryParam("limit") String limit) {
+        Paging paging = Paging.of(threadKey, afterSeq, limit);
+        TurnQueries.ItemPage page = queries.history(caller.user(), paging.key(), paging.afterSeq(), paging.limit())
+                .orElseThrow(() -> notFound(paging.key()));
+        JsonArrayBuilder entries = Jsons.createArrayBuilder();
+        for (ThreadItems.StoredItem item : page.items()) {
+            var entry = Jsons.createObjectBuilder().add("seq", item.seq()).add("run_id", item.runId());
+            if (item.turnId() == null) {
+                entry.addNull("turn_id");
+            } else {
+                entry.add("turn_id", item.turnId());
+            }
+            entries.add(entry.add("created_at", Instant.ofEpochMilli(item.createdAt()).toString()).add("item", item.item()));
         }
-        return body.build().toString();
+        return paging.body("items", entries, page.nextAfterSeq());
     }
 
     /** The query form, {@code POST /v1/threads/cancel?thread_key=}. */
@@ -87,6 +116,26 @@ public class ThreadsResource {
         JsonArrayBuilder ids = Jsons.createArrayBuilder();
         cancelled.forEach(ids::add);
         return Jsons.createObjectBuilder().add("thread_key", key).add("cancelled_run_ids", ids).build().toString();
+    }
+
+    /** A page request on a thread: its checked key, {@code after_seq} (default 0) and {@code limit} (1–200, default 50). */
+    private record Paging(String key, long afterSeq, int limit) {
+
+        static Paging of(String threadKey, String afterSeq, String limit) {
+            return new Paging(checkedKey(threadKey), QueryParams.bounded(afterSeq, 0, 0, Long.MAX_VALUE, "after_seq"),
+                    (int) QueryParams.bounded(limit, DEFAULT_LIMIT, 1, MAX_LIMIT, "limit"));
+        }
+
+        /** {@code {"thread_key":…, <field>:[…], "next_after_seq":…|null}}. */
+        String body(String field, JsonArrayBuilder entries, Long nextAfterSeq) {
+            var body = Jsons.createObjectBuilder().add("thread_key", key).add(field, entries);
+            if (nextAfterSeq == null) {
+                body.addNull("next_after_seq");
+            } else {
+                body.add("next_after_seq", nextAfterSeq);
+            }
+            return body.build().toString();
+        }
     }
 
     private static String checkedKey(String threadKey) {

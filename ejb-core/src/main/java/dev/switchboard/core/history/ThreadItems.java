@@ -1,0 +1,108 @@
+package dev.switchboard.core.history;
+
+import dev.switchboard.core.json.Jsons;
+import dev.switchboard.core.sql.MultiRowInsert;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonReader;
+import java.io.StringReader;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import javax.sql.DataSource;
+
+/**
+ * The {@code thread_items} table in plain JDBC. {@link #append} runs in the caller's transaction —
+ * the one that records the run's result — as one multi-row insert; the reads run in the caller's
+ * transaction if there is one, else on their own. A thread's items are ordered by {@code seq}
+ * (the row's identity): a thread's runs end one at a time, under its lane's lock.
+ */
+@ApplicationScoped
+public class ThreadItems {
+
+    private static final MultiRowInsert<Row> INSERT = new MultiRowInsert<>(
+            "INSERT INTO thread_items (thread_id, item_id, run_id, turn_id, item, created_at) VALUES ",
+            "(?, ?, ?, ?, ?, ?)", (s, i, row) -> {
+                s.setLong(i, row.threadId());
+                s.setString(i + 1, row.item().getString("id"));
+                s.setString(i + 2, row.runId());
+                s.setString(i + 3, row.turnId());
+                s.setString(i + 4, row.item().toString());
+                s.setLong(i + 5, row.createdAt());
+                return i + 6;
+            });
+    private static final String AFTER = "SELECT id, item_id, run_id, turn_id, item, created_at FROM thread_items"
+            + " WHERE thread_id = ? AND id > ? ORDER BY id FETCH FIRST ? ROWS ONLY";
+    private static final String RECENT = "SELECT id, item_id, run_id, turn_id, item, created_at FROM thread_items"
+            + " WHERE thread_id = ? ORDER BY id DESC FETCH FIRST ? ROWS ONLY";
+
+    @Resource(lookup = "jdbc/switchboard")
+    DataSource dataSource;
+
+    /** One stored item; {@code seq} orders a thread's items (and pages them). */
+    public record StoredItem(long seq, String itemId, String runId, String turnId, JsonObject item, long createdAt) {
+    }
+
+    private record Row(long threadId, String runId, String turnId, JsonObject item, long createdAt) {
+    }
+
+    /** Appends the run's items (each with an {@code id}) to the thread's history, in order. */
+    public void append(long threadId, String runId, String turnId, List<JsonObject> items, long now) {
+        if (items.isEmpty()) {
+            return;
+        }
+        List<Row> rows = items.stream().map(item -> new Row(threadId, runId, turnId, item, now)).toList();
+        try (Connection c = dataSource.getConnection()) {
+            INSERT.insert(c, rows);
+        } catch (SQLException e) {
+            throw new IllegalStateException("storing the items of run " + runId + " failed", e);
+        }
+    }
+
+    /** The thread's items after {@code afterSeq} in order, up to {@code limit}. */
+    public List<StoredItem> after(long threadId, long afterSeq, int limit) {
+        return read(AFTER, threadId, afterSeq, limit);
+    }
+
+    /** The thread's latest {@code limit} items, oldest first. */
+    public List<StoredItem> recent(long threadId, int limit) {
+        if (limit == 0) {
+            return List.of();
+        }
+        List<StoredItem> items = new ArrayList<>(read(RECENT, threadId, null, limit));
+        Collections.reverse(items);
+        return items;
+    }
+
+    private List<StoredItem> read(String sql, long threadId, Long afterSeq, int limit) {
+        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(sql)) {
+            int index = 1;
+            s.setLong(index++, threadId);
+            if (afterSeq != null) {
+                s.setLong(index++, afterSeq);
+            }
+            s.setInt(index, limit);
+            List<StoredItem> items = new ArrayList<>();
+            try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    items.add(new StoredItem(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                            parse(rs.getString(5)), rs.getLong(6)));
+                }
+            }
+            return items;
+        } catch (SQLException e) {
+            throw new IllegalStateException("reading the items of thread " + threadId + " failed", e);
+        }
+    }
+
+    private static JsonObject parse(String json) {
+        try (JsonReader reader = Jsons.createReader(new StringReader(json))) {
+            return reader.readObject();
+        }
+    }
+}
