@@ -262,9 +262,11 @@ class HostileInputIT {
             send("GET", "/v1/runs/" + id, null);
             send("GET", "/v1/runs/" + id + "/wait?timeout=0", null);
             send("GET", "/v1/threads/" + id + "/runs", null);
+            send("GET", "/v1/threads/" + id + "/items", null);
             send("POST", "/v1/threads/" + id + "/cancel", null);
             send("POST", "/v1/events/" + id + "/requeue", null);
             send("GET", "/v1/threads/runs?thread_key=" + id, null);
+            send("GET", "/v1/threads/items?thread_key=" + id, null);
         }
         List<String> queries = List.of("/v1/threads/t/runs?after_seq=18446744073709551619",
                 "/v1/threads/t/runs?limit=-1", "/v1/threads/t/runs?limit=1&limit=2", "/v1/runs/x/wait?timeout=abc",
@@ -272,7 +274,9 @@ class HostileInputIT {
                 "/v1/events?session_key=a%00b", "/v1/decisions?run_id=%00", "/v1/actions?event_id=a%01b",
                 "/v1/events?cursor=LTE6LTE", "/v1/events?cursor=MTo6Og", "/v1/events?cursor=%00", "/v1/events?nope=1",
                 "/v1/events?limit=100000000000000000000", "/rpc/stream?after_seq=-1", "/rpc/stream?after_seq=zz",
-                "/v1/threads/runs", "/v1/threads/runs?thread_key=" + NUL.replace("\\u0000", "%00"));
+                "/v1/threads/runs", "/v1/threads/runs?thread_key=" + NUL.replace("\\u0000", "%00"),
+                "/v1/threads/t/items?after_seq=18446744073709551619", "/v1/threads/t/items?limit=-1",
+                "/v1/threads/t/items?limit=1&limit=2", "/v1/threads/items");
         for (String q : queries) {
             send("GET", q, null, "Accept", q.startsWith("/rpc/stream") ? "application/x-ndjson" : JSON);
         }
