@@ -13,8 +13,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** The caller's threads ({@code thread/list}, {@code thread/read}). */
-@Command(name = "threads", description = "Threads: list, read.")
+/** The caller's threads ({@code thread/list}, {@code thread/read}, {@code GET /v1/threads/items}). */
+@Command(name = "threads", description = "Threads: list, read, history.")
 final class ThreadsCommand {
 
     @Spec
@@ -66,6 +66,30 @@ final class ThreadsCommand {
                     out.println("   " + i.getString("role", "item") + ": " + Texts.oneLine(Texts.text(i.get("content"))));
                 }
             }
+        }
+        if (page.get("next_after_seq") instanceof JsonNumber next) {
+            spec.commandLine().getErr().println("more: --after-seq " + next);
+        }
+        return 0;
+    }
+
+    @Command(name = "history", description = "Shows a thread's conversation history, oldest first: '#<seq> <role>: <text>'.")
+    int history(@Parameters(paramLabel = "<thread>") String thread,
+                @Option(names = "--after-seq", defaultValue = "0", description = "items after this one") long afterSeq,
+                @Option(names = "--limit", defaultValue = "50", description = "at most this many items, 1-200 (default: ${DEFAULT-VALUE})") int limit,
+                @Option(names = "--json", description = "print the answer as JSON") boolean json) {
+        JsonObject page = Switchboard.of(spec).api().get("/v1/threads/items?thread_key=" + Api.escape(thread)
+                + "&after_seq=" + afterSeq + "&limit=" + limit);
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+            out.println(page);
+            return 0;
+        }
+        for (JsonValue value : page.getJsonArray("items")) {
+            JsonObject entry = value.asJsonObject();
+            JsonObject item = entry.getJsonObject("item");
+            out.println("#" + Texts.string(entry, "seq") + " " + item.getString("role", item.getString("type", "item")) + ": "
+                    + Texts.oneLine(Texts.text(item)));
         }
         if (page.get("next_after_seq") instanceof JsonNumber next) {
             spec.commandLine().getErr().println("more: --after-seq " + next);

@@ -133,6 +133,15 @@ class CliIT {
         List<String> read = ok("threads", "read", thread).lines();
         assertTrue(read.get(0).matches("#1 " + runId + " succeeded  \\(turn_\\S+\\)"), read.get(0));
         assertEquals(List.of("   user: hello threads", "   assistant: hello threads"), read.subList(1, 3));
+        List<String> history = ok("threads", "history", thread).lines();
+        assertEquals(2, history.size(), history.toString());
+        assertTrue(history.get(0).matches("#\\d+ user: hello threads"), history.get(0));
+        assertTrue(history.get(1).matches("#\\d+ assistant: hello threads"), history.get(1));
+        Cli.Result firstOnly = Cli.run(url, "threads", "history", thread, "--limit", "1");
+        assertEquals(List.of(history.get(0)), firstOnly.lines());
+        String after = history.get(0).substring(1, history.get(0).indexOf(' '));
+        assertEquals("more: --after-seq " + after + "\n", firstOnly.err());
+        assertEquals(List.of(history.get(1)), ok("threads", "history", thread, "--after-seq", after).lines());
     }
 
     @Test
