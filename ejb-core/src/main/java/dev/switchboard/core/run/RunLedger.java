@@ -135,6 +135,11 @@ public class RunLedger {
         rows.insert(run);
         events.opened(TurnRef.of(turn), List.of(Lifecycle.userMessage(command.text())), run.getRunId());
         keys.remember(command.userKey(), command.source(), command.idempotencyKey(), run.getRunId(), fingerprint, now);
+        if (command.idempotencyKey() != null) {
+            // Written now, not at commit: a first use of the key racing on another thread fails here,
+            // inside the transaction RunService runs again (UniqueViolation.retryOnce).
+            repository.flush();
+        }
         return run;
     }
 
