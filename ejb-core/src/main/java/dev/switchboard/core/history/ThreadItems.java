@@ -2,13 +2,14 @@ package dev.switchboard.core.history;
 
 import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.sql.MultiRowInsert;
+import dev.switchboard.core.sql.Statements;
+import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
 import java.io.StringReader;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -44,6 +45,13 @@ public class ThreadItems {
     @Resource(lookup = "jdbc/switchboard")
     DataSource dataSource;
 
+    private Statements statements;
+
+    @PostConstruct
+    void init() {
+        statements = new Statements(dataSource);
+    }
+
     /** One stored item; {@code seq} orders a thread's items (and pages them). */
     public record StoredItem(long seq, String itemId, String runId, String turnId, JsonObject item, long createdAt) {
     }
@@ -66,7 +74,11 @@ public class ThreadItems {
 
     /** The thread's items after {@code afterSeq} in order, up to {@code limit}. */
     public List<StoredItem> after(long threadId, long afterSeq, int limit) {
-        return read(AFTER, threadId, afterSeq, limit);
+        return statements.query(AFTER, s -> {
+            s.setLong(1, threadId);
+            s.setLong(2, afterSeq);
+            s.setInt(3, limit);
+        }, ThreadItems::item, "reading the items of thread " + threadId);
     }
 
     /** The thread's latest {@code limit} items, oldest first. */
@@ -74,35 +86,18 @@ public class ThreadItems {
         if (limit == 0) {
             return List.of();
         }
-        List<StoredItem> items = new ArrayList<>(read(RECENT, threadId, null, limit));
+        List<StoredItem> items = new ArrayList<>(statements.query(RECENT, s -> {
+            s.setLong(1, threadId);
+            s.setInt(2, limit);
+        }, ThreadItems::item, "reading the items of thread " + threadId));
         Collections.reverse(items);
         return items;
     }
 
-    private List<StoredItem> read(String sql, long threadId, Long afterSeq, int limit) {
-        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(sql)) {
-            int index = 1;
-            s.setLong(index++, threadId);
-            if (afterSeq != null) {
-                s.setLong(index++, afterSeq);
-            }
-            s.setInt(index, limit);
-            List<StoredItem> items = new ArrayList<>();
-            try (ResultSet rs = s.executeQuery()) {
-                while (rs.next()) {
-                    items.add(new StoredItem(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                            parse(rs.getString(5)), rs.getLong(6)));
-                }
-            }
-            return items;
-        } catch (SQLException e) {
-            throw new IllegalStateException("reading the items of thread " + threadId + " failed", e);
-        }
-    }
-
-    private static JsonObject parse(String json) {
-        try (JsonReader reader = Jsons.createReader(new StringReader(json))) {
-            return reader.readObject();
+    private static StoredItem item(ResultSet rs) throws SQLException {
+        try (JsonReader reader = Jsons.createReader(new StringReader(rs.getString(5)))) {
+            return new StoredItem(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4), reader.readObject(),
+                    rs.getLong(6));
         }
     }
 }

@@ -1,18 +1,17 @@
 package dev.switchboard.core.thread;
 
+import dev.switchboard.core.sql.Statements;
 import dev.switchboard.persistence.run.RunRecord;
 import dev.switchboard.persistence.run.RunState;
 import dev.switchboard.persistence.thread.DatabaseClock;
 import dev.switchboard.persistence.turn.TurnRecord;
+import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Types;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import javax.sql.DataSource;
 
 /**
@@ -66,6 +65,13 @@ public class LaneRows {
 
     @Resource(lookup = "jdbc/switchboard")
     DataSource dataSource;
+
+    private Statements statements;
+
+    @PostConstruct
+    void init() {
+        statements = new Statements(dataSource);
+    }
 
     /**
      * A locked thread's lease, the sequence number its next run takes, and the database's time
@@ -140,6 +146,11 @@ public class LaneRows {
         public static RunEnd failed(String errorCode, String errorMessage) {
             return new RunEnd(RunState.FAILED, null, errorCode, errorMessage);
         }
+
+        /** The engine's own result — its output or its failure — not an end decided around it (cancelled, abandoned: those carry a code). */
+        public boolean isEngineResult() {
+            return errorCode == null;
+        }
     }
 
     /** An active turn with its runs in lane order. */
@@ -156,56 +167,33 @@ public class LaneRows {
 
     /** Locks the thread row for the rest of the transaction (the lane lock); null when there is no such thread. */
     public Lane lock(long threadId) {
-        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(LOCK)) {
-            s.setLong(1, threadId);
-            try (ResultSet rs = s.executeQuery()) {
-                return rs.next() ? lane(rs) : null;
-            }
-        } catch (SQLException e) {
-            throw failed("locking thread " + threadId, e);
-        }
+        List<Lane> lanes = statements.query(LOCK, s -> s.setLong(1, threadId), LaneRows::lane, "locking thread " + threadId);
+        return lanes.isEmpty() ? null : lanes.get(0);
     }
 
     /** Locks, in id order, every thread whose lease names {@code owner}. */
     public List<Lane> lockLeasedTo(String owner) {
-        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(LOCK_LEASED_TO)) {
-            s.setString(1, owner);
-            List<Lane> lanes = new ArrayList<>();
-            try (ResultSet rs = s.executeQuery()) {
-                while (rs.next()) {
-                    lanes.add(lane(rs));
-                }
-            }
-            return lanes;
-        } catch (SQLException e) {
-            throw failed("locking the lanes leased to " + owner, e);
-        }
+        return statements.query(LOCK_LEASED_TO, s -> s.setString(1, owner), LaneRows::lane,
+                "locking the lanes leased to " + owner);
     }
 
     /** Writes the lane row as {@code lane} holds it: its lease (released when the owner is null) and next sequence number. */
     public void write(Lane lane) {
-        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(WRITE_LANE)) {
+        statements.updateOne(WRITE_LANE, s -> {
             s.setString(1, lane.leaseOwner());
-            setLong(s, 2, lane.leaseUntil());
+            Statements.setLong(s, 2, lane.leaseUntil());
             s.setString(3, lane.leaseRunId());
-            if (lane.leaseAttempt() == null) {
-                s.setNull(4, Types.INTEGER);
-            } else {
-                s.setInt(4, lane.leaseAttempt());
-            }
+            Statements.setInt(s, 4, lane.leaseAttempt());
             s.setLong(5, lane.nextSeq());
             s.setLong(6, lane.threadId());
-            expectOne(s.executeUpdate(), "writing the lane of thread " + lane.threadId());
-        } catch (SQLException e) {
-            throw failed("writing the lane of thread " + lane.threadId(), e);
-        }
+        }, "writing the lane of thread " + lane.threadId());
     }
 
     // --- runs ---
 
     /** Inserts a new run (queued, or started as it is added), built as its entity; the persistence context never sees it. */
     public void insert(RunRecord run) {
-        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(INSERT_RUN)) {
+        statements.update(INSERT_RUN, s -> {
             s.setString(1, run.getRunId());
             s.setLong(2, run.getThreadId());
             s.setLong(3, run.getThreadSeq());
@@ -223,12 +211,9 @@ public class LaneRows {
             s.setString(15, run.getClaimedBy());
             s.setString(16, run.getPayloadHash());
             s.setLong(17, run.getCreatedAt());
-            setLong(s, 18, run.getStartedAt());
+            Statements.setLong(s, 18, run.getStartedAt());
             s.setLong(19, run.getUpdatedAt());
-            s.executeUpdate();
-        } catch (SQLException e) {
-            throw failed("storing run " + run.getRunId(), e);
-        }
+        }, "storing run " + run.getRunId());
     }
 
     /** The lane's oldest unfinished run after {@code afterSeq} (thread seqs start at 1), or null. */
@@ -252,23 +237,20 @@ public class LaneRows {
      * {@code crashed}, the attempt it replaces is counted as a crash. Returns the run as started.
      */
     public LaneRun start(LaneRun run, String owner, boolean crashed, long now) {
-        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(START)) {
+        statements.updateOne(START, s -> {
             s.setInt(1, crashed ? 1 : 0);
             s.setString(2, owner);
             s.setLong(3, now);
             s.setLong(4, now);
             s.setString(5, run.runId());
             s.setString(6, run.state().wire());
-            expectOne(s.executeUpdate(), "starting run " + run.runId() + " from " + run.state().wire());
-            return run.moved(RunState.EXECUTING, run.attempt() + 1, run.crashes() + (crashed ? 1 : 0), owner);
-        } catch (SQLException e) {
-            throw failed("starting run " + run.runId(), e);
-        }
+        }, "starting run " + run.runId() + " from " + run.state().wire());
+        return run.moved(RunState.EXECUTING, run.attempt() + 1, run.crashes() + (crashed ? 1 : 0), owner);
     }
 
     /** Ends the unfinished run as {@code end} says. */
     public void end(String runId, RunEnd end, long now) {
-        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(END)) {
+        statements.updateOne(END, s -> {
             s.setString(1, end.state().wire());
             s.setString(2, end.outputJson());
             s.setString(3, end.errorCode());
@@ -276,127 +258,72 @@ public class LaneRows {
             s.setLong(5, now);
             s.setLong(6, now);
             s.setString(7, runId);
-            expectOne(s.executeUpdate(), "ending run " + runId);
-        } catch (SQLException e) {
-            throw failed("ending run " + runId, e);
-        }
+        }, "ending run " + runId);
     }
 
     /** Queues the executing attempt again (handed back, not crashed); false when it no longer executes. */
     public boolean requeue(String runId, int attempt, long now) {
-        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(REQUEUE)) {
+        return statements.update(REQUEUE, s -> {
             s.setLong(1, now);
             s.setString(2, runId);
             s.setInt(3, attempt);
-            return s.executeUpdate() == 1;
-        } catch (SQLException e) {
-            throw failed("queueing run " + runId + " again", e);
-        }
+        }, "queueing run " + runId + " again") == 1;
     }
 
     // --- turns ---
 
     /** Inserts a new (active) turn, built as its entity; the persistence context never sees it. */
     public void insert(TurnRecord turn) {
-        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(INSERT_TURN)) {
+        statements.update(INSERT_TURN, s -> {
             s.setString(1, turn.getTurnId());
             s.setString(2, turn.getUserKey());
             s.setLong(3, turn.getThreadId());
             s.setString(4, turn.getThreadKey());
             s.setString(5, turn.getState());
             s.setLong(6, turn.getStartedAt());
-            s.executeUpdate();
-        } catch (SQLException e) {
-            throw failed("storing turn " + turn.getTurnId(), e);
-        }
+        }, "storing turn " + turn.getTurnId());
     }
 
     /** The turn with its runs, if it is active; null otherwise. */
     public ActiveTurn activeTurn(String turnId) {
-        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(TURN)) {
-            s.setString(1, turnId);
-            try (ResultSet rs = s.executeQuery()) {
-                if (!rs.next()) {
-                    return null;
-                }
-                String userKey = rs.getString(1);
-                String threadKey = rs.getString(2);
-                long startedAt = rs.getLong(3);
-                String mergedInto = rs.getString(4);
-                List<TurnRun> runs = new ArrayList<>();
-                do {
-                    if (rs.getString(5) != null) {
-                        runs.add(new TurnRun(rs.getString(5), rs.getString(6), rs.getLong(7),
-                                RunState.fromWire(rs.getString(8)), rs.getString(9), rs.getString(10),
-                                rs.getString(11)));
-                    }
-                } while (rs.next());
-                return new ActiveTurn(turnId, userKey, threadKey, startedAt, mergedInto, runs);
-            }
-        } catch (SQLException e) {
-            throw failed("reading turn " + turnId, e);
+        record Joined(String userKey, String threadKey, long startedAt, String mergedInto, TurnRun run) {
         }
+        List<Joined> rows = statements.query(TURN, s -> s.setString(1, turnId), rs -> new Joined(rs.getString(1),
+                rs.getString(2), rs.getLong(3), rs.getString(4), rs.getString(5) == null ? null
+                        : new TurnRun(rs.getString(5), rs.getString(6), rs.getLong(7), RunState.fromWire(rs.getString(8)),
+                                rs.getString(9), rs.getString(10), rs.getString(11))), "reading turn " + turnId);
+        if (rows.isEmpty()) {
+            return null;
+        }
+        Joined turn = rows.get(0);
+        List<TurnRun> runs = rows.stream().map(Joined::run).filter(Objects::nonNull).toList();
+        return new ActiveTurn(turnId, turn.userKey(), turn.threadKey(), turn.startedAt(), turn.mergedInto(), runs);
     }
 
     /** Ends the active turn: {@code state} is {@code completed} or {@code interrupted}. */
     public void endTurn(String turnId, String state, String outcome, String message, long now) {
-        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(END_TURN)) {
+        statements.updateOne(END_TURN, s -> {
             s.setString(1, state);
             s.setString(2, outcome);
             s.setString(3, message);
             s.setLong(4, now);
             s.setString(5, turnId);
-            expectOne(s.executeUpdate(), "ending turn " + turnId);
-        } catch (SQLException e) {
-            throw failed("ending turn " + turnId, e);
-        }
+        }, "ending turn " + turnId);
     }
 
     private List<LaneRun> unfinished(String sql, long threadId, long afterSeq) {
-        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(sql)) {
+        return statements.query(sql, s -> {
             s.setLong(1, threadId);
             s.setLong(2, afterSeq);
-            List<LaneRun> runs = new ArrayList<>();
-            try (ResultSet rs = s.executeQuery()) {
-                while (rs.next()) {
-                    String turnState = rs.getString(15);
-                    runs.add(new LaneRun(rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getString(4),
-                            rs.getString(5), rs.getString(6), RunState.fromWire(rs.getString(7)), rs.getString(8),
-                            rs.getString(9), rs.getString(10), rs.getInt(11), rs.getInt(12), rs.getString(13),
-                            rs.getLong(14), "active".equals(turnState), rs.getLong(16), rs.getString(17),
-                            rs.getInt(18), rs.getString(19)));
-                }
-            }
-            return runs;
-        } catch (SQLException e) {
-            throw failed("reading the lane of thread " + threadId, e);
-        }
+        }, rs -> new LaneRun(rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getString(4), rs.getString(5),
+                rs.getString(6), RunState.fromWire(rs.getString(7)), rs.getString(8), rs.getString(9), rs.getString(10),
+                rs.getInt(11), rs.getInt(12), rs.getString(13), rs.getLong(14), "active".equals(rs.getString(15)),
+                rs.getLong(16), rs.getString(17), rs.getInt(18), rs.getString(19)), "reading the lane of thread " + threadId);
     }
 
     private static Lane lane(ResultSet rs) throws SQLException {
-        long until = rs.getLong(3);
-        Long leaseUntil = rs.wasNull() ? null : until;
-        int attempt = rs.getInt(5);
-        Integer leaseAttempt = rs.wasNull() ? null : attempt;
-        return new Lane(rs.getLong(1), rs.getString(2), leaseUntil, rs.getString(4), leaseAttempt, rs.getLong(6),
-                rs.getLong(7));
+        return new Lane(rs.getLong(1), rs.getString(2), Statements.getLong(rs, 3), rs.getString(4),
+                Statements.getInt(rs, 5), rs.getLong(6), rs.getLong(7));
     }
 
-    private static void setLong(PreparedStatement s, int index, Long value) throws SQLException {
-        if (value == null) {
-            s.setNull(index, Types.BIGINT);
-        } else {
-            s.setLong(index, value);
-        }
-    }
-
-    private static void expectOne(int updated, String what) {
-        if (updated != 1) {
-            throw new IllegalStateException(what + " changed " + updated + " rows instead of one");
-        }
-    }
-
-    private static IllegalStateException failed(String what, SQLException e) {
-        return new IllegalStateException(what + " failed", e);
-    }
 }

@@ -69,7 +69,7 @@ public class TurnTracker implements LaneListener {
         if (reply != null && !reply.isEmpty()) {
             events.assistantItem(refOf(run), reply);
         }
-        if (end.errorCode() == null) { // the engine's own result (not a cancel or an abandon): what it saw joins the history
+        if (end.isEngineResult()) { // what the engine saw and answered joins the history
             items.append(run.threadId(), run.runId(), run.turnId(), ConversationItems.ofRun(
                     TurnInput.stored(run.inputJson(), run.inputText()).messages(), reply), clock.millis());
         }

@@ -1,0 +1,102 @@
+package dev.switchboard.core.sql;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.List;
+import javax.sql.DataSource;
+
+/**
+ * One prepared statement on the data source's connection — the caller's transaction's shared one
+ * inside a transaction — with its parameters bound by a lambda, and a failure turned into an
+ * {@link IllegalStateException} that names what was being done (the {@link SQLException} stays its
+ * cause, so callers that look for a SQLSTATE still find it). The plain-JDBC stores use it instead
+ * of writing the same try-with-resources around every statement.
+ */
+public final class Statements {
+
+    /** Binds a statement's parameters. */
+    @FunctionalInterface
+    public interface Binder {
+        void bind(PreparedStatement statement) throws SQLException;
+    }
+
+    /** Reads one row of a result. */
+    @FunctionalInterface
+    public interface Row<T> {
+        T read(ResultSet row) throws SQLException;
+    }
+
+    private final DataSource dataSource;
+
+    public Statements(DataSource dataSource) {
+        this.dataSource = dataSource;
+    }
+
+    /** Executes an update; returns the rows it changed. {@code what} names it in a failure. */
+    public int update(String sql, Binder binder, String what) {
+        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(sql)) {
+            binder.bind(s);
+            return s.executeUpdate();
+        } catch (SQLException e) {
+            throw new IllegalStateException(what + " failed", e);
+        }
+    }
+
+    /** As {@link #update}, failing when it did not change exactly one row. */
+    public void updateOne(String sql, Binder binder, String what) {
+        int updated = update(sql, binder, what);
+        if (updated != 1) {
+            throw new IllegalStateException(what + " changed " + updated + " rows instead of one");
+        }
+    }
+
+    /** Executes a query; returns its rows, read in order. */
+    public <T> List<T> query(String sql, Binder binder, Row<T> row, String what) {
+        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(sql)) {
+            binder.bind(s);
+            List<T> rows = new ArrayList<>();
+            try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    rows.add(row.read(rs));
+                }
+            }
+            return rows;
+        } catch (SQLException e) {
+            throw new IllegalStateException(what + " failed", e);
+        }
+    }
+
+    /** Binds a nullable BIGINT. */
+    public static void setLong(PreparedStatement s, int index, Long value) throws SQLException {
+        if (value == null) {
+            s.setNull(index, Types.BIGINT);
+        } else {
+            s.setLong(index, value);
+        }
+    }
+
+    /** Binds a nullable INTEGER. */
+    public static void setInt(PreparedStatement s, int index, Integer value) throws SQLException {
+        if (value == null) {
+            s.setNull(index, Types.INTEGER);
+        } else {
+            s.setInt(index, value);
+        }
+    }
+
+    /** Reads a nullable BIGINT. */
+    public static Long getLong(ResultSet rs, int index) throws SQLException {
+        long value = rs.getLong(index);
+        return rs.wasNull() ? null : value;
+    }
+
+    /** Reads a nullable INTEGER. */
+    public static Integer getInt(ResultSet rs, int index) throws SQLException {
+        int value = rs.getInt(index);
+        return rs.wasNull() ? null : value;
+    }
+}
