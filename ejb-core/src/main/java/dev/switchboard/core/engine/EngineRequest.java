@@ -5,15 +5,23 @@ import java.util.List;
 import java.util.function.Supplier;
 
 /**
- * The input of one engine call: the run, its thread, its attempt, the call's cancellation, and
- * the thread's conversation before this run ({@link #history()}).
+ * The input of one engine call: the run, its thread, its attempt, the call's cancellation, the
+ * thread's conversation before this run ({@link #history()}) and where the engine shows its
+ * progress ({@link #stream()}).
  *
  * @param history the thread's latest items before this run, oldest first (Open Responses item
  *        shapes), at most {@code SWITCHBOARD_HISTORY_MAX_ITEMS}; read from the database when first
  *        asked for, so an engine that never asks costs nothing
  */
 public record EngineRequest(String runId, String userKey, String threadKey, String inputText,
-        String deliveryMode, int attempt, Cancellation cancellation, Supplier<List<JsonObject>> history) {
+        String deliveryMode, int attempt, Cancellation cancellation, Supplier<List<JsonObject>> history,
+        RunStream stream) {
+
+    /** A call whose progress nobody follows. */
+    public EngineRequest(String runId, String userKey, String threadKey, String inputText, String deliveryMode,
+            int attempt, Cancellation cancellation, Supplier<List<JsonObject>> history) {
+        this(runId, userKey, threadKey, inputText, deliveryMode, attempt, cancellation, history, RunStream.NONE);
+    }
 
     /** A call with no history (a new thread, or a caller that has none to give). */
     public EngineRequest(String runId, String userKey, String threadKey, String inputText, String deliveryMode,

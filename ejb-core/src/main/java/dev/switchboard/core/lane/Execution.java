@@ -1,6 +1,7 @@
 package dev.switchboard.core.lane;
 
 import dev.switchboard.core.engine.Cancellation;
+import dev.switchboard.core.lifecycle.RunProgress;
 import jakarta.json.JsonObject;
 import java.time.Duration;
 import java.util.concurrent.CancellationException;
@@ -40,9 +41,11 @@ final class Execution {
     private final AtomicReference<Stop> stopped = new AtomicReference<>();
     private volatile long deadlineNanos;
     private final long startedNanos;
+    private final RunProgress progress;
 
-    Execution(Claim claim, long deadlineNanos, LongSupplier ticker) {
+    Execution(Claim claim, long deadlineNanos, LongSupplier ticker, RunProgress progress) {
         this.claim = claim;
+        this.progress = progress;
         this.deadlineNanos = deadlineNanos;
         this.ticker = ticker;
         this.startedNanos = ticker.getAsLong();
@@ -71,6 +74,11 @@ final class Execution {
 
     Cancellation cancellation() {
         return cancellation;
+    }
+
+    /** Where the engine shows what it does; closed when the execution ends. */
+    RunProgress progress() {
+        return progress;
     }
 
     CompletableFuture<JsonObject> outcome() {

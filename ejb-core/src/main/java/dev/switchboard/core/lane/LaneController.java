@@ -5,6 +5,8 @@ import dev.switchboard.core.clock.PeriodicTask;
 import dev.switchboard.core.engine.EngineSelector;
 import dev.switchboard.core.history.HistorySettings;
 import dev.switchboard.core.history.ThreadItems;
+import dev.switchboard.core.lifecycle.RunProgressLedger;
+import dev.switchboard.core.lifecycle.RunProgressStreams;
 import dev.switchboard.core.metrics.Meters;
 import dev.switchboard.core.thread.ThreadRepository;
 import jakarta.annotation.PostConstruct;
@@ -79,11 +81,16 @@ public class LaneController {
     @Inject
     HistorySettings history;
 
+    @Inject
+    RunProgressStreams progressStreams;
+
     @EJB
     InstanceBeacon beacon;
 
     private ExecutorService workers;
     private ScheduledExecutorService timers;
+    /** Writes running engines' progress: a slow write delays no lease or claim. */
+    private ScheduledExecutorService progressWriters;
     private ScheduledFuture<?> polling;
     private LaneRunner runner;
     private LeaseKeeper keeper;
@@ -95,10 +102,13 @@ public class LaneController {
         workers = Executors.newFixedThreadPool(settings.workerThreads(), threadFactory);
         // Heartbeat, watchdog, poll, retries and the beacon each get a thread: one stuck in the database delays no other.
         timers = Executors.newScheduledThreadPool(5, threadFactory);
+        progressWriters = Executors.newScheduledThreadPool(2, threadFactory);
         runner = new LaneRunner(ledger, engines.engine(), owner, new LaneSlots(settings.maxConcurrent()), workers, timers,
                 clock::nanoTime, new LaneRunner.Timing(settings.leaseMarginMs(), settings.runTimeoutMs(),
                         Math.max(MIN_RECORD_RETRY_MS, 2 * settings.leaseMs())), watch::changed, meters,
-                threadId -> items.recent(threadId, history.maxItems()).stream().map(ThreadItems.StoredItem::item).toList());
+                threadId -> items.recent(threadId, history.maxItems()).stream().map(ThreadItems.StoredItem::item).toList(),
+                claim -> progressStreams.open(new RunProgressLedger.Target(claim.userKey(), claim.threadKey(),
+                        claim.turnId(), claim.runId(), claim.attempt()), progressWriters));
         keeper = new LeaseKeeper(ledger, runner, owner, settings.leaseMs(), settings.leaseMarginMs(), clock::nanoTime);
         timers.scheduleWithFixedDelay(PeriodicTask.guarded(LOG, "Lease heartbeat", keeper::heartbeat),
                 settings.heartbeatMs(), settings.heartbeatMs(), TimeUnit.MILLISECONDS);
@@ -243,6 +253,7 @@ public class LaneController {
             LOG.log(Level.WARNING, "Shutdown: handing lanes back failed; their leases will expire", e);
         }
         timers.shutdownNow();
+        progressWriters.shutdownNow();
         try {
             beacon.stopped(owner);
         } catch (RuntimeException e) {

@@ -2,6 +2,7 @@ package dev.switchboard.core.lane;
 
 import dev.switchboard.core.engine.AgentEngine;
 import dev.switchboard.core.engine.EngineRequest;
+import dev.switchboard.core.lifecycle.RunProgress;
 import dev.switchboard.core.metrics.Meters;
 import jakarta.json.JsonObject;
 import java.util.ArrayList;
@@ -14,6 +15,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.LongFunction;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -24,7 +26,8 @@ import java.util.logging.Logger;
  * Runs this instance's executions: claims woken lanes, calls the engine with a timeout and a
  * cancellation, records the result behind the fence — retrying a write whose commit outcome is
  * unknown, and adopting whatever that write claimed — and chains the lane's next run on the same
- * slot; the engine is given the thread's history (the {@code history} function, read on first use).
+ * slot; the engine is given the thread's history (the {@code history} function, read on first use)
+ * and shows its progress on the execution's {@link RunProgress}, closed before the result is written.
  * Executions are keyed by run and attempt, so a newer attempt claimed here stops the older
  * one and an older one's end never touches the newer one. Plain Java: the container supplies the
  * store, threads and clock, unit tests supply fakes.
@@ -55,12 +58,13 @@ final class LaneRunner {
     private final Consumer<String> runChanged;
     private final Meters meters;
     private final LongFunction<List<JsonObject>> history;
+    private final Function<Claim, RunProgress> progress;
     private final ConcurrentHashMap<RunAttempt, Execution> executions = new ConcurrentHashMap<>();
     private volatile boolean accepting = true;
 
     LaneRunner(LaneStore store, AgentEngine engine, String owner, LaneSlots slots, Executor workers,
             ScheduledExecutorService timers, LongSupplier ticker, Timing timing, Consumer<String> runChanged,
-            Meters meters, LongFunction<List<JsonObject>> history) {
+            Meters meters, LongFunction<List<JsonObject>> history, Function<Claim, RunProgress> progress) {
         this.store = store;
         this.engine = engine;
         this.owner = owner;
@@ -72,6 +76,7 @@ final class LaneRunner {
         this.runChanged = runChanged;
         this.meters = meters;
         this.history = history;
+        this.progress = progress;
     }
 
     /** The thread may have runnable work. */
@@ -181,7 +186,7 @@ final class LaneRunner {
             return;
         }
         long deadline = anchorNanos + TimeUnit.MILLISECONDS.toNanos(claim.leaseLeftMs() - timing.leaseMarginMs());
-        Execution execution = new Execution(claim, deadline, ticker);
+        Execution execution = new Execution(claim, deadline, ticker, progress.apply(claim));
         if (executions.putIfAbsent(execution.key(), execution) != null) {
             drive(slots.end(threadId, holder)); // adopted twice: it already executes here
             return;
@@ -196,7 +201,8 @@ final class LaneRunner {
         runChanged.accept(claim.runId());
         meters.runStarted(engine.name());
         EngineRequest request = new EngineRequest(claim.runId(), claim.userKey(), claim.threadKey(), claim.inputText(),
-                claim.deliveryMode(), claim.attempt(), execution.cancellation(), onFirstUse(() -> history.apply(threadId)));
+                claim.deliveryMode(), claim.attempt(), execution.cancellation(), onFirstUse(() -> history.apply(threadId)),
+                execution.progress());
         execution.outcome().orTimeout(timing.runTimeoutMs(), TimeUnit.MILLISECONDS)
                 .whenComplete((output, error) -> submit(() -> finish(execution, output, error), () -> release(execution)));
         try {
@@ -213,6 +219,7 @@ final class LaneRunner {
     }
 
     private void finish(Execution execution, JsonObject output, Throwable error) {
+        execution.progress().close(); // what it still shows must not follow the result
         Execution.Stop stop = execution.stopReason();
         if (error != null && stop != null && stop.discardsResult()) {
             LOG.info(() -> execution + " stopped (" + stop + "); nothing recorded");
@@ -265,6 +272,7 @@ final class LaneRunner {
 
     /** The execution ends without recording anything; its slot (and lane, if it drove it) is let go. */
     private void release(Execution execution) {
+        execution.progress().close();
         executions.remove(execution.key(), execution);
         drive(slots.end(execution.threadId(), execution));
         runChanged.accept(execution.claim().runId());

@@ -80,6 +80,26 @@ public final class Lifecycle {
         return "Verifying results and preparing response";
     }
 
+    /**
+     * Text an engine produced since the run's last delta ({@code item/delta}): a preview — the
+     * reply's {@code item/created} carries the whole text; {@code attempt} tells a retried run's
+     * deltas from its earlier attempt's.
+     */
+    public static JsonObject itemDelta(String threadKey, String turnId, String runId, int attempt, String delta,
+            Instant at) {
+        JsonObjectBuilder b = Jsons.createObjectBuilder()
+                .add("type", "delta")
+                .add("thread_id", threadKey);
+        if (turnId != null) {
+            b.add("turn_id", turnId);
+        }
+        return b.add("run_id", runId)
+                .add("attempt", attempt)
+                .add("delta", delta)
+                .add("timestamp", at.toString())
+                .build();
+    }
+
     /** A user echo ({@code status active}) or assistant reply ({@code status completed}). */
     public static JsonObject item(String itemId, JsonObject content, String status, String threadKey, String turnId,
             Instant at) {

@@ -28,6 +28,19 @@ public class NotifySettings {
     @ConfigProperty(name = "switchboard.notify.retention-hours", defaultValue = "168")
     long retentionHours;
 
+    /**
+     * How long a running engine's text deltas gather before they are written as one
+     * {@code item/delta} notification (one small transaction per run per interval, whatever the
+     * model's token rate).
+     */
+    @Inject
+    @ConfigProperty(name = "switchboard.notify.delta-interval-ms", defaultValue = "100")
+    long deltaIntervalMs;
+
+    public long deltaIntervalMs() {
+        return Math.max(10, deltaIntervalMs);
+    }
+
     public long retentionMs() {
         return Math.max(1, retentionHours) * 3_600_000L;
     }

@@ -71,7 +71,8 @@ public class TurnTracker implements LaneListener {
         }
         if (end.isEngineResult()) { // what the engine saw and answered joins the history
             items.append(run.threadId(), run.runId(), run.turnId(), ConversationItems.ofRun(
-                    TurnInput.stored(run.inputJson(), run.inputText()).messages(), reply), clock.millis());
+                    TurnInput.stored(run.inputJson(), run.inputText()).messages(),
+                    ConversationItems.steps(end.outputJson()), reply), clock.millis());
         }
         if (run.turnRuns() == 1) {
             settle(new LaneRows.ActiveTurn(run.turnId(), run.userKey(), run.threadKey(), run.turnStartedAt(),

@@ -54,4 +54,23 @@ class ConversationItemsTest {
         assertEquals("completed", stored.getString("status"));
         assertEquals("user", stored.getString("role"));
     }
+
+    @Test
+    void theToolLoopsStepsComeBetweenTheInputAndTheReplyWithTheirOwnIds() {
+        String output = "{\"type\":\"message\",\"text\":\"pong!\",\"items\":["
+                + "{\"type\":\"function_call\",\"id\":\"fc_1\",\"call_id\":\"c1\",\"name\":\"echo_tool\","
+                + "\"arguments\":\"{}\",\"status\":\"completed\"},"
+                + "{\"type\":\"function_call_output\",\"id\":\"fco_1\",\"call_id\":\"c1\",\"output\":\"pong\","
+                + "\"status\":\"completed\"}]}";
+        List<JsonObject> steps = ConversationItems.steps(output);
+        List<JsonObject> items = ConversationItems.ofRun(List.of(user("ping")), steps, "pong!");
+        assertEquals(List.of("message", "function_call", "function_call_output", "message"),
+                items.stream().map(i -> i.getString("type")).toList());
+        assertEquals("fc_1", items.get(1).getString("id"));
+        assertEquals("fco_1", items.get(2).getString("id"));
+        assertEquals("assistant", items.get(3).getString("role"));
+        assertEquals(List.of(), ConversationItems.steps("{\"type\":\"message\",\"text\":\"no steps\"}"));
+        assertEquals(List.of(), ConversationItems.steps("{\"items\": not json"));
+        assertEquals(List.of(), ConversationItems.steps(null));
+    }
 }

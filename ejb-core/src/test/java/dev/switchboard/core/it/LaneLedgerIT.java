@@ -451,7 +451,7 @@ class LaneLedgerIT {
 
     private static Claim withAttempt(Claim claim, int attempt) {
         return new Claim(claim.runId(), claim.threadId(), attempt, claim.userKey(), claim.threadKey(),
-                claim.inputText(), claim.deliveryMode(), claim.leaseLeftMs());
+                claim.inputText(), claim.deliveryMode(), claim.leaseLeftMs(), claim.turnId());
     }
 
     private static String output(String text) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.switchboard.core.engine.AgentEngine;
 import dev.switchboard.core.engine.EngineRequest;
+import dev.switchboard.core.lifecycle.RunProgress;
 import dev.switchboard.core.metrics.Meters;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
@@ -53,12 +54,12 @@ final class LaneFixture implements AutoCloseable {
                 new LaneRunner.Timing(MARGIN_MS, 60_000, 5_000), id -> {
                     changed.add(id);
                     onChanged.accept(id);
-                }, Meters.none(), threadId -> List.of());
+                }, Meters.none(), threadId -> List.of(), claim -> RunProgress.silent());
         keeper = new LeaseKeeper(store, runner, OWNER, LEASE_MS, MARGIN_MS, nanos::get);
     }
 
     static Claim claim(String runId, long threadId, int attempt) {
-        return new Claim(runId, threadId, attempt, "u", "t" + threadId, "input of " + runId, "followUp", LEASE_MS);
+        return new Claim(runId, threadId, attempt, "u", "t" + threadId, "input of " + runId, "followUp", LEASE_MS, null);
     }
 
     static ClaimResult claimed(Claim claim) {

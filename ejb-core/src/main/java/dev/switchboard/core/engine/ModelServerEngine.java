@@ -1,0 +1,336 @@
+package dev.switchboard.core.engine;
+
+import dev.switchboard.core.engine.model.ModelCall;
+import dev.switchboard.core.engine.model.ModelReply;
+import dev.switchboard.core.engine.model.ModelStreamException;
+import dev.switchboard.core.engine.model.ModelWire;
+import dev.switchboard.core.engine.model.SseLines;
+import dev.switchboard.core.engine.model.FunctionCalls;
+import dev.switchboard.core.engine.tool.ToolBox;
+import dev.switchboard.core.json.Jsons;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonReader;
+import jakarta.json.JsonValue;
+import java.io.IOException;
+import java.io.StringReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code openresponses}: each run is a conversation with a model server, through its Open
+ * Responses or chat completions API ({@link ModelWire}), streamed. A call's input is the thread's
+ * history, the run's message and the tool loop's steps so far; text deltas go to the run's
+ * {@link RunStream} as they arrive. When the model asks for function tools, each call is put to
+ * the {@link ToolApprovals}, run from the {@link ToolBox}, shown as a step, and the model is
+ * called again with the results — at most {@link Settings#maxToolSteps} times. The run's output is
+ * the final text with the last response's id and model, the tokens of every call summed, and the
+ * steps as {@code items}.
+ *
+ * <p>A 429, a 5xx or a failed connection is tried again after a growing pause (at most
+ * {@link Settings#retries} times, never past a cancellation, never once text of that call was
+ * shown); any other 4xx, and a stream that reports an error, fail the run with the server's own
+ * message. Cancelling the run aborts the request and stops reading the stream. The API key goes
+ * only into the {@code Authorization} header.
+ */
+public final class ModelServerEngine implements AgentEngine {
+
+    static final long FIRST_RETRY_MS = 250;
+
+    /**
+     * @param baseUrl the server's base, ending before the API's path (e.g. {@code http://host:8080/v1})
+     * @param retries how many times a transient failure of one model call is tried again
+     * @param maxToolSteps how many rounds of tool calls one run may make
+     */
+    public record Settings(URI baseUrl, Optional<String> apiKey, String model, Optional<String> instructions,
+            Duration requestTimeout, Optional<Integer> maxOutputTokens, int retries, ModelWire wire, ToolBox tools,
+            int maxToolSteps, ToolApprovals approvals) {
+
+        /** Open Responses, no tools. */
+        public Settings(URI baseUrl, Optional<String> apiKey, String model, Optional<String> instructions,
+                Duration requestTimeout, Optional<Integer> maxOutputTokens, int retries) {
+            this(baseUrl, apiKey, model, instructions, requestTimeout, maxOutputTokens, retries,
+                    new dev.switchboard.core.engine.model.ResponsesWire(), ToolBox.EMPTY, 8, ToolApprovals.NONE_NEEDED);
+        }
+    }
+
+    private final Settings settings;
+    private final HttpClient client;
+    private final ScheduledExecutorService timer;
+    private final JsonArray toolDeclarations;
+
+    public ModelServerEngine(Settings settings, HttpClient client, ScheduledExecutorService timer) {
+        this.settings = settings;
+        this.client = client;
+        this.timer = timer;
+        this.toolDeclarations = settings.tools().declarations().build();
+    }
+
+    @Override
+    public String name() {
+        return "openresponses";
+    }
+
+    /** One run's conversation: what the model is sent, and what the run adds to it. */
+    private final class Conversation {
+        final EngineRequest request;
+        final List<JsonObject> input = new ArrayList<>();
+        final List<JsonObject> steps = new ArrayList<>();
+        final CompletableFuture<JsonObject> result = new CompletableFuture<>();
+        long inputTokens;
+        long outputTokens;
+
+        Conversation(EngineRequest request) {
+            this.request = request;
+            input.addAll(request.history().get());
+            input.add(Jsons.createObjectBuilder().add("type", "message").add("role", "user")
+                    .add("content", Jsons.createArrayBuilder().add(Jsons.createObjectBuilder()
+                            .add("type", "input_text").add("text", request.inputText()))).build());
+        }
+
+        void step(JsonObject item) {
+            input.add(item);
+            steps.add(item);
+            request.stream().item(item);
+        }
+
+        ModelCall call() {
+            return new ModelCall(settings.model(), settings.instructions(), List.copyOf(input), settings.maxOutputTokens(),
+                    toolDeclarations);
+        }
+
+        boolean fail(String message) {
+            return result.completeExceptionally(new EngineFailure(message));
+        }
+
+        JsonObject output(ModelReply reply) {
+            JsonObjectBuilder output = Jsons.createObjectBuilder().add("type", "message").add("text", reply.text());
+            if (reply.responseId() != null) {
+                output.add("response_id", reply.responseId());
+            }
+            if (reply.model() != null) {
+                output.add("model", reply.model());
+            }
+            output.add("usage", Jsons.createObjectBuilder().add("input_tokens", inputTokens).add("output_tokens", outputTokens));
+            if (!steps.isEmpty()) {
+                JsonArrayBuilder items = Jsons.createArrayBuilder();
+                steps.forEach(items::add);
+                output.add("items", items);
+            }
+            return output.build();
+        }
+    }
+
+    @Override
+    public CompletionStage<JsonObject> execute(EngineRequest request) {
+        Conversation conversation = new Conversation(request);
+        round(conversation, 0);
+        return conversation.result;
+    }
+
+    /** Calls the model; answers, or runs the tools it asked for and calls it again. */
+    private void round(Conversation c, int toolRounds) {
+        if (c.request.cancelled()) {
+            c.fail("cancelled");
+            return;
+        }
+        CompletableFuture<ModelReply> reply = new CompletableFuture<>();
+        attempt(c.request, request(c.call()), reply, 0);
+        reply.whenComplete((answer, error) -> {
+            if (error != null) {
+                c.result.completeExceptionally(error);
+                return;
+            }
+            c.inputTokens += answer.inputTokens();
+            c.outputTokens += answer.outputTokens();
+            if (answer.functionCalls().isEmpty()) {
+                c.result.complete(c.output(answer));
+            } else if (toolRounds == settings.maxToolSteps()) {
+                c.fail("the model asked for tools more than " + settings.maxToolSteps()
+                        + " times in one run (switchboard.engine.openresponses.max-tool-steps)");
+            } else {
+                if (!answer.text().isEmpty()) {
+                    c.step(assistantMessage(answer.text()));
+                }
+                runTools(c, answer.functionCalls(), 0).whenComplete((done, toolError) -> {
+                    if (toolError != null) {
+                        c.result.completeExceptionally(toolError);
+                    } else {
+                        round(c, toolRounds + 1);
+                    }
+                });
+            }
+        });
+    }
+
+    /** The calls from {@code index} on, one after another, each shown with its output. */
+    private CompletionStage<Void> runTools(Conversation c, List<JsonObject> calls, int index) {
+        if (index == calls.size()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        if (c.request.cancelled()) {
+            return CompletableFuture.failedFuture(new EngineFailure("cancelled"));
+        }
+        JsonObject call = calls.get(index);
+        c.step(call);
+        String callId = call.getString("call_id");
+        return settings.approvals().decide(c.request, call)
+                .thenCompose(verdict -> verdict.allowed()
+                        ? settings.tools().call(call.getString("name"), call.getString("arguments"))
+                        : CompletableFuture.completedFuture("error: not approved: " + verdict.reason()))
+                .thenCompose(output -> {
+                    c.step(FunctionCalls.output(callId, output));
+                    return runTools(c, calls, index + 1);
+                });
+    }
+
+    private HttpRequest request(ModelCall call) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(settings.baseUrl().resolve(path(settings.baseUrl())
+                        + settings.wire().path()))
+                .timeout(settings.requestTimeout())
+                .header("Content-Type", "application/json")
+                .header("Accept", "text/event-stream, application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(settings.wire().body(call).toString()));
+        settings.apiKey().ifPresent(key -> request.header("Authorization", "Bearer " + key));
+        return request.build();
+    }
+
+    /**
+     * One try of one model call. Its outcome is settled once, by whichever comes first: the stream's
+     * end (a streamed answer), the whole body (an error status, or a server that does not stream),
+     * or the request's failure (connection, cancellation).
+     */
+    private void attempt(EngineRequest request, HttpRequest call, CompletableFuture<ModelReply> reply, int retry) {
+        if (request.cancelled()) {
+            reply.completeExceptionally(new EngineFailure("cancelled"));
+            return;
+        }
+        Try attempt = new Try(request, call, reply, retry);
+        CompletableFuture<HttpResponse<String>> sent = client.sendAsync(call, info -> {
+            int status = info.statusCode();
+            if (status / 100 == 2 && info.headers().firstValue("Content-Type").orElse("").contains("text/event-stream")) {
+                SseLines lines = new SseLines(settings.wire().reader(request.stream()));
+                attempt.lines = lines;
+                request.cancellation().onCancel(lines::cancel);
+                lines.reply().whenComplete((answer, error) -> attempt.settle(status, null, answer, error));
+                return HttpResponse.BodySubscribers.fromLineSubscriber(lines, l -> null, StandardCharsets.UTF_8, null);
+            }
+            return HttpResponse.BodySubscribers.mapping(HttpResponse.BodySubscribers.ofString(StandardCharsets.UTF_8),
+                    body -> {
+                        attempt.settle(status, body, null, null);
+                        return body;
+                    });
+        });
+        request.cancellation().onCancel(() -> sent.cancel(true));
+        sent.whenComplete((response, error) -> {
+            if (error != null) {
+                attempt.settle(0, null, null, error);
+            }
+        });
+    }
+
+    /** The state of one try: settled once. */
+    private final class Try {
+        final EngineRequest request;
+        final HttpRequest call;
+        final CompletableFuture<ModelReply> reply;
+        final int retry;
+        volatile SseLines lines;
+        private boolean settled;
+
+        Try(EngineRequest request, HttpRequest call, CompletableFuture<ModelReply> reply, int retry) {
+            this.request = request;
+            this.call = call;
+            this.reply = reply;
+            this.retry = retry;
+        }
+
+        void settle(int status, String body, ModelReply streamed, Throwable error) {
+            synchronized (this) {
+                if (settled) {
+                    return;
+                }
+                settled = true;
+            }
+            Throwable cause = unwrap(error);
+            SseLines reading = lines;
+            boolean shown = reading != null && reading.reader().streamedAny();
+            boolean transientFailure = cause instanceof IOException || cause == null && (status == 429 || status >= 500);
+            if (transientFailure && retry < settings.retries() && !shown && !request.cancelled()) {
+                timer.schedule(() -> attempt(request, call, reply, retry + 1), FIRST_RETRY_MS << retry, TimeUnit.MILLISECONDS);
+            } else if (request.cancelled()) {
+                reply.completeExceptionally(new EngineFailure("cancelled"));
+            } else if (cause instanceof ModelStreamException) {
+                reply.completeExceptionally(new EngineFailure(cause.getMessage()));
+            } else if (cause != null) {
+                reply.completeExceptionally(new EngineFailure("model server unreachable: " + cause.getClass().getSimpleName()
+                        + (cause.getMessage() == null ? "" : ": " + cause.getMessage())));
+            } else if (status / 100 != 2) {
+                reply.completeExceptionally(new EngineFailure("model server answered " + status + ": " + errorMessage(body)));
+            } else if (streamed != null) {
+                reply.complete(streamed);
+            } else {
+                try {
+                    reply.complete(settings.wire().whole(parse(body)));
+                } catch (RuntimeException e) {
+                    reply.completeExceptionally(new EngineFailure(e instanceof ModelStreamException ? e.getMessage()
+                            : "model server's answer is not a response: " + e.getMessage()));
+                }
+            }
+        }
+    }
+
+    private static JsonObject assistantMessage(String text) {
+        return Jsons.createObjectBuilder().add("type", "message").add("role", "assistant")
+                .add("content", Jsons.createArrayBuilder().add(Jsons.createObjectBuilder().add("type", "output_text")
+                        .add("text", text).add("annotations", JsonValue.EMPTY_JSON_ARRAY)))
+                .build();
+    }
+
+    /** The server's {@code error.message} (the error body of both APIs), else the start of its body. */
+    static String errorMessage(String body) {
+        try {
+            JsonObject error = parse(body).getJsonObject("error");
+            if (error != null && error.get("message") instanceof jakarta.json.JsonString message) {
+                return message.getString();
+            }
+        } catch (RuntimeException notJson) {
+            // fall through to the raw body
+        }
+        String raw = body == null ? "" : body.strip();
+        return raw.length() > 200 ? raw.substring(0, 200) + "…" : raw;
+    }
+
+    private static JsonObject parse(String body) {
+        try (JsonReader reader = Jsons.createReader(new StringReader(body))) {
+            return reader.readObject();
+        }
+    }
+
+    private static Throwable unwrap(Throwable error) {
+        Throwable cause = error;
+        while (cause instanceof CompletionException && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        return cause;
+    }
+
+    private static String path(URI base) {
+        String path = base.getPath() == null ? "" : base.getPath();
+        return path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
+    }
+}

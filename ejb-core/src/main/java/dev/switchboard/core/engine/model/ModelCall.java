@@ -1,0 +1,15 @@
+package dev.switchboard.core.engine.model;
+
+import jakarta.json.JsonArray;
+import jakarta.json.JsonObject;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * One request to a model: the model's name, the system instructions, the conversation so far as
+ * Open Responses items (history, the run's message, the tool loop's calls and outputs), the
+ * output limit and the function tools offered (Open Responses declarations; empty: none).
+ */
+public record ModelCall(String model, Optional<String> instructions, List<JsonObject> input,
+        Optional<Integer> maxOutputTokens, JsonArray tools) {
+}

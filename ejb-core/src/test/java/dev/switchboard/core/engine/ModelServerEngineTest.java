@@ -1,0 +1,405 @@
+package dev.switchboard.core.engine;
+
+import static dev.switchboard.core.engine.ScriptedModelServer.data;
+import static dev.switchboard.core.engine.ScriptedModelServer.frame;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.switchboard.core.engine.model.ChatCompletionsWire;
+import dev.switchboard.core.engine.model.ModelWire;
+import dev.switchboard.core.engine.model.ResponsesWire;
+import dev.switchboard.core.engine.tool.EchoTool;
+import dev.switchboard.core.engine.tool.ToolBox;
+import jakarta.json.Json;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonObject;
+import java.io.IOException;
+import java.net.http.HttpClient;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The {@code openresponses} engine against {@link ScriptedModelServer} on loopback, over real
+ * HTTP: both wire formats, streamed and whole answers, the tool loop, errors, retries and
+ * cancellation. What the engine shows of a run is caught by a recording {@link RunStream}.
+ */
+class ModelServerEngineTest {
+
+    private static final String KEY = "sk-test-secret-0123456789";
+
+    private ScriptedModelServer server;
+    private ScheduledExecutorService timer;
+    private final List<String> shown = new CopyOnWriteArrayList<>();
+    private final RunStream recording = new RunStream() {
+        @Override
+        public void textDelta(String text) {
+            shown.add("delta:" + text);
+        }
+
+        @Override
+        public void item(JsonObject item) {
+            shown.add(item.getString("type") + ":" + item.getString("name", item.getString("output", "")));
+        }
+    };
+
+    @BeforeEach
+    void start() throws IOException {
+        timer = Executors.newSingleThreadScheduledExecutor();
+        server = new ScriptedModelServer();
+    }
+
+    @AfterEach
+    void stop() {
+        server.close();
+        timer.shutdownNow();
+    }
+
+    private ModelServerEngine engine(int retries) {
+        return engine(retries, new ResponsesWire(), ToolBox.EMPTY, 8);
+    }
+
+    private ModelServerEngine engine(int retries, ModelWire wire, ToolBox tools, int maxToolSteps) {
+        return new ModelServerEngine(new ModelServerEngine.Settings(server.base(), Optional.of(KEY), "test-model",
+                Optional.of("Be brief."), Duration.ofSeconds(5), Optional.of(64), retries, wire, tools, maxToolSteps,
+                ToolApprovals.NONE_NEEDED), HttpClient.newHttpClient(), timer);
+    }
+
+    private EngineRequest request(String text, List<JsonObject> history, Cancellation cancellation) {
+        return new EngineRequest("run-1", "u", "t", text, "followUp", 1, cancellation, () -> history, recording);
+    }
+
+    private static JsonObject run(ModelServerEngine engine, EngineRequest request) throws Exception {
+        return engine.execute(request).toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+
+    private static String failure(ModelServerEngine engine, EngineRequest request) {
+        ExecutionException e = assertThrows(ExecutionException.class,
+                () -> engine.execute(request).toCompletableFuture().get(10, TimeUnit.SECONDS));
+        assertInstanceOf(EngineFailure.class, e.getCause());
+        return e.getCause().getMessage();
+    }
+
+    private static JsonObject userItem(String text) {
+        return Json.createObjectBuilder().add("type", "message").add("id", "msg_h").add("status", "completed")
+                .add("role", "user").add("content", Json.createArrayBuilder()
+                        .add(Json.createObjectBuilder().add("type", "input_text").add("text", text)))
+                .build();
+    }
+
+    private static JsonObject message(String text) {
+        return Json.createObjectBuilder().add("type", "message").add("id", "msg_1").add("role", "assistant")
+                .add("status", "completed").add("content", Json.createArrayBuilder()
+                        .add(Json.createObjectBuilder().add("type", "output_text").add("text", text)
+                                .add("annotations", Json.createArrayBuilder())))
+                .build();
+    }
+
+    private static JsonObject functionCall(String callId, String name, String arguments) {
+        return Json.createObjectBuilder().add("type", "function_call").add("id", "fc_" + callId).add("call_id", callId)
+                .add("name", name).add("arguments", arguments).add("status", "completed").build();
+    }
+
+    private static JsonObject response(String id, int inputTokens, JsonObject... output) {
+        var items = Json.createArrayBuilder();
+        for (JsonObject item : output) {
+            items.add(item);
+        }
+        return Json.createObjectBuilder()
+                .add("id", id).add("object", "response").add("status", "completed").add("model", "test-model")
+                .add("output", items)
+                .add("usage", Json.createObjectBuilder().add("input_tokens", inputTokens).add("output_tokens", 3)
+                        .add("total_tokens", inputTokens + 3))
+                .build();
+    }
+
+    private static String event(String type, int seq, String key, JsonObject value) {
+        return frame(Json.createObjectBuilder().add("type", type).add("sequence_number", seq).add(key, value).build());
+    }
+
+    private static String delta(int seq, String text) {
+        return frame(Json.createObjectBuilder().add("type", "response.output_text.delta").add("sequence_number", seq)
+                .add("item_id", "msg_1").add("output_index", 0).add("content_index", 0).add("delta", text).build());
+    }
+
+    /** A streamed Open Responses answer: created, the text in deltas, completed. */
+    private static List<String> streamed(String id, String... deltas) {
+        List<String> frames = new ArrayList<>();
+        frames.add(event("response.created", 0, "response", Json.createObjectBuilder().add("id", id)
+                .add("status", "in_progress").add("output", Json.createArrayBuilder()).build()));
+        int seq = 1;
+        for (String d : deltas) {
+            frames.add(delta(seq++, d));
+        }
+        frames.add(event("response.completed", seq, "response", response(id, 12, message(String.join("", deltas)))));
+        return frames;
+    }
+
+    @Test
+    void streamsTheRepliesTextAsItArrivesAndAnswersWithTheCompletedResponse() throws Exception {
+        server.stream(streamed("resp_1", "Pa", "ri", "s."));
+        JsonObject output = run(engine(0), request("And of France?", List.of(userItem("capital of Italy?")),
+                Cancellation.manual()));
+        assertEquals("Paris.", output.getString("text"));
+        assertEquals("message", output.getString("type"));
+        assertEquals("resp_1", output.getString("response_id"));
+        assertEquals(12, output.getJsonObject("usage").getInt("input_tokens"));
+        assertEquals(3, output.getJsonObject("usage").getInt("output_tokens"));
+        assertFalse(output.containsKey("items"), "no tool steps");
+        assertEquals(List.of("delta:Pa", "delta:ri", "delta:s."), shown);
+        assertFalse(output.toString().contains(KEY));
+
+        ScriptedModelServer.Seen call = server.seen.get(0);
+        assertEquals("/v1/responses", call.path());
+        assertEquals("Bearer " + KEY, call.authorization());
+        assertEquals("test-model", call.body().getString("model"));
+        assertEquals("Be brief.", call.body().getString("instructions"));
+        assertEquals(64, call.body().getInt("max_output_tokens"));
+        assertTrue(call.body().getBoolean("stream"));
+        assertFalse(call.body().getBoolean("store"));
+        assertFalse(call.body().containsKey("tools"), "no tools offered when none are configured");
+        JsonArray input = call.body().getJsonArray("input");
+        assertEquals(2, input.size());
+        assertEquals("capital of Italy?", input.getJsonObject(0).getJsonArray("content").getJsonObject(0).getString("text"));
+        assertFalse(input.getJsonObject(0).containsKey("id"), "stored ids are not sent to a server that stores nothing");
+        assertEquals("user", input.getJsonObject(1).getString("role"));
+        assertEquals("And of France?", input.getJsonObject(1).getJsonArray("content").getJsonObject(0).getString("text"));
+    }
+
+    @Test
+    void aServerThatAnswersWholeIsReadToo() throws Exception {
+        server.whole(200, response("resp_w", 5, message("whole")).toString());
+        JsonObject output = run(engine(0), request("x", List.of(), Cancellation.manual()));
+        assertEquals("whole", output.getString("text"));
+        assertEquals(List.of(), shown);
+    }
+
+    @Test
+    void aClientErrorFailsTheRunWithTheServersMessageAndIsNotRetried() {
+        server.whole(400, "{\"error\":{\"type\":\"invalid_request_error\",\"message\":\"model not found\"}}");
+        server.stream(streamed("never", "never"));
+        assertEquals("model server answered 400: model not found", failure(engine(3), request("x", List.of(),
+                Cancellation.manual())));
+        assertEquals(1, server.seen.size());
+    }
+
+    @Test
+    void transientFailuresAreTriedAgainUpToTheLimit() throws Exception {
+        server.whole(503, "{}");
+        server.whole(429, "{\"error\":{\"message\":\"slow down\"}}");
+        server.stream(streamed("resp_ok", "ok"));
+        assertEquals("ok", run(engine(2), request("x", List.of(), Cancellation.manual())).getString("text"));
+        assertEquals(3, server.seen.size());
+
+        server.seen.clear();
+        server.whole(502, "bad gateway");
+        server.whole(502, "bad gateway");
+        assertEquals("model server answered 502: bad gateway", failure(engine(1), request("x", List.of(),
+                Cancellation.manual())));
+        assertEquals(2, server.seen.size());
+    }
+
+    @Test
+    void anErrorEventMidStreamFailsTheRunWithItsMessageAndIsNotRetried() {
+        server.stream(List.of(delta(1, "Hal"), frame(Json.createObjectBuilder().add("type", "error")
+                .add("sequence_number", 2).add("error", Json.createObjectBuilder().add("type", "server_error")
+                        .add("code", "model_error").add("message", "upstream model failed")).build()),
+                event("response.failed", 3, "response", Json.createObjectBuilder().add("id", "resp_f")
+                        .add("status", "failed").build())));
+        server.stream(streamed("never", "never"));
+        assertEquals("the model server reported an error: upstream model failed",
+                failure(engine(3), request("x", List.of(), Cancellation.manual())));
+        assertEquals(List.of("delta:Hal"), shown);
+        assertEquals(1, server.seen.size());
+    }
+
+    @Test
+    void aStreamThatEndsUnfinishedFailsTheRun() {
+        server.stream(List.of(delta(1, "cut o")));
+        assertEquals("the model's stream ended before response.completed",
+                failure(engine(0), request("x", List.of(), Cancellation.manual())));
+    }
+
+    @Test
+    void cancellingTheRunMidStreamStopsIt() throws Exception {
+        CountDownLatch hold = new CountDownLatch(1);
+        List<String> frames = streamed("resp_c", "first", "never shown");
+        server.streamHeld(frames, 2, hold);
+        Cancellation cancellation = Cancellation.manual();
+        var call = engine(3).execute(request("x", List.of(), cancellation)).toCompletableFuture();
+        awaitTrue(() -> shown.contains("delta:first"), "the first delta arrives before the stream is held");
+        cancellation.cancel();
+        ExecutionException e = assertThrows(ExecutionException.class, () -> call.get(10, TimeUnit.SECONDS));
+        assertEquals("cancelled", e.getCause().getMessage());
+        hold.countDown();
+        assertEquals(List.of("delta:first"), shown);
+        assertEquals(1, server.seen.size(), "a cancelled run is not tried again");
+    }
+
+    @Test
+    void anUnreachableServerFailsTheRunAfterItsRetries() {
+        server.stop();
+        String message = failure(engine(1), request("x", List.of(), Cancellation.manual()));
+        assertTrue(message.startsWith("model server unreachable: "), message);
+        assertFalse(message.contains(KEY));
+    }
+
+    @Test
+    void theToolLoopRunsTheCalledToolAndGivesTheModelItsOutput() throws Exception {
+        server.stream(List.of(event("response.completed", 1, "response",
+                response("resp_t1", 20, functionCall("call_1", "echo_tool", "{\"text\":\"pong\"}")))));
+        server.stream(streamed("resp_t2", "the tool said ", "pong"));
+        ToolBox tools = new ToolBox(List.of(new EchoTool()));
+        JsonObject output = run(engine(0, new ResponsesWire(), tools, 8), request("ping the tool", List.of(),
+                Cancellation.manual()));
+
+        assertEquals("the tool said pong", output.getString("text"));
+        assertEquals("resp_t2", output.getString("response_id"));
+        assertEquals(32, output.getJsonObject("usage").getInt("input_tokens"), "both calls' tokens");
+        assertEquals(6, output.getJsonObject("usage").getInt("output_tokens"));
+        JsonArray steps = output.getJsonArray("items");
+        assertEquals(2, steps.size());
+        assertEquals("function_call", steps.getJsonObject(0).getString("type"));
+        assertEquals("call_1", steps.getJsonObject(0).getString("call_id"));
+        assertEquals("function_call_output", steps.getJsonObject(1).getString("type"));
+        assertEquals("call_1", steps.getJsonObject(1).getString("call_id"));
+        assertEquals("pong", steps.getJsonObject(1).getString("output"));
+        assertEquals(List.of("function_call:echo_tool", "function_call_output:pong", "delta:the tool said ", "delta:pong"),
+                shown);
+
+        JsonObject first = server.seen.get(0).body();
+        JsonObject tool = first.getJsonArray("tools").getJsonObject(0);
+        assertEquals("function", tool.getString("type"));
+        assertEquals("echo_tool", tool.getString("name"));
+        assertEquals(List.of("text"), tool.getJsonObject("parameters").getJsonArray("required")
+                .getValuesAs(jakarta.json.JsonString.class).stream().map(jakarta.json.JsonString::getString).toList());
+        JsonArray second = server.seen.get(1).body().getJsonArray("input");
+        assertEquals(3, second.size(), "the message, the call, its output");
+        assertEquals("function_call", second.getJsonObject(1).getString("type"));
+        assertEquals("{\"text\":\"pong\"}", second.getJsonObject(1).getString("arguments"));
+        assertEquals("function_call_output", second.getJsonObject(2).getString("type"));
+        assertEquals("pong", second.getJsonObject(2).getString("output"));
+    }
+
+    @Test
+    void aToolThatFailsOrDoesNotExistAnswersTheModelWithTheErrorAndTheRunGoesOn() throws Exception {
+        server.stream(List.of(event("response.completed", 1, "response", response("resp_1", 1,
+                functionCall("call_a", "no_such_tool", "{}"), functionCall("call_b", "echo_tool", "{}")))));
+        server.stream(streamed("resp_2", "sorry"));
+        JsonObject output = run(engine(0, new ResponsesWire(), new ToolBox(List.of(new EchoTool())), 8),
+                request("x", List.of(), Cancellation.manual()));
+        assertEquals("sorry", output.getString("text"));
+        JsonArray steps = output.getJsonArray("items");
+        assertEquals("error: no tool named no_such_tool", steps.getJsonObject(1).getString("output"));
+        assertEquals("error: missing required argument text", steps.getJsonObject(3).getString("output"));
+    }
+
+    @Test
+    void aModelThatKeepsCallingToolsIsStoppedAtTheStepLimit() {
+        for (int i = 0; i < 5; i++) {
+            server.stream(List.of(event("response.completed", 1, "response",
+                    response("resp_" + i, 1, functionCall("call_" + i, "echo_tool", "{\"text\":\"again\"}")))));
+        }
+        String message = failure(engine(0, new ResponsesWire(), new ToolBox(List.of(new EchoTool())), 2),
+                request("loop", List.of(), Cancellation.manual()));
+        assertEquals("the model asked for tools more than 2 times in one run"
+                + " (switchboard.engine.openresponses.max-tool-steps)", message);
+        assertEquals(3, server.seen.size());
+    }
+
+    @Test
+    void aRefusedApprovalBecomesTheCallsOutput() throws Exception {
+        server.stream(List.of(event("response.completed", 1, "response",
+                response("resp_1", 1, functionCall("call_1", "echo_tool", "{\"text\":\"x\"}")))));
+        server.stream(streamed("resp_2", "ok"));
+        ModelServerEngine engine = new ModelServerEngine(new ModelServerEngine.Settings(server.base(), Optional.empty(),
+                "m", Optional.empty(), Duration.ofSeconds(5), Optional.empty(), 0, new ResponsesWire(),
+                new ToolBox(List.of(new EchoTool())), 8,
+                (request, call) -> java.util.concurrent.CompletableFuture.completedFuture(
+                        ToolApprovals.Verdict.refused("the user said no to " + call.getString("name")))),
+                HttpClient.newHttpClient(), timer);
+        JsonObject output = run(engine, request("x", List.of(), Cancellation.manual()));
+        assertEquals("error: not approved: the user said no to echo_tool",
+                output.getJsonArray("items").getJsonObject(1).getString("output"));
+        assertEquals(null, server.seen.get(0).authorization(), "no key configured, no Authorization header");
+    }
+
+    @Test
+    void chatCompletionsStreamTextAndToolCallsInPiecesThroughTheSameLoop() throws Exception {
+        server.stream(List.of(
+                data("{\"id\":\"chatcmpl-1\",\"model\":\"llama\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\","
+                        + "\"tool_calls\":[{\"index\":0,\"id\":\"call_9\",\"type\":\"function\",\"function\":{\"name\":\"echo_tool\","
+                        + "\"arguments\":\"{\\\"te\"}}]}}]}"),
+                data("{\"id\":\"chatcmpl-1\",\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,"
+                        + "\"function\":{\"arguments\":\"xt\\\":\\\"hi\\\"}\"}}]},\"finish_reason\":\"tool_calls\"}]}"),
+                data("{\"id\":\"chatcmpl-1\",\"choices\":[],\"usage\":{\"prompt_tokens\":30,\"completion_tokens\":7}}"),
+                data("[DONE]")));
+        server.stream(List.of(
+                data("{\"id\":\"chatcmpl-2\",\"model\":\"llama\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"it said \"}}]}"),
+                data("{\"id\":\"chatcmpl-2\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"hi\"},\"finish_reason\":\"stop\"}]}"),
+                data("{\"id\":\"chatcmpl-2\",\"choices\":[],\"usage\":{\"prompt_tokens\":40,\"completion_tokens\":3}}"),
+                data("[DONE]")));
+        JsonObject assistantBefore = message("earlier answer");
+        JsonObject output = run(engine(0, new ChatCompletionsWire(), new ToolBox(List.of(new EchoTool())), 8),
+                request("use the tool", List.of(userItem("earlier question"), assistantBefore), Cancellation.manual()));
+
+        assertEquals("it said hi", output.getString("text"));
+        assertEquals("chatcmpl-2", output.getString("response_id"));
+        assertEquals("llama", output.getString("model"));
+        assertEquals(70, output.getJsonObject("usage").getInt("input_tokens"));
+        assertEquals(10, output.getJsonObject("usage").getInt("output_tokens"));
+        assertEquals("{\"text\":\"hi\"}", output.getJsonArray("items").getJsonObject(0).getString("arguments"));
+        assertEquals(List.of("function_call:echo_tool", "function_call_output:hi", "delta:it said ", "delta:hi"), shown);
+
+        ScriptedModelServer.Seen first = server.seen.get(0);
+        assertEquals("/v1/chat/completions", first.path());
+        assertTrue(first.body().getBoolean("stream"));
+        assertTrue(first.body().getJsonObject("stream_options").getBoolean("include_usage"));
+        assertEquals(64, first.body().getInt("max_tokens"));
+        assertEquals("echo_tool", first.body().getJsonArray("tools").getJsonObject(0).getJsonObject("function")
+                .getString("name"));
+        List<String> roles = server.seen.get(1).body().getJsonArray("messages").getValuesAs(JsonObject.class).stream()
+                .map(m -> m.getString("role")).toList();
+        assertEquals(List.of("system", "user", "assistant", "user", "assistant", "tool"), roles);
+        JsonArray messages = server.seen.get(1).body().getJsonArray("messages");
+        assertEquals("Be brief.", messages.getJsonObject(0).getString("content"));
+        assertEquals("earlier answer", messages.getJsonObject(2).getString("content"));
+        JsonObject call = messages.getJsonObject(4).getJsonArray("tool_calls").getJsonObject(0);
+        assertEquals("call_9", call.getString("id"));
+        assertEquals("echo_tool", call.getJsonObject("function").getString("name"));
+        assertEquals("call_9", messages.getJsonObject(5).getString("tool_call_id"));
+        assertEquals("hi", messages.getJsonObject(5).getString("content"));
+    }
+
+    @Test
+    void aChatCompletionsErrorChunkFailsTheRun() {
+        server.stream(List.of(data("{\"error\":{\"message\":\"context window exceeded\"}}")));
+        assertEquals("the model server reported an error: context window exceeded",
+                failure(engine(0, new ChatCompletionsWire(), ToolBox.EMPTY, 8), request("x", List.of(),
+                        Cancellation.manual())));
+    }
+
+    private static void awaitTrue(BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("not within 10 s: " + what);
+            }
+            Thread.sleep(5);
+        }
+    }
+}
