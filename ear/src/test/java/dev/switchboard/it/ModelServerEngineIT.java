@@ -208,6 +208,19 @@ class ModelServerEngineIT {
     }
 
     @Test
+    void authProvidersListTheConfiguredModelServerWithoutItsKey() {
+        Api.Reply r = api.get("/v1/auth/providers");
+        assertEquals(200, r.status());
+        assertFalse(r.body().contains(KEY), r.body());
+        JsonObject provider = r.json().getJsonArray("providers").getJsonObject(0);
+        assertEquals("openresponses", provider.getString("provider"));
+        assertTrue(provider.getBoolean("has_auth"));
+        assertEquals("api_key", provider.getString("credential_type"));
+        assertEquals("SWITCHBOARD_ENGINE_OPENRESPONSES_API_KEY", provider.getString("env_var_hint"));
+        assertEquals(1, provider.getInt("available_models"));
+    }
+
+    @Test
     void textDeltasReachSubscribersWhileTheModelIsStillStreaming() {
         try (Rpc.Stream stream = rpc.stream(null)) {
             String turn = rpc.startTurnId("delta-thread", "slow: hi");

@@ -1,6 +1,7 @@
 package dev.switchboard.core.engine;
 
 import jakarta.json.JsonObject;
+import java.util.List;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -15,4 +16,9 @@ public interface AgentEngine {
     String name();
 
     CompletionStage<JsonObject> execute(EngineRequest request);
+
+    /** The model providers this engine calls (none for an engine that calls no model). */
+    default List<ModelProvider> providers() {
+        return List.of();
+    }
 }

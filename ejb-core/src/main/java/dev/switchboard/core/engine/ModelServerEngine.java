@@ -85,6 +85,13 @@ public final class ModelServerEngine implements AgentEngine {
         return "openresponses";
     }
 
+    /** The configured server: one model, an API key or none. */
+    @Override
+    public List<ModelProvider> providers() {
+        return List.of(new ModelProvider("openresponses", settings.apiKey().isPresent(),
+                settings.apiKey().map(key -> "api_key"), "SWITCHBOARD_ENGINE_OPENRESPONSES_API_KEY", 1, 1));
+    }
+
     /** One run's conversation: what the model is sent, and what the run adds to it. */
     private final class Conversation {
         final EngineRequest request;
