@@ -63,6 +63,8 @@ class ReadmeRunIT {
         String output = Files.readString(out.toPath(), StandardCharsets.UTF_8);
         assertTrue(output.contains("\"status\":\"succeeded\""), output);
         assertTrue(output.contains("\"cancelled_run_ids\""), output);
+        assertTrue(output.matches("(?s).*\"previous_response_id\":\"resp_\\w+\".*\"text\":\"and again\".*"),
+                "the README's response is continued: " + output);
         assertTrue(output.contains("turn/completed"), output);
         assertTrue(output.matches("(?s).*\\nstarted turn_\\S+ on demo\\n.*\\nassistant: hello\\n.*"), "message --wait shows the turn live: " + output);
         assertTrue(output.matches("(?s).*\\n\\S+ succeeded\\n.*"), "message --wait ends with the run line: " + output);

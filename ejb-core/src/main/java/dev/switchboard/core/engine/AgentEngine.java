@@ -17,6 +17,11 @@ public interface AgentEngine {
 
     CompletionStage<JsonObject> execute(EngineRequest request);
 
+    /** The model a request that names none is answered by (the engine's name when it has no models). */
+    default String defaultModel() {
+        return name();
+    }
+
     /** The model providers this engine calls (none for an engine that calls no model). */
     default List<ModelProvider> providers() {
         return List.of();

@@ -13,9 +13,14 @@ import java.util.function.BooleanSupplier;
  */
 public final class Cancellation {
 
+    /** The longest a second canceller waits for the first one's callbacks. */
+    private static final long WAIT_FOR_CALLBACKS_MS = 5_000;
+
     private final BooleanSupplier mayContinue;
     private final List<Runnable> callbacks = new ArrayList<>();
     private boolean cancelled;
+    private boolean callbacksRun;
+    private Thread cancelling;
 
     public Cancellation(BooleanSupplier mayContinue) {
         this.mayContinue = mayContinue;
@@ -39,18 +44,45 @@ public final class Cancellation {
         return true;
     }
 
-    /** Cancels, running every registered callback once; false when it was already cancelled. */
+    /**
+     * Cancels, running every registered callback once; false when it was already cancelled. Either
+     * way it returns only once the callbacks have run — a second canceller waits for the first one's
+     * (unless it is that one, cancelling again from a callback) — so whoever stops an engine may
+     * rely on the engine having been told.
+     */
     public boolean cancel() {
         List<Runnable> run;
         synchronized (this) {
             if (cancelled) {
+                long deadline = System.nanoTime() + WAIT_FOR_CALLBACKS_MS * 1_000_000;
+                while (!callbacksRun && cancelling != Thread.currentThread()) {
+                    long left = (deadline - System.nanoTime()) / 1_000_000;
+                    if (left <= 0) {
+                        break;
+                    }
+                    try {
+                        wait(left);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        break;
+                    }
+                }
                 return false;
             }
             cancelled = true;
+            cancelling = Thread.currentThread();
             run = List.copyOf(callbacks);
             callbacks.clear();
         }
-        run.forEach(Runnable::run);
+        try {
+            run.forEach(Runnable::run);
+        } finally {
+            synchronized (this) {
+                callbacksRun = true;
+                cancelling = null;
+                notifyAll();
+            }
+        }
         return true;
     }
 

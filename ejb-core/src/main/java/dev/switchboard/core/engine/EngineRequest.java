@@ -2,6 +2,7 @@ package dev.switchboard.core.engine;
 
 import jakarta.json.JsonObject;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -12,15 +13,28 @@ import java.util.function.Supplier;
  * @param history the thread's latest items before this run, oldest first (Open Responses item
  *        shapes), at most {@code SWITCHBOARD_HISTORY_MAX_ITEMS}; read from the database when first
  *        asked for, so an engine that never asks costs nothing
+ * @param clientCall the client's model request when the run is one (then {@code history} is the
+ *        conversation before it, which the request resolved), else null
  */
 public record EngineRequest(String runId, String userKey, String threadKey, String inputText,
         String deliveryMode, int attempt, Cancellation cancellation, Supplier<List<JsonObject>> history,
-        RunStream stream) {
+        Supplier<ClientCall> clientCall, RunStream stream) {
 
     /** A call whose progress nobody follows. */
     public EngineRequest(String runId, String userKey, String threadKey, String inputText, String deliveryMode,
             int attempt, Cancellation cancellation, Supplier<List<JsonObject>> history) {
-        this(runId, userKey, threadKey, inputText, deliveryMode, attempt, cancellation, history, RunStream.NONE);
+        this(runId, userKey, threadKey, inputText, deliveryMode, attempt, cancellation, history, null, RunStream.NONE);
+    }
+
+    /** A call of a message (not a client's model request). */
+    public EngineRequest(String runId, String userKey, String threadKey, String inputText, String deliveryMode,
+            int attempt, Cancellation cancellation, Supplier<List<JsonObject>> history, RunStream stream) {
+        this(runId, userKey, threadKey, inputText, deliveryMode, attempt, cancellation, history, null, stream);
+    }
+
+    /** The client's model request when the run is one ({@code POST /responses}); read when first asked for. */
+    public Optional<ClientCall> call() {
+        return clientCall == null ? Optional.empty() : Optional.of(clientCall.get());
     }
 
     /** A call with no history (a new thread, or a caller that has none to give). */

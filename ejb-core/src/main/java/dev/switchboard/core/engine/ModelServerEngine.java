@@ -85,6 +85,11 @@ public final class ModelServerEngine implements AgentEngine {
         return "openresponses";
     }
 
+    @Override
+    public String defaultModel() {
+        return settings.model();
+    }
+
     /** The configured server: one model, an API key or none. */
     @Override
     public List<ModelProvider> providers() {
@@ -101,12 +106,21 @@ public final class ModelServerEngine implements AgentEngine {
         long inputTokens;
         long outputTokens;
 
+        final Optional<String> instructions;
+
         Conversation(EngineRequest request) {
             this.request = request;
             input.addAll(request.history().get());
-            input.add(Jsons.createObjectBuilder().add("type", "message").add("role", "user")
-                    .add("content", Jsons.createArrayBuilder().add(Jsons.createObjectBuilder()
-                            .add("type", "input_text").add("text", request.inputText()))).build());
+            Optional<ClientCall> call = request.call();
+            if (call.isPresent()) { // a client's request: its own items, and its instructions when it gave some
+                input.addAll(call.get().input());
+                instructions = call.get().instructions().or(settings::instructions);
+            } else {
+                input.add(Jsons.createObjectBuilder().add("type", "message").add("role", "user")
+                        .add("content", Jsons.createArrayBuilder().add(Jsons.createObjectBuilder()
+                                .add("type", "input_text").add("text", request.inputText()))).build());
+                instructions = settings.instructions();
+            }
         }
 
         void step(JsonObject item) {
@@ -116,7 +130,7 @@ public final class ModelServerEngine implements AgentEngine {
         }
 
         ModelCall call() {
-            return new ModelCall(settings.model(), settings.instructions(), List.copyOf(input), settings.maxOutputTokens(),
+            return new ModelCall(settings.model(), instructions, List.copyOf(input), settings.maxOutputTokens(),
                     toolDeclarations);
         }
 

@@ -108,6 +108,7 @@ final class Execution {
      */
     boolean stop(Stop reason) {
         if (!stopped.compareAndSet(null, reason)) {
+            cancellation.cancel(); // returns once the engine has been told, by whichever thread stopped it first
             return false;
         }
         // The outcome first: an engine that fails because it was told to stop reports nothing of its own.

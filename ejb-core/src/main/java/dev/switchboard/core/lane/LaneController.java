@@ -2,8 +2,10 @@ package dev.switchboard.core.lane;
 
 import dev.switchboard.core.clock.InstanceClock;
 import dev.switchboard.core.clock.PeriodicTask;
+import dev.switchboard.core.engine.ClientCall;
 import dev.switchboard.core.engine.EngineSelector;
 import dev.switchboard.core.history.HistorySettings;
+import dev.switchboard.core.history.ResponseRecords;
 import dev.switchboard.core.history.ThreadItems;
 import dev.switchboard.core.lifecycle.RunProgressLedger;
 import dev.switchboard.core.lifecycle.RunProgressStreams;
@@ -22,13 +24,16 @@ import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.inject.Inject;
+import jakarta.json.JsonObject;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -84,6 +89,9 @@ public class LaneController {
     @Inject
     RunProgressStreams progressStreams;
 
+    @Inject
+    ResponseRecords responses;
+
     @EJB
     InstanceBeacon beacon;
 
@@ -96,6 +104,29 @@ public class LaneController {
     private LeaseKeeper keeper;
     private String owner;
 
+    /** A run's history — a response's resolved conversation, else its thread's latest items — and client request. */
+    private EngineInputs engineInputs(Claim claim) {
+        Supplier<List<JsonObject>> threadHistory = () -> items.recent(claim.threadId(), history.maxItems()).stream()
+                .map(ThreadItems.StoredItem::item).toList();
+        if (!ResponseRecords.SOURCE.equals(claim.source())) {
+            return new EngineInputs(threadHistory, null);
+        }
+        Supplier<Optional<ResponseRecords.ResponseRecord>> response = new Supplier<>() {
+            private Optional<ResponseRecords.ResponseRecord> read;
+
+            @Override
+            public synchronized Optional<ResponseRecords.ResponseRecord> get() {
+                if (read == null) {
+                    read = responses.ofRun(claim.runId());
+                }
+                return read;
+            }
+        };
+        return new EngineInputs(
+                () -> response.get().map(r -> r.prior().getValuesAs(JsonObject.class)).orElseGet(threadHistory),
+                () -> response.get().map(r -> ClientCall.of(r.request(), r.input())).orElse(null));
+    }
+
     @PostConstruct
     void start() {
         owner = settings.newOwnerName();
@@ -106,7 +137,7 @@ public class LaneController {
         runner = new LaneRunner(ledger, engines.engine(), owner, new LaneSlots(settings.maxConcurrent()), workers, timers,
                 clock::nanoTime, new LaneRunner.Timing(settings.leaseMarginMs(), settings.runTimeoutMs(),
                         Math.max(MIN_RECORD_RETRY_MS, 2 * settings.leaseMs())), watch::changed, meters,
-                threadId -> items.recent(threadId, history.maxItems()).stream().map(ThreadItems.StoredItem::item).toList(),
+                this::engineInputs,
                 claim -> progressStreams.open(new RunProgressLedger.Target(claim.userKey(), claim.threadKey(),
                         claim.turnId(), claim.runId(), claim.attempt()), progressWriters));
         keeper = new LeaseKeeper(ledger, runner, owner, settings.leaseMs(), settings.leaseMarginMs(), clock::nanoTime);

@@ -145,6 +145,6 @@ public class LaneHead {
 
     private static Claim claimOf(LaneRows.LaneRun head, long leaseLeftMs) {
         return new Claim(head.runId(), head.threadId(), head.attempt(), head.userKey(), head.threadKey(),
-                head.inputText(), head.deliveryMode(), leaseLeftMs, head.turnId());
+                head.inputText(), head.deliveryMode(), leaseLeftMs, head.turnId(), head.source());
     }
 }

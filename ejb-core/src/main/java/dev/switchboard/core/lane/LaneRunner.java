@@ -16,7 +16,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import java.util.function.LongFunction;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import java.util.logging.Level;
@@ -26,7 +25,7 @@ import java.util.logging.Logger;
  * Runs this instance's executions: claims woken lanes, calls the engine with a timeout and a
  * cancellation, records the result behind the fence — retrying a write whose commit outcome is
  * unknown, and adopting whatever that write claimed — and chains the lane's next run on the same
- * slot; the engine is given the thread's history (the {@code history} function, read on first use)
+ * slot; the engine is given the thread's history and a client's model request ({@link EngineInputs}, read on first use)
  * and shows its progress on the execution's {@link RunProgress}, closed before the result is written.
  * Executions are keyed by run and attempt, so a newer attempt claimed here stops the older
  * one and an older one's end never touches the newer one. Plain Java: the container supplies the
@@ -57,14 +56,14 @@ final class LaneRunner {
     private final Timing timing;
     private final Consumer<String> runChanged;
     private final Meters meters;
-    private final LongFunction<List<JsonObject>> history;
+    private final Function<Claim, EngineInputs> inputs;
     private final Function<Claim, RunProgress> progress;
     private final ConcurrentHashMap<RunAttempt, Execution> executions = new ConcurrentHashMap<>();
     private volatile boolean accepting = true;
 
     LaneRunner(LaneStore store, AgentEngine engine, String owner, LaneSlots slots, Executor workers,
             ScheduledExecutorService timers, LongSupplier ticker, Timing timing, Consumer<String> runChanged,
-            Meters meters, LongFunction<List<JsonObject>> history, Function<Claim, RunProgress> progress) {
+            Meters meters, Function<Claim, EngineInputs> inputs, Function<Claim, RunProgress> progress) {
         this.store = store;
         this.engine = engine;
         this.owner = owner;
@@ -75,7 +74,7 @@ final class LaneRunner {
         this.timing = timing;
         this.runChanged = runChanged;
         this.meters = meters;
-        this.history = history;
+        this.inputs = inputs;
         this.progress = progress;
     }
 
@@ -200,9 +199,10 @@ final class LaneRunner {
         }
         runChanged.accept(claim.runId());
         meters.runStarted(engine.name());
+        EngineInputs in = inputs.apply(claim);
         EngineRequest request = new EngineRequest(claim.runId(), claim.userKey(), claim.threadKey(), claim.inputText(),
-                claim.deliveryMode(), claim.attempt(), execution.cancellation(), onFirstUse(() -> history.apply(threadId)),
-                execution.progress());
+                claim.deliveryMode(), claim.attempt(), execution.cancellation(), onFirstUse(in.history()),
+                in.clientCall() == null ? null : onFirstUse(in.clientCall()), execution.progress());
         execution.outcome().orTimeout(timing.runTimeoutMs(), TimeUnit.MILLISECONDS)
                 .whenComplete((output, error) -> submit(() -> finish(execution, output, error), () -> release(execution)));
         try {

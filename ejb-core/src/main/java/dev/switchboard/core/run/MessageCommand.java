@@ -8,9 +8,16 @@ import dev.switchboard.core.idempotency.PayloadFingerprint;
  * @param userKey owner of the thread (from the caller's credentials)
  * @param externalUserKey jagc's optional end-user identity, stored only
  * @param idempotencyKey null when the client sent none
+ * @param runId the run's id when the caller chose it (a response names its run before storing it), else null
  */
 public record MessageCommand(String userKey, String source, String threadKey, String externalUserKey,
-        String text, String deliveryMode, String idempotencyKey) {
+        String text, String deliveryMode, String idempotencyKey, String runId) {
+
+    /** A message whose run gets a fresh id. */
+    public MessageCommand(String userKey, String source, String threadKey, String externalUserKey, String text,
+            String deliveryMode, String idempotencyKey) {
+        this(userKey, source, threadKey, externalUserKey, text, deliveryMode, idempotencyKey, null);
+    }
 
     public MessageCommand {
         require(userKey, "userKey");

@@ -125,7 +125,8 @@ public class RunLedger {
         long now = clock.millis();
         TurnRecord turn = new TurnRecord(TurnIds.turnId(), command.userKey(), threadId, command.threadKey(), now);
         String fingerprint = command.fingerprint();
-        RunRecord run = new RunRecord(UUID.randomUUID().toString(), threadId, seq, command.userKey(),
+        RunRecord run = new RunRecord(command.runId() != null ? command.runId() : UUID.randomUUID().toString(),
+                threadId, seq, command.userKey(),
                 command.threadKey(), command.source(), command.externalUserKey(), command.deliveryMode(),
                 command.text(), fingerprint, now, turn.getTurnId(), null);
         if (startFor != null) {

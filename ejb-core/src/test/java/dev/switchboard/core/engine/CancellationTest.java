@@ -36,4 +36,49 @@ class CancellationTest {
         mayContinue.set(true);
         assertTrue(c.isCancelled(), "cancelled for good");
     }
+
+    @Test
+    void aSecondCancellerReturnsOnlyOnceTheFirstOnesCallbacksHaveRun() throws Exception {
+        Cancellation c = Cancellation.manual();
+        java.util.concurrent.CountDownLatch inCallback = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        AtomicBoolean told = new AtomicBoolean();
+        c.onCancel(() -> {
+            inCallback.countDown();
+            try {
+                release.await(10, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            told.set(true);
+        });
+        Thread first = new Thread(c::cancel);
+        first.start();
+        assertTrue(inCallback.await(10, java.util.concurrent.TimeUnit.SECONDS));
+        AtomicBoolean secondReturned = new AtomicBoolean();
+        Thread second = new Thread(() -> {
+            c.cancel();
+            secondReturned.set(told.get());
+        });
+        second.start();
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        while (second.getState() != Thread.State.TIMED_WAITING && System.nanoTime() < deadline) {
+            Thread.onSpinWait(); // the second canceller is waiting for the callback held in the first
+        }
+        assertEquals(Thread.State.TIMED_WAITING, second.getState());
+        release.countDown();
+        second.join(10_000);
+        first.join(10_000);
+        assertTrue(secondReturned.get(), "the second cancel returned after the callback had run");
+    }
+
+    @Test
+    void aCallbackThatCancelsAgainDoesNotWaitForItself() {
+        Cancellation c = Cancellation.manual();
+        AtomicInteger calls = new AtomicInteger();
+        c.onCancel(() -> assertFalse(c.cancel()));
+        c.onCancel(calls::incrementAndGet);
+        assertTrue(c.cancel());
+        assertEquals(1, calls.get());
+    }
 }

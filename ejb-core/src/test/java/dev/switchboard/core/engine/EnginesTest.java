@@ -141,4 +141,60 @@ class EnginesTest {
         assertTrue(end.getJsonNumber("progress_at").longValue() <= end.getJsonNumber("at").longValue());
         assertTrue(lines.get(0).getJsonNumber("at").longValue() <= lines.get(1).getJsonNumber("at").longValue());
     }
+
+    private static JsonObject json(String text) {
+        return Json.createReader(new StringReader(text)).readObject();
+    }
+
+    private static JsonObject answerOf(ClientCall call, List<String> deltas) throws Exception {
+        RunStream stream = new RunStream() {
+            @Override
+            public void textDelta(String text) {
+                deltas.add(text);
+            }
+
+            @Override
+            public void item(JsonObject item) {
+            }
+        };
+        return run(new EchoEngine(0, TIMER), new EngineRequest("r", "u", "t", "", "followUp", 1, Cancellation.manual(),
+                () -> List.of(json("{\"type\":\"message\",\"role\":\"user\",\"content\":\"earlier words\"}")),
+                () -> call, stream));
+    }
+
+    @Test
+    void echoGivesAClientsRequestEveryOutputShape() throws Exception {
+        jakarta.json.JsonArray tools = Json.createArrayBuilder()
+                .add(json("{\"type\":\"function\",\"name\":\"first\",\"parameters\":{\"type\":\"object\","
+                        + "\"properties\":{\"city\":{\"type\":\"string\"},\"n\":{\"type\":\"integer\"},"
+                        + "\"unit\":{\"type\":\"string\",\"enum\":[\"c\",\"f\"]}},\"required\":[\"city\",\"n\",\"unit\"]}}"))
+                .add(json("{\"type\":\"function\",\"name\":\"second\"}")).build();
+        JsonObject ask = json("{\"type\":\"message\",\"role\":\"user\",\"content\":\"in Paris\"}");
+        List<String> deltas = new java.util.ArrayList<>();
+
+        JsonObject called = answerOf(new ClientCall(List.of(ask), java.util.Optional.empty(), java.util.Optional.empty(), tools,
+                Json.createValue("auto"), java.util.Optional.empty()), deltas);
+        JsonObject call = called.getJsonArray("items").getJsonObject(0);
+        assertEquals("first", call.getString("name"));
+        assertEquals(json("{\"city\":\"in Paris\",\"n\":0,\"unit\":\"c\"}"), json(call.getString("arguments")));
+        assertEquals(4, called.getJsonObject("usage").getInt("input_tokens"), "history and input words");
+
+        JsonObject allowed = answerOf(new ClientCall(List.of(ask), java.util.Optional.empty(), java.util.Optional.empty(),
+                tools, json("{\"type\":\"allowed_tools\",\"tools\":[{\"type\":\"function\",\"name\":\"second\"}]}"),
+                java.util.Optional.empty()), deltas);
+        assertEquals("second", allowed.getJsonArray("items").getJsonObject(0).getString("name"));
+
+        JsonObject answered = answerOf(new ClientCall(List.of(json("{\"type\":\"function_call_output\",\"call_id\":\"c1\","
+                + "\"output\":\"18 degrees\"}")), java.util.Optional.empty(), java.util.Optional.empty(), tools,
+                Json.createValue("auto"), java.util.Optional.empty()), deltas);
+        assertEquals("function c1 returned: 18 degrees", answered.getString("text"));
+
+        deltas.clear();
+        JsonObject talked = answerOf(new ClientCall(List.of(json("{\"type\":\"message\",\"role\":\"user\","
+                + "\"content\":\"one two three four five six seven eight\"}")), java.util.Optional.empty(),
+                java.util.Optional.empty(), tools, Json.createValue("none"), java.util.Optional.empty()), deltas);
+        assertEquals("one two three four five six seven eight", talked.getString("text"));
+        assertTrue(deltas.size() > 1, "several deltas: " + deltas);
+        assertEquals(talked.getString("text"), String.join("", deltas));
+    }
 }

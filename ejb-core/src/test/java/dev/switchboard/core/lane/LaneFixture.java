@@ -54,12 +54,12 @@ final class LaneFixture implements AutoCloseable {
                 new LaneRunner.Timing(MARGIN_MS, 60_000, 5_000), id -> {
                     changed.add(id);
                     onChanged.accept(id);
-                }, Meters.none(), threadId -> List.of(), claim -> RunProgress.silent());
+                }, Meters.none(), claim -> new EngineInputs(List::of, null), claim -> RunProgress.silent());
         keeper = new LeaseKeeper(store, runner, OWNER, LEASE_MS, MARGIN_MS, nanos::get);
     }
 
     static Claim claim(String runId, long threadId, int attempt) {
-        return new Claim(runId, threadId, attempt, "u", "t" + threadId, "input of " + runId, "followUp", LEASE_MS, null);
+        return new Claim(runId, threadId, attempt, "u", "t" + threadId, "input of " + runId, "followUp", LEASE_MS, null, "api");
     }
 
     static ClaimResult claimed(Claim claim) {

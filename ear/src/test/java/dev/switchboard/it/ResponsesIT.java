@@ -1,0 +1,317 @@
+package dev.switchboard.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonReader;
+import jakarta.json.JsonValue;
+import java.io.IOException;
+import java.io.StringReader;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code POST /responses} against an instance on the echo engine, over real HTTP (spec
+ * ../shared/specs/open-responses.md): every required key, text and instructions, continuation by
+ * {@code previous_response_id}, a function-calling round trip, {@code store: false}, image input,
+ * errors in the specification's body, and the SSE stream checked byte by byte.
+ */
+class ResponsesIT {
+
+    /** The keys every response carries, in the specification's order (§4.1). */
+    static final List<String> REQUIRED = List.of("id", "object", "created_at", "completed_at", "status",
+            "incomplete_details", "model", "previous_response_id", "instructions", "output", "error", "tools",
+            "tool_choice", "truncation", "parallel_tool_calls", "text", "top_p", "presence_penalty", "frequency_penalty",
+            "top_logprobs", "temperature", "reasoning", "usage", "max_output_tokens", "max_tool_calls", "store",
+            "background", "service_tier", "metadata", "safety_identifier", "prompt_cache_key");
+
+    private static final int PORT = 9208;
+    private static Instance instance;
+    private static Api api;
+
+    @BeforeAll
+    static void start() {
+        String db = TestDatabase.recreate("switchboard_it_responses");
+        Map<String, String> env = Instance.defaults(db, PORT, "it-responses");
+        env.put("SWITCHBOARD_ENGINE", "echo");
+        env.put("SWITCHBOARD_ENGINE_ECHO_DELAY_MS", "300"); // longer than the delta interval: deltas stream
+        instance = Instance.start("it-responses", PORT, env);
+        api = new Api("http://127.0.0.1:" + PORT);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (instance != null) {
+            instance.stop();
+        }
+    }
+
+    private static Api.Reply post(String path, JsonObject body) {
+        return api.postJson(path, body.toString());
+    }
+
+    private static JsonObject create(JsonObject body) {
+        Api.Reply r = post("/v1/responses", body);
+        assertEquals(200, r.status(), r.body());
+        JsonObject response = r.json();
+        assertEquals(REQUIRED, List.copyOf(response.keySet()), "every required key, in order");
+        return response;
+    }
+
+    private static String text(JsonObject response) {
+        JsonObject message = response.getJsonArray("output").getJsonObject(0);
+        assertEquals("message", message.getString("type"), response.toString());
+        return message.getJsonArray("content").getJsonObject(0).getString("text");
+    }
+
+    private static void assertError(Api.Reply r, int status, String type, String code, String param) {
+        assertEquals(status, r.status(), r.body());
+        JsonObject error = r.json().getJsonObject("error");
+        assertEquals(type, error.getString("type"), r.body());
+        assertEquals(code, error.getString("code"), r.body());
+        assertEquals(param, error.getString("param"), r.body());
+        assertFalse(error.getString("message").isEmpty());
+    }
+
+    @Test
+    void aTextResponseCarriesEveryKeyAndEchoesTheRequest() {
+        JsonObject r = create(Json.createObjectBuilder().add("model", "any-model-name").add("input", "hello there")
+                .add("instructions", "Be brief.").add("metadata", Json.createObjectBuilder().add("case", "text"))
+                .add("temperature", 0.5).build());
+        assertTrue(r.getString("id").startsWith("resp_"));
+        assertEquals("response", r.getString("object"));
+        assertEquals("completed", r.getString("status"));
+        assertTrue(r.getJsonNumber("completed_at").longValue() >= r.getJsonNumber("created_at").longValue());
+        assertEquals("any-model-name", r.getString("model"));
+        assertEquals("Be brief.", r.getString("instructions"));
+        assertEquals(JsonValue.NULL, r.get("previous_response_id"));
+        assertEquals(JsonValue.NULL, r.get("error"));
+        assertEquals(JsonValue.NULL, r.get("incomplete_details"));
+        assertEquals("auto", r.getString("tool_choice"));
+        assertEquals(0, r.getJsonArray("tools").size());
+        assertEquals(0.5, r.getJsonNumber("temperature").doubleValue());
+        assertEquals("text", r.getJsonObject("text").getJsonObject("format").getString("type"));
+        assertEquals("text", r.getJsonObject("metadata").getString("case"));
+        assertTrue(r.getBoolean("store"));
+        JsonObject message = r.getJsonArray("output").getJsonObject(0);
+        assertEquals(List.of("type", "id", "status", "role", "phase", "content"), List.copyOf(message.keySet()));
+        assertEquals("completed", message.getString("status"));
+        assertEquals("assistant", message.getString("role"));
+        JsonObject part = message.getJsonArray("content").getJsonObject(0);
+        assertEquals("output_text", part.getString("type"));
+        assertEquals("hello there", part.getString("text"));
+        assertEquals(0, part.getJsonArray("annotations").size());
+        assertEquals(0, part.getJsonArray("logprobs").size());
+        JsonObject usage = r.getJsonObject("usage");
+        assertEquals(2, usage.getInt("input_tokens"));
+        assertEquals(2, usage.getInt("output_tokens"));
+        assertEquals(4, usage.getInt("total_tokens"));
+        assertEquals(0, usage.getJsonObject("input_tokens_details").getInt("cached_tokens"));
+        assertEquals(0, usage.getJsonObject("output_tokens_details").getInt("reasoning_tokens"));
+
+        Api.Reply read = api.get("/v1/responses/" + r.getString("id"));
+        assertEquals(200, read.status());
+        assertEquals(r, read.json(), "a stored response reads back the same");
+    }
+
+    @Test
+    void theAliasWithoutV1AndItemInputWithImagesAreServed() {
+        Api.Reply r = post("/responses", Json.createObjectBuilder().add("input", Json.createArrayBuilder()
+                .add(Json.createObjectBuilder().add("role", "user").add("content", Json.createArrayBuilder()
+                        .add(Json.createObjectBuilder().add("type", "input_text").add("text", "what is in it?"))
+                        .add(Json.createObjectBuilder().add("type", "input_image")
+                                .add("image_url", "data:image/png;base64,iVBORw0KGgo=").add("detail", "low")))))
+                .build());
+        assertEquals(200, r.status(), r.body());
+        assertEquals("what is in it?", text(r.json()));
+        assertEquals("echo", r.json().getString("model"), "no model named: the engine's");
+    }
+
+    @Test
+    void aContinuationGetsThePreviousInputAndOutputBeforeItsOwn() {
+        JsonObject first = create(Json.createObjectBuilder().add("input", "one two").build());
+        JsonObject second = create(Json.createObjectBuilder().add("input", "three")
+                .add("previous_response_id", first.getString("id")).build());
+        assertEquals(first.getString("id"), second.getString("previous_response_id"));
+        assertEquals("three", text(second));
+        assertEquals(5, second.getJsonObject("usage").getInt("input_tokens"),
+                "the engine was given 'one two', its answer 'one two', then 'three'");
+        JsonObject fork = create(Json.createObjectBuilder().add("input", "four")
+                .add("previous_response_id", first.getString("id")).build());
+        assertEquals(5, fork.getJsonObject("usage").getInt("input_tokens"), "a second continuation forks the chain");
+    }
+
+    @Test
+    void aFunctionCallingRoundTrip() {
+        JsonObject tools = Json.createObjectBuilder().add("tools", Json.createArrayBuilder()
+                .add(Json.createObjectBuilder().add("type", "function").add("name", "get_weather")
+                        .add("parameters", Json.createObjectBuilder().add("type", "object")
+                                .add("properties", Json.createObjectBuilder()
+                                        .add("location", Json.createObjectBuilder().add("type", "string"))
+                                        .add("days", Json.createObjectBuilder().add("type", "integer")))
+                                .add("required", Json.createArrayBuilder().add("location").add("days"))))
+                .add(Json.createObjectBuilder().add("type", "function").add("name", "get_time")
+                        .add("description", "The time."))).build();
+        JsonObject asked = create(Json.createObjectBuilder(tools).add("input", "weather in Paris?").build());
+        JsonObject tool = asked.getJsonArray("tools").getJsonObject(0);
+        assertEquals(List.of("type", "name", "description", "parameters", "strict"), List.copyOf(tool.keySet()));
+        assertEquals(JsonValue.NULL, tool.get("description"));
+        assertEquals(JsonValue.NULL, tool.get("strict"));
+        JsonObject call = asked.getJsonArray("output").getJsonObject(0);
+        assertEquals("function_call", call.getString("type"));
+        assertEquals("completed", call.getString("status"));
+        assertTrue(call.getString("id").startsWith("fc_"));
+        assertEquals("get_weather", call.getString("name"));
+        JsonObject arguments = Json.createReader(new StringReader(call.getString("arguments"))).readObject();
+        assertEquals("weather in Paris?", arguments.getString("location"));
+        assertEquals(0, arguments.getInt("days"));
+
+        JsonObject answered = create(Json.createObjectBuilder(tools).add("previous_response_id", asked.getString("id"))
+                .add("input", Json.createArrayBuilder().add(Json.createObjectBuilder().add("type", "function_call_output")
+                        .add("call_id", call.getString("call_id")).add("output", "18°C and sunny"))).build());
+        assertTrue(text(answered).contains("18°C and sunny"), text(answered));
+
+        JsonObject allowed = create(Json.createObjectBuilder(tools).add("input", "what time?")
+                .add("tool_choice", Json.createObjectBuilder().add("type", "allowed_tools").add("tools",
+                        Json.createArrayBuilder().add(Json.createObjectBuilder().add("type", "function").add("name", "get_time"))))
+                .build());
+        assertEquals("get_time", allowed.getJsonArray("output").getJsonObject(0).getString("name"),
+                "allowed_tools is enforced: get_weather, first declared, is not called");
+        JsonObject none = create(Json.createObjectBuilder(tools).add("input", "just talk").add("tool_choice", "none").build());
+        assertEquals("just talk", text(none));
+    }
+
+    @Test
+    void aResponseNotStoredIsForgottenOnceAnswered() {
+        JsonObject r = create(Json.createObjectBuilder().add("input", "ephemeral").add("store", false).build());
+        assertEquals("ephemeral", text(r));
+        assertEquals(false, r.getBoolean("store"));
+        assertError(api.get("/v1/responses/" + r.getString("id")), 404, "not_found", "response_not_found", "");
+        assertError(post("/v1/responses", Json.createObjectBuilder().add("input", "more")
+                .add("previous_response_id", r.getString("id")).build()), 404, "not_found", "previous_response_not_found",
+                "previous_response_id");
+    }
+
+    @Test
+    void badRequestsGetTheSpecificationsErrorBody() {
+        assertError(api.postJson("/v1/responses", "{\"input\":"), 400, "invalid_request", "invalid_json", "");
+        assertError(api.postJson("/v1/responses", "[1]"), 400, "invalid_request", "invalid_json", "");
+        assertError(post("/v1/responses", Json.createObjectBuilder().add("input", 5).build()), 400, "invalid_request",
+                "invalid_value", "input");
+        assertError(post("/v1/responses", Json.createObjectBuilder().add("input", "x").add("temperature", "hot").build()),
+                400, "invalid_request", "invalid_value", "temperature");
+        assertError(post("/v1/responses", Json.createObjectBuilder().add("input", Json.createArrayBuilder()
+                .add(Json.createObjectBuilder().add("role", "robot").add("content", "x"))).build()),
+                400, "invalid_request", "invalid_value", "input[0].role");
+        assertError(post("/v1/responses", Json.createObjectBuilder().add("input", "x")
+                .add("tool_choice", Json.createObjectBuilder().add("type", "web_search")).build()),
+                400, "invalid_request", "invalid_value", "tool_choice.type");
+        assertError(post("/v1/responses", Json.createObjectBuilder().add("input", "x")
+                .add("previous_response_id", "resp_nope").build()), 404, "not_found", "previous_response_not_found",
+                "previous_response_id");
+        Api.Reply streamed = post("/v1/responses", Json.createObjectBuilder().add("input", 5).add("stream", true).build());
+        assertError(streamed, 400, "invalid_request", "invalid_value", "input");
+        assertError(api.get("/v1/responses/resp_unknown"), 404, "not_found", "response_not_found", "");
+    }
+
+    /** The raw bytes of a streamed response. */
+    private static HttpResponse<byte[]> stream(JsonObject body) throws IOException, InterruptedException {
+        return Api.CLIENT.send(api.request("/v1/responses").header("Content-Type", "application/json")
+                .timeout(Duration.ofSeconds(60))
+                .POST(HttpRequest.BodyPublishers.ofString(Json.createObjectBuilder(body).add("stream", true).build().toString()))
+                .build(), HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    /** The frames of an SSE body, checked against the framing rules; the last is [DONE]. */
+    private static List<JsonObject> events(HttpResponse<byte[]> response) {
+        assertEquals(200, response.statusCode());
+        assertTrue(response.headers().firstValue("Content-Type").orElse("").startsWith("text/event-stream"));
+        String body = new String(response.body(), StandardCharsets.UTF_8);
+        assertFalse(body.contains("\r"), "LF line endings only");
+        assertTrue(body.endsWith("data: [DONE]\n\n"), body);
+        List<JsonObject> events = new ArrayList<>();
+        for (String frame : body.substring(0, body.length() - "data: [DONE]\n\n".length()).split("\n\n")) {
+            if (frame.startsWith(":")) {
+                continue; // keep-alive comment
+            }
+            String[] lines = frame.split("\n");
+            assertEquals(2, lines.length, "one event line and one data line: " + frame);
+            assertTrue(lines[0].startsWith("event: ") && lines[1].startsWith("data: "), frame);
+            try (JsonReader reader = Json.createReader(new StringReader(lines[1].substring(6)))) {
+                JsonObject event = reader.readObject();
+                assertEquals(lines[0].substring(7), event.getString("type"), "event: equals the JSON type");
+                assertEquals(events.size(), event.getInt("sequence_number"), "0-based, one by one");
+                events.add(event);
+            }
+        }
+        return events;
+    }
+
+    @Test
+    void aStreamedTextResponseIsFramedAndOrderedAsSpecified() throws Exception {
+        List<JsonObject> events = events(stream(Json.createObjectBuilder().add("input", "stream these words please").build()));
+        List<String> types = events.stream().map(e -> e.getString("type")).toList();
+        assertEquals("response.created", types.get(0));
+        assertEquals("response.in_progress", types.get(1));
+        assertEquals("response.output_item.added", types.get(2));
+        assertEquals("response.content_part.added", types.get(3));
+        int done = types.indexOf("response.output_text.done");
+        assertTrue(done > 4, types.toString());
+        assertTrue(types.subList(4, done).stream().allMatch("response.output_text.delta"::equals), types.toString());
+        assertEquals(List.of("response.output_text.done", "response.content_part.done", "response.output_item.done",
+                "response.completed"), types.subList(done, types.size()));
+        String deltas = events.stream().filter(e -> "response.output_text.delta".equals(e.getString("type")))
+                .map(e -> e.getString("delta")).reduce("", String::concat);
+        assertEquals("stream these words please", deltas);
+        JsonObject completed = events.get(events.size() - 1).getJsonObject("response");
+        assertEquals(REQUIRED, List.copyOf(completed.keySet()));
+        assertEquals("completed", completed.getString("status"));
+        assertEquals(REQUIRED, List.copyOf(events.get(0).getJsonObject("response").keySet()));
+        String itemId = events.get(2).getJsonObject("item").getString("id");
+        assertEquals(itemId, completed.getJsonArray("output").getJsonObject(0).getString("id"));
+        assertTrue(events.stream().filter(e -> e.containsKey("item_id")).allMatch(e -> itemId.equals(e.getString("item_id"))));
+    }
+
+    @Test
+    void aStreamedFunctionCallAndTwentyParallelStreams() throws Exception {
+        JsonObject tools = Json.createObjectBuilder().add("tools", Json.createArrayBuilder()
+                .add(Json.createObjectBuilder().add("type", "function").add("name", "lookup")
+                        .add("parameters", Json.createObjectBuilder().add("type", "object")
+                                .add("properties", Json.createObjectBuilder().add("q", Json.createObjectBuilder().add("type", "string")))
+                                .add("required", Json.createArrayBuilder().add("q"))))).build();
+        List<JsonObject> events = events(stream(Json.createObjectBuilder(tools).add("input", "find it").build()));
+        List<String> types = events.stream().map(e -> e.getString("type")).toList();
+        assertEquals(List.of("response.created", "response.in_progress", "response.output_item.added",
+                "response.function_call_arguments.delta", "response.function_call_arguments.done",
+                "response.output_item.done", "response.completed"), types);
+        assertEquals("{\"q\":\"find it\"}", events.get(4).getString("arguments"));
+
+        List<CompletableFuture<HttpResponse<byte[]>>> parallel = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            parallel.add(Api.CLIENT.sendAsync(api.request("/v1/responses").header("Content-Type", "application/json")
+                    .timeout(Duration.ofSeconds(60)).POST(HttpRequest.BodyPublishers.ofString(Json.createObjectBuilder()
+                            .add("input", "parallel " + i).add("stream", true).build().toString())).build(),
+                    HttpResponse.BodyHandlers.ofByteArray()));
+        }
+        for (int i = 0; i < 20; i++) {
+            List<JsonObject> streamed = events(parallel.get(i).get());
+            JsonObject last = streamed.get(streamed.size() - 1);
+            assertEquals("response.completed", last.getString("type"));
+            assertEquals("parallel " + i, last.getJsonObject("response").getJsonArray("output").getJsonObject(0)
+                    .getJsonArray("content").getJsonObject(0).getString("text"));
+        }
+    }
+
+}

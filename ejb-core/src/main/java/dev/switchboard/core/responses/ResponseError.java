@@ -1,0 +1,50 @@
+package dev.switchboard.core.responses;
+
+/**
+ * A request the endpoint refuses, with the Open Responses error body's members (spec §7, O3):
+ * {@code type} by HTTP status, a {@code code}, and {@code param} naming the field at fault
+ * ({@code ""} when none is).
+ */
+public class ResponseError extends RuntimeException {
+
+    private static final long serialVersionUID = 1L;
+
+    private final int status;
+    private final String type;
+    private final String code;
+    private final String param;
+
+    public ResponseError(int status, String type, String code, String param, String message) {
+        super(message);
+        this.status = status;
+        this.type = type;
+        this.code = code;
+        this.param = param;
+    }
+
+    /** A field with the wrong type or value. */
+    static ResponseError invalid(String param, String message) {
+        return new ResponseError(400, "invalid_request", "invalid_value", param, message);
+    }
+
+    static ResponseError notFound(String responseId, String param) {
+        return new ResponseError(404, "not_found", param.isEmpty() ? "response_not_found" : "previous_response_not_found",
+                param, "No response found with id '" + responseId + "'.");
+    }
+
+    public int status() {
+        return status;
+    }
+
+    public String type() {
+        return type;
+    }
+
+    public String code() {
+        return code;
+    }
+
+    public String param() {
+        return param;
+    }
+}

@@ -1,0 +1,24 @@
+package dev.switchboard.rest.responses;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.Response;
+import java.io.InputStream;
+
+/** {@code POST /responses}: the same as {@code POST /v1/responses}, so a client's base URL may end before {@code /v1}. */
+@Path("/responses")
+@ApplicationScoped
+public class ResponsesAliasResource {
+
+    @Inject
+    ResponsesResource responses;
+
+    @POST
+    public Response create(@Context HttpHeaders headers, InputStream body) {
+        return responses.createResponse(headers, body);
+    }
+}

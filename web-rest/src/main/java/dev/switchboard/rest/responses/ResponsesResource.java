@@ -1,0 +1,145 @@
+package dev.switchboard.rest.responses;
+
+import dev.switchboard.core.json.Jsons;
+import dev.switchboard.core.notify.NotificationHub;
+import dev.switchboard.core.notify.NotifySettings;
+import dev.switchboard.core.responses.ResponseError;
+import dev.switchboard.core.responses.ResponseRequest;
+import dev.switchboard.core.responses.ResponseService;
+import dev.switchboard.rest.JsonBody;
+import dev.switchboard.rest.auth.Caller;
+import dev.switchboard.rest.errors.ApiException;
+import jakarta.ejb.EJB;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.json.JsonObject;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.StreamingOutput;
+import java.io.InputStream;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * Open Responses ({@code ../shared/specs/open-responses.md}): {@code POST /v1/responses} and its
+ * alias {@code POST /responses} run the request as a durable run and answer the response object —
+ * or, with {@code stream: true}, its events as server-sent events ({@link ResponseEvents});
+ * {@code GET /v1/responses/{id}} reads a stored response, {@code POST /v1/responses/{id}/cancel}
+ * cancels one. A client that goes away does not cancel its response. Errors are the
+ * specification's body, {@code {"error":{"message","type","param","code"}}}.
+ */
+@Path("/v1/responses")
+@ApplicationScoped
+public class ResponsesResource {
+
+    @Inject
+    ResponseService responses;
+
+    @Inject
+    Caller caller;
+
+    @EJB
+    NotificationHub hub;
+
+    @Inject
+    NotifySettings notifySettings;
+
+    @Inject
+    @ConfigProperty(name = "switchboard.responses.max-body-bytes", defaultValue = "8388608")
+    long maxBodyBytes;
+
+    /** How long a request waits for its response before answering it as it stands ({@code in_progress}). */
+    @Inject
+    @ConfigProperty(name = "switchboard.runs.timeout-ms", defaultValue = "600000")
+    long runTimeoutMs;
+
+    @POST
+    public Response create(@Context HttpHeaders headers, InputStream body) {
+        return createResponse(headers, body);
+    }
+
+    @GET
+    @Path("{id}")
+    public Response read(@PathParam("id") String id) {
+        return responses.find(caller.user(), id).map(r -> json(200, r.object()))
+                .orElseGet(() -> notFound(id));
+    }
+
+    @POST
+    @Path("{id}/cancel")
+    public Response cancel(@PathParam("id") String id) {
+        return responses.cancel(caller.user(), id).map(r -> json(200, r.object())).orElseGet(() -> notFound(id));
+    }
+
+    Response createResponse(HttpHeaders headers, InputStream body) {
+        ResponseRequest request;
+        try {
+            JsonBody.Parsed parsed;
+            try {
+                parsed = JsonBody.read(JsonBody.mediaType(headers.getHeaderString(HttpHeaders.CONTENT_TYPE)), body,
+                        maxBodyBytes);
+            } catch (ApiException e) {
+                String code = switch (e.code()) {
+                    case "empty_json_body", "invalid_json_body" -> "invalid_json";
+                    case "invalid_text" -> "invalid_value";
+                    default -> e.code(); // payload_too_large, unsupported_media_type
+                };
+                throw new ResponseError(e.status(), "invalid_request", code, "", e.getMessage());
+            }
+            request = ResponseRequest.parse(parsed.value());
+            String user = caller.user();
+            ResponseService.Response created = responses.create(user, request);
+            if (request.stream()) {
+                StreamingOutput events = out -> new ResponseEvents(responses, hub, notifySettings, created, runTimeoutMs)
+                        .write(out);
+                return Response.ok(events, "text/event-stream").header("Cache-Control", "no-cache").build();
+            }
+            if (request.background()) {
+                return json(200, created.object());
+            }
+            ResponseService.Response ended = responses.awaitEnd(created, runTimeoutMs).toCompletableFuture()
+                    .get(runTimeoutMs + 5_000, TimeUnit.MILLISECONDS);
+            responses.answered(ended);
+            JsonObject object = ended.object();
+            if ("failed".equals(object.getString("status"))) {
+                return error(new ResponseError(500, "model_error", "model_error", "",
+                        object.getJsonObject("error").getString("message")));
+            }
+            return json(200, object);
+        } catch (ResponseError e) {
+            return error(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return error(new ResponseError(500, "server_error", "internal_error", "", "interrupted"));
+        } catch (ExecutionException | TimeoutException e) {
+            return error(new ResponseError(500, "server_error", "internal_error", "", "waiting for the response failed"));
+        }
+    }
+
+    private static Response notFound(String id) {
+        return error(new ResponseError(404, "not_found", "response_not_found", "", "No response found with id '" + id + "'."));
+    }
+
+    static Response json(int status, JsonObject body) {
+        return Response.status(status).type(MediaType.APPLICATION_JSON).entity(body.toString()).build();
+    }
+
+    /** The specification's error body; every member a string (O3). */
+    static JsonObject errorBody(ResponseError e) {
+        return Jsons.createObjectBuilder().add("error", Jsons.createObjectBuilder()
+                .add("message", e.getMessage()).add("type", e.type()).add("param", e.param()).add("code", e.code()))
+                .build();
+    }
+
+    static Response error(ResponseError e) {
+        return json(e.status(), errorBody(e));
+    }
+}
