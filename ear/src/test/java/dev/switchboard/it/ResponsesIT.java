@@ -314,4 +314,48 @@ class ResponsesIT {
         }
     }
 
+
+    /**
+     * The official {@code openai} npm package (pinned in ear/src/test/node/openai-client), installed
+     * with npm into {@code target/openai-client} and run with the machine's Node.js against this
+     * instance: create, continue, stream, a function-calling round trip, an error.
+     */
+    @Test
+    void theOfficialOpenAiClientDrivesIt() throws Exception {
+        java.nio.file.Path source = java.nio.file.Path.of("src/test/node/openai-client").toAbsolutePath();
+        java.nio.file.Path work = java.nio.file.Path.of("target/openai-client").toAbsolutePath();
+        java.nio.file.Files.createDirectories(work);
+        for (String file : List.of("package.json", "client.mjs")) {
+            java.nio.file.Files.copy(source.resolve(file), work.resolve(file), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        }
+        String install = run(work, "npm", "install", "--no-audit", "--no-fund", "--no-package-lock", "--loglevel=error");
+        String output = run(work, "node", "client.mjs", "http://127.0.0.1:" + PORT + "/v1");
+        JsonObject seen;
+        try (JsonReader reader = Json.createReader(new StringReader(output.lines().reduce("", (a, b) -> b)))) {
+            seen = reader.readObject();
+        } catch (RuntimeException e) {
+            throw new AssertionError("the client printed no result: " + output + "\n(npm: " + install + ")", e);
+        }
+        assertTrue(seen.getBoolean("ok"), output);
+        assertEquals("and again", seen.getString("continued"));
+        assertEquals("get_weather", seen.getString("tool_call"));
+        assertTrue(seen.getString("tool_answer").contains("18C and sunny"));
+        assertEquals("previous_response_not_found", seen.getString("not_found"));
+        assertTrue(seen.getJsonArray("stream_types").toString().contains("response.output_text.delta"), output);
+    }
+
+    /** Runs a command in {@code dir}; its output, or a failure with it when it exits non-zero. */
+    private static String run(java.nio.file.Path dir, String... command) throws IOException, InterruptedException {
+        java.nio.file.Path log = dir.resolve(command[0] + ".log");
+        Process process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
+                .redirectOutput(log.toFile()).start();
+        boolean ended = process.waitFor(300, java.util.concurrent.TimeUnit.SECONDS);
+        String output = java.nio.file.Files.readString(log);
+        if (!ended) {
+            process.destroyForcibly();
+            throw new AssertionError(String.join(" ", command) + " did not end within 300 s: " + output);
+        }
+        assertEquals(0, process.exitValue(), () -> String.join(" ", command) + " failed: " + output);
+        return output;
+    }
 }

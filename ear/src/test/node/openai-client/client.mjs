@@ -1,0 +1,76 @@
+// The official `openai` client against Switchboard's /v1/responses (echo engine): a response,
+// its continuation, a stream, a function-calling round trip and an error. Prints one JSON line
+// with what it saw; exits 1 with the reason at the first surprise.
+import OpenAI, { NotFoundError } from "openai";
+
+const client = new OpenAI({ baseURL: process.argv[2], apiKey: "any-key", maxRetries: 0 });
+
+function expect(condition, what) {
+  if (!condition) {
+    throw new Error("expected " + what);
+  }
+}
+
+const first = await client.responses.create({ model: "echo", input: "hello from node" });
+expect(first.status === "completed", "status completed, got " + first.status);
+expect(first.output_text === "hello from node", "output_text 'hello from node', got " + first.output_text);
+
+const second = await client.responses.create({ model: "echo", input: "and again", previous_response_id: first.id });
+expect(second.previous_response_id === first.id, "previous_response_id echoed");
+expect(second.output_text === "and again", "output_text 'and again', got " + second.output_text);
+
+const stream = await client.responses.create({ model: "echo", input: "streamed words from node", stream: true });
+const types = [];
+let deltas = "";
+let completed = null;
+for await (const event of stream) {
+  types.push(event.type);
+  if (event.type === "response.output_text.delta") {
+    deltas += event.delta;
+  }
+  if (event.type === "response.completed") {
+    completed = event.response;
+  }
+}
+expect(types[0] === "response.created", "response.created first, got " + types[0]);
+expect(completed !== null && completed.output[0].content[0].text === "streamed words from node", "a completed response");
+expect(deltas === "streamed words from node", "deltas adding up to the text, got " + deltas);
+
+const tools = [{
+  type: "function",
+  name: "get_weather",
+  description: "The weather in a city.",
+  parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+  strict: false,
+}];
+const asked = await client.responses.create({ model: "echo", input: "Paris", tools });
+const call = asked.output.find((item) => item.type === "function_call");
+expect(call && call.name === "get_weather", "a call of get_weather");
+expect(JSON.parse(call.arguments).city === "Paris", "its city argument, got " + call.arguments);
+const answered = await client.responses.create({
+  model: "echo",
+  previous_response_id: asked.id,
+  input: [{ type: "function_call_output", call_id: call.call_id, output: "18C and sunny" }],
+  tools,
+});
+expect(answered.output_text.includes("18C and sunny"), "the tool's output in the answer, got " + answered.output_text);
+
+let notFound = null;
+try {
+  await client.responses.create({ model: "echo", input: "x", previous_response_id: "resp_unknown" });
+} catch (e) {
+  notFound = e;
+}
+expect(notFound instanceof NotFoundError, "a NotFoundError for an unknown previous response");
+expect(notFound.status === 404 && notFound.code === "previous_response_not_found", "status 404, code previous_response_not_found");
+
+console.log(JSON.stringify({
+  ok: true,
+  first: first.id,
+  continued: second.output_text,
+  streamed_events: types.length,
+  stream_types: [...new Set(types)],
+  tool_call: call.name,
+  tool_answer: answered.output_text,
+  not_found: notFound.code,
+}));
