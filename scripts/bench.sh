@@ -12,6 +12,9 @@
 #   scripts/bench.sh two      echo0 on two instances sharing the database: two load generators at
 #                             once, one per instance, each warming up (5000 runs) and then posting
 #                             N=2500 over K=25 keys
+#   scripts/bench.sh responses  only the Open Responses scenario: POST /v1/responses streamed,
+#                             N=2000 over K=50 concurrent clients (echo engine, 50 ms), after 1000
+#                             unmeasured; responses/s, time to first byte and to [DONE], p50/p99
 #   scripts/bench.sh db       only the database ceiling: the hot path's statements replayed by
 #                             pgbench, without Liberty (bench/pgbench)
 #
@@ -52,8 +55,8 @@ set -euo pipefail
 
 what="${1:-all}"
 case "$what" in
-  all|runs|echo0|batch|two|notify|ingress|db) ;;
-  *) echo "usage: scripts/bench.sh [all|runs|echo0|batch|two|notify|ingress|db]" >&2; exit 2 ;;
+  all|runs|echo0|batch|two|notify|ingress|responses|db) ;;
+  *) echo "usage: scripts/bench.sh [all|runs|echo0|batch|two|notify|ingress|responses|db]" >&2; exit 2 ;;
 esac
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -304,6 +307,13 @@ if [ "$what" = all ] || [ "$what" = ingress ]; then
     status=1
     echo "RESULT {\"label\":\"ingress D=2000\",\"error\":\"warm-up failed\"}" >>"$results"
   fi
+  stop_instance
+fi
+
+if [ "$what" = all ] || [ "$what" = responses ]; then
+  start_instance 50
+  record "responses stream N=2000 K=50" ./mvnw -q -pl bench exec:java -Dexec.mainClass=dev.switchboard.bench.ResponsesBench \
+    -Dexec.args="--url $url --n 2000 --k 50 --warm-up 1000 --label 'responses stream N=2000 K=50'"
   stop_instance
 fi
 

@@ -47,6 +47,8 @@ class ResponsesIT {
         Map<String, String> env = Instance.defaults(db, PORT, "it-responses");
         env.put("SWITCHBOARD_ENGINE", "echo");
         env.put("SWITCHBOARD_ENGINE_ECHO_DELAY_MS", "300"); // longer than the delta interval: deltas stream
+        // Fewer connections than parallel streams: a stream must not hold one while it waits.
+        env.put("DB_POOL_MAX", "10");
         instance = Instance.start("it-responses", PORT, env);
         api = new Api("http://127.0.0.1:" + PORT);
     }

@@ -41,8 +41,8 @@ public class ResponseService {
     @EJB
     TurnService turns;
 
-    @Inject
-    ResponseRecords records;
+    @EJB
+    ResponseLedger records;
 
     @Inject
     EngineSelector engines;
