@@ -14,7 +14,8 @@
 #                             N=2500 over K=25 keys
 #   scripts/bench.sh responses  only the Open Responses scenario: POST /v1/responses streamed,
 #                             N=2000 over K=50 concurrent clients (echo engine, 50 ms), after 1000
-#                             unmeasured; responses/s, time to first byte and to [DONE], p50/p99
+#                             unmeasured; responses/s, time to first byte and to [DONE], p50/p99;
+#                             then N=500 over K=4, below saturation
 #   scripts/bench.sh db       only the database ceiling: the hot path's statements replayed by
 #                             pgbench, without Liberty (bench/pgbench)
 #
@@ -314,6 +315,9 @@ if [ "$what" = all ] || [ "$what" = responses ]; then
   start_instance 50
   record "responses stream N=2000 K=50" ./mvnw -q -pl bench exec:java -Dexec.mainClass=dev.switchboard.bench.ResponsesBench \
     -Dexec.args="--url $url --n 2000 --k 50 --warm-up 1000 --label 'responses stream N=2000 K=50'"
+  # Below saturation: what a response costs when it does not queue behind 49 others on two cores.
+  record "responses stream N=500 K=4" ./mvnw -q -pl bench exec:java -Dexec.mainClass=dev.switchboard.bench.ResponsesBench \
+    -Dexec.args="--url $url --n 500 --k 4 --warm-up 0 --label 'responses stream N=500 K=4'"
   stop_instance
 fi
 

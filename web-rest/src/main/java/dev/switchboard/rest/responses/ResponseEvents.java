@@ -73,15 +73,15 @@ final class ResponseEvents {
                         ready.release(); // deltas are a preview: the end sends whatever text they missed
                     }
                 });
-        hub.subscribe(deltas, null);
-        CompletableFuture<ResponseService.Response> end = responses.awaitEnd(created, timeoutMs).toCompletableFuture();
-        end.whenComplete((r, e) -> ready.release());
         try {
-            JsonObject response = created.object();
-            send(event("response.created").add("response", response));
+            // The first bytes before anything else: a delta missed meanwhile is sent with the rest at the end.
+            send(event("response.created").add("response", created.object()));
             send(event("response.in_progress").add("response", ResponseObjects.response(created.record().responseId(),
                     created.record().createdAt(), created.record().previousResponseId(), created.record().request(),
                     ResponseObjects.State.inProgress())));
+            hub.subscribe(deltas, null);
+            CompletableFuture<ResponseService.Response> end = responses.awaitEnd(created, timeoutMs).toCompletableFuture();
+            end.whenComplete((r, e) -> ready.release());
             while (!end.isDone()) {
                 drain(deltas);
                 if (!ready.tryAcquire(settings.keepAliveMs(), TimeUnit.MILLISECONDS) && !end.isDone()) {
