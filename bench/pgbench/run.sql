@@ -32,7 +32,8 @@ INSERT INTO notification_outbox (user_key, thread_key, method, params, created_a
 COMMIT;
 BEGIN;
 SELECT id, lease_owner, lease_until, lease_run_id, lease_attempt, next_seq,
-       CAST(EXTRACT(EPOCH FROM CURRENT_TIMESTAMP) * 1000 AS BIGINT) FROM threads WHERE id = :tid FOR UPDATE;
+       CAST(EXTRACT(EPOCH FROM CURRENT_TIMESTAMP) * 1000 AS BIGINT), engine, model_id, thinking_level
+  FROM threads WHERE id = :tid FOR UPDATE;
 SELECT r.run_id, r.thread_id, r.thread_seq, r.user_key, r.thread_key, r.source, r.state, r.input_text,
        r.delivery_mode, r.turn_id, r.attempt, r.crashes, r.claimed_by, r.created_at, t.state, t.started_at,
        t.merged_into, (SELECT count(*) FROM runs o WHERE o.turn_id = r.turn_id)

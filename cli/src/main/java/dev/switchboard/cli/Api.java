@@ -89,6 +89,10 @@ final class Api {
         return call("POST", path, body.toString(), Map.of(), Duration.ZERO).object();
     }
 
+    JsonObject put(String path, JsonObject body) {
+        return call("PUT", path, body.toString(), Map.of(), Duration.ZERO).object();
+    }
+
     /** A JSON-RPC call on {@code POST /rpc}: its {@code result}, or its error's message thrown. */
     JsonObject rpc(String method, JsonObject params) {
         JsonObject request = Json.createObjectBuilder().add("jsonrpc", "2.0").add("id", rpcIds.incrementAndGet())

@@ -75,6 +75,33 @@ class CliIT {
     }
 
     @Test
+    void jagcsModelAndThinkingCommandsChooseAThreadsRuntime() {
+        assertEquals("echo auth:null models:1/1\n  * echo/echo\nscripted auth:null models:1/1\n  * scripted/scripted\n",
+                ok("model", "list").out(), "the instance's engine (scripted) and echo");
+        String thread = key("model");
+        assertEquals("thread:" + thread + " model:scripted/scripted\n", ok("model", "get", "--thread-key", thread).out());
+        assertEquals("thread:" + thread + " model:echo/echo\n", ok("model", "set", "echo/echo", "--thread-key", thread).out());
+        assertEquals("thread:" + thread + " thinking:off\n", ok("thinking", "set", "high", "--thread-key", thread).out(),
+                "echo cannot think: its level stays off");
+        assertTrue(ok("thinking", "get", "--thread-key", thread, "--json").out()
+                .contains("\"available_thinking_levels\":[\"off\"]"));
+        String runId = ok("message", "sleep 5; via echo", "--thread-key", thread).out().strip();
+        JsonObject run = (JsonObject) Json.createReader(new java.io.StringReader(ok("run", "wait", runId, "--json").out())).read();
+        assertEquals("sleep 5; via echo", run.getJsonObject("output").getString("text"),
+                "the thread's runs go to echo, which answers the script as text instead of running it");
+
+        Cli.Result malformed = Cli.run(url, "model", "set", "echo", "--thread-key", thread);
+        assertEquals(1, malformed.exit(), malformed.toString());
+        assertEquals("model must be in provider/model format\n", malformed.err());
+        Cli.Result unknown = Cli.run(url, "model", "set", "echo/gpt-9", "--thread-key", thread);
+        assertEquals(1, unknown.exit(), unknown.toString());
+        assertEquals("model echo/gpt-9 is not available in registry\n", unknown.err());
+        Cli.Result level = Cli.run(url, "thinking", "set", "maximal", "--thread-key", thread);
+        assertEquals(1, level.exit(), level.toString());
+        assertEquals("thinking level must be one of: off, minimal, low, medium, high, xhigh\n", level.err());
+    }
+
+    @Test
     void aRefusedRequestPrintsTheServersOwnMessage() {
         Cli.Result blank = Cli.run(url, "message", "", "--thread-key", key("blank"));
         String serverSays = api.postJson("/v1/messages", "{\"text\":\"\",\"thread_key\":\"x\"}").json()

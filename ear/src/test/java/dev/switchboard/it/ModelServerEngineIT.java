@@ -67,6 +67,7 @@ class ModelServerEngineIT {
         env.put("SWITCHBOARD_ENGINE_OPENRESPONSES_API_KEY", KEY);
         env.put("SWITCHBOARD_ENGINE_OPENRESPONSES_MODEL", "scripted-model");
         env.put("SWITCHBOARD_ENGINE_OPENRESPONSES_INSTRUCTIONS", "Answer briefly.");
+        env.put("SWITCHBOARD_ENGINE_OPENRESPONSES_MODELS", "scripted-model-large");
         env.put("SWITCHBOARD_TOOLS", "echo_tool,current_time");
         instance = Instance.start("it-openresponses", PORT, env);
         api = new Api("http://127.0.0.1:" + PORT);
@@ -217,7 +218,8 @@ class ModelServerEngineIT {
         assertTrue(provider.getBoolean("has_auth"));
         assertEquals("api_key", provider.getString("credential_type"));
         assertEquals("SWITCHBOARD_ENGINE_OPENRESPONSES_API_KEY", provider.getString("env_var_hint"));
-        assertEquals(1, provider.getInt("available_models"));
+        assertEquals(2, provider.getInt("available_models"), "scripted-model and scripted-model-large");
+        assertEquals(2, provider.getInt("total_models"));
     }
 
     @Test
@@ -262,5 +264,62 @@ class ModelServerEngineIT {
         }).findFirst().orElseThrow();
         assertEquals("ping", second.getJsonArray("input").getJsonObject(second.getJsonArray("input").size() - 1)
                 .getString("output"));
+    }
+
+    private static JsonObject put(String path, String body) {
+        Api.Reply r = api.send(api.request(path).header("Content-Type", "application/json")
+                .PUT(java.net.http.HttpRequest.BodyPublishers.ofString(body)));
+        assertEquals(200, r.status(), r.body());
+        return r.json();
+    }
+
+    private static void assertPutError(String path, String body, String code) {
+        Api.Reply r = api.send(api.request(path).header("Content-Type", "application/json")
+                .PUT(java.net.http.HttpRequest.BodyPublishers.ofString(body)));
+        assertEquals(400, r.status(), r.body());
+        assertEquals(code, r.errorCode(), r.body());
+    }
+
+    @Test
+    void eachThreadChoosesItsEngineModelAndThinkingLevel() throws IOException {
+        JsonObject catalogue = api.get("/v1/models").json();
+        List<String> offered = catalogue.getJsonArray("providers").getValuesAs(JsonObject.class).stream()
+                .flatMap(p -> p.getJsonArray("models").getValuesAs(JsonObject.class).stream())
+                .map(m -> m.getString("provider") + "/" + m.getString("model_id")).toList();
+        assertEquals(List.of("echo/echo", "openresponses/scripted-model", "openresponses/scripted-model-large"), offered);
+        assertFalse(catalogue.toString().contains(KEY));
+
+        JsonObject fresh = api.get("/v1/threads/never-chosen/runtime").json();
+        assertEquals("openresponses", fresh.getJsonObject("model").getString("provider"), "the instance's engine");
+        assertEquals("scripted-model", fresh.getJsonObject("model").getString("model_id"));
+        assertEquals("off", fresh.getString("thinking_level"));
+        assertTrue(fresh.getBoolean("supports_thinking"));
+
+        JsonObject echo = put("/v1/threads/echo-thread/model", "{\"provider\":\"echo\",\"model_id\":\"echo\"}");
+        assertEquals("echo", echo.getJsonObject("model").getString("provider"));
+        assertFalse(echo.getBoolean("supports_thinking"));
+        assertEquals(List.of("off"), echo.getJsonArray("available_thinking_levels").getValuesAs(jakarta.json.JsonString.class)
+                .stream().map(jakarta.json.JsonString::getString).toList());
+        int before = REQUESTS.size();
+        JsonObject echoed = api.awaitRun(api.message("echo-thread", "no model here").getString("run_id"), 30);
+        assertEquals("no model here", echoed.getJsonObject("output").getString("text"), "the echo engine answered");
+        assertEquals(before, REQUESTS.size(), "the model server was not called");
+
+        put("/v1/threads/large-thread/model", "{\"provider\":\"openresponses\",\"model_id\":\"scripted-model-large\"}");
+        JsonObject thinking = put("/v1/threads/large-thread/thinking", "{\"thinking_level\":\"high\"}");
+        assertEquals("high", thinking.getString("thinking_level"));
+        assertEquals("scripted-model-large", thinking.getJsonObject("model").getString("model_id"), "the model choice is kept");
+        JsonObject large = api.awaitRun(api.message("large-thread", "think hard").getString("run_id"), 30);
+        assertEquals("heard 1: think hard", large.getJsonObject("output").getString("text"));
+        JsonObject sent = REQUESTS.get(REQUESTS.size() - 1);
+        assertEquals("scripted-model-large", sent.getString("model"));
+        assertEquals("high", sent.getJsonObject("reasoning").getString("effort"));
+
+        assertPutError("/v1/threads/large-thread/model", "{\"provider\":\"openresponses\"}", "invalid_model_payload");
+        assertPutError("/v1/threads/large-thread/model", "{\"provider\":\"openresponses\",\"model_id\":\"gpt-9\"}",
+                "thread_model_error");
+        assertPutError("/v1/threads/large-thread/thinking", "{\"thinking_level\":\"maximal\"}", "invalid_thinking_payload");
+        assertEquals("scripted-model-large", api.get("/v1/threads/large-thread/runtime").json().getJsonObject("model")
+                .getString("model_id"), "a refused choice changes nothing");
     }
 }

@@ -22,6 +22,14 @@ public interface AgentEngine {
         return name();
     }
 
+    /**
+     * The models a thread may choose on this engine ({@code PUT /v1/threads/{key}/model}), the
+     * default first; the engine's name alone when it has no models of its own.
+     */
+    default List<ModelInfo> models() {
+        return List.of(new ModelInfo(defaultModel(), name(), false));
+    }
+
     /** The model providers this engine calls (none for an engine that calls no model). */
     default List<ModelProvider> providers() {
         return List.of();

@@ -13,4 +13,13 @@ public interface EngineFactory {
     String name();
 
     AgentEngine create(EngineServices services);
+
+    /**
+     * Whether threads may choose this engine beside the instance's own: true when it is configured
+     * well enough to run (an engine that needs settings it lacks says false, and is then made
+     * only when it is the instance's engine, where missing settings stop the start).
+     */
+    default boolean selectable() {
+        return true;
+    }
 }

@@ -13,23 +13,34 @@ import java.util.function.Supplier;
  * @param history the thread's latest items before this run, oldest first (Open Responses item
  *        shapes), at most {@code SWITCHBOARD_HISTORY_MAX_ITEMS}; read from the database when first
  *        asked for, so an engine that never asks costs nothing
+ * @param choice the model and thinking level the run's thread chose ({@link ModelChoice#NONE}: none)
  * @param clientCall the client's model request when the run is one (then {@code history} is the
  *        conversation before it, which the request resolved), else null
  */
 public record EngineRequest(String runId, String userKey, String threadKey, String inputText,
         String deliveryMode, int attempt, Cancellation cancellation, Supplier<List<JsonObject>> history,
-        Supplier<ClientCall> clientCall, RunStream stream) {
+        Supplier<ClientCall> clientCall, ModelChoice choice, RunStream stream) {
 
     /** A call whose progress nobody follows. */
     public EngineRequest(String runId, String userKey, String threadKey, String inputText, String deliveryMode,
             int attempt, Cancellation cancellation, Supplier<List<JsonObject>> history) {
-        this(runId, userKey, threadKey, inputText, deliveryMode, attempt, cancellation, history, null, RunStream.NONE);
+        this(runId, userKey, threadKey, inputText, deliveryMode, attempt, cancellation, history, null, ModelChoice.NONE,
+                RunStream.NONE);
     }
 
-    /** A call of a message (not a client's model request). */
+    /** A call of a message (not a client's model request) on the engine's default model. */
     public EngineRequest(String runId, String userKey, String threadKey, String inputText, String deliveryMode,
             int attempt, Cancellation cancellation, Supplier<List<JsonObject>> history, RunStream stream) {
-        this(runId, userKey, threadKey, inputText, deliveryMode, attempt, cancellation, history, null, stream);
+        this(runId, userKey, threadKey, inputText, deliveryMode, attempt, cancellation, history, null, ModelChoice.NONE,
+                stream);
+    }
+
+    /** A call on the engine's default model. */
+    public EngineRequest(String runId, String userKey, String threadKey, String inputText, String deliveryMode,
+            int attempt, Cancellation cancellation, Supplier<List<JsonObject>> history, Supplier<ClientCall> clientCall,
+            RunStream stream) {
+        this(runId, userKey, threadKey, inputText, deliveryMode, attempt, cancellation, history, clientCall,
+                ModelChoice.NONE, stream);
     }
 
     /** The client's model request when the run is one ({@code POST /responses}); read when first asked for. */

@@ -8,6 +8,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -19,7 +20,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 /**
  * Makes this instance's engine with the {@link EngineFactory} that {@code switchboard.engine}
  * names ({@code echo} by default; {@code scripted} is the test engine, never active unless
- * configured). Every factory bean of the module is a candidate.
+ * configured), and every other engine a thread may choose instead ({@link EngineFactory#selectable}),
+ * once, at start-up. Every factory bean of the module is a candidate.
  */
 @ApplicationScoped
 public class EngineSelector {
@@ -43,12 +45,21 @@ public class EngineSelector {
     Instance<EngineFactory> factories;
 
     private AgentEngine engine;
+    private final Map<String, AgentEngine> selectable = new TreeMap<>();
 
     @PostConstruct
     void select() {
-        EngineFactory factory = choose(engineName, factories.stream().toList());
+        List<EngineFactory> all = factories.stream().toList();
+        EngineFactory factory = choose(engineName, all);
         timer = Executors.newSingleThreadScheduledExecutor(threadFactory);
-        engine = factory.create(new EngineServices(timer, instanceId.orElse("unnamed")));
+        EngineServices services = new EngineServices(timer, instanceId.orElse("unnamed"));
+        engine = factory.create(services);
+        selectable.put(engine.name(), engine);
+        for (EngineFactory other : all) {
+            if (other != factory && other.selectable()) {
+                selectable.put(other.name(), other.create(services));
+            }
+        }
     }
 
     /**
@@ -81,7 +92,40 @@ public class EngineSelector {
         }
     }
 
+    /** The instance's engine: what runs a thread that chose none. */
     public AgentEngine engine() {
         return engine;
+    }
+
+    /** The engines a thread may choose, by name (the instance's among them). */
+    public Map<String, AgentEngine> selectable() {
+        return Collections.unmodifiableMap(selectable);
+    }
+
+    /**
+     * The engine named {@code name} — the instance's when null — or, when this instance has no such
+     * engine, one whose every run fails saying so (a thread's choice outlived the configuration).
+     */
+    public AgentEngine engine(String name) {
+        if (name == null) {
+            return engine;
+        }
+        AgentEngine chosen = selectable.get(name);
+        return chosen != null ? chosen : unavailable(name);
+    }
+
+    static AgentEngine unavailable(String name) {
+        return new AgentEngine() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public java.util.concurrent.CompletionStage<jakarta.json.JsonObject> execute(EngineRequest request) {
+                return java.util.concurrent.CompletableFuture.failedFuture(new EngineFailure("the thread's engine '" + name
+                        + "' is not configured on this instance"));
+            }
+        };
     }
 }

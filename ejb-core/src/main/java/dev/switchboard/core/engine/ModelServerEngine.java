@@ -55,10 +55,19 @@ public final class ModelServerEngine implements AgentEngine {
      * @param baseUrl the server's base, ending before the API's path (e.g. {@code http://host:8080/v1})
      * @param retries how many times a transient failure of one model call is tried again
      * @param maxToolSteps how many rounds of tool calls one run may make
+     * @param models the models a thread may choose, {@code model} (the default) first
      */
     public record Settings(URI baseUrl, Optional<String> apiKey, String model, Optional<String> instructions,
             Duration requestTimeout, Optional<Integer> maxOutputTokens, int retries, ModelWire wire, ToolBox tools,
-            int maxToolSteps, ToolApprovals approvals) {
+            int maxToolSteps, ToolApprovals approvals, List<String> models) {
+
+        /** Only the default model. */
+        public Settings(URI baseUrl, Optional<String> apiKey, String model, Optional<String> instructions,
+                Duration requestTimeout, Optional<Integer> maxOutputTokens, int retries, ModelWire wire, ToolBox tools,
+                int maxToolSteps, ToolApprovals approvals) {
+            this(baseUrl, apiKey, model, instructions, requestTimeout, maxOutputTokens, retries, wire, tools, maxToolSteps,
+                    approvals, List.of(model));
+        }
 
         /** Open Responses, no tools. */
         public Settings(URI baseUrl, Optional<String> apiKey, String model, Optional<String> instructions,
@@ -90,11 +99,18 @@ public final class ModelServerEngine implements AgentEngine {
         return settings.model();
     }
 
-    /** The configured server: one model, an API key or none. */
+    /** The configured models, each able to think (a thread's thinking level becomes the request's reasoning effort). */
+    @Override
+    public List<ModelInfo> models() {
+        return settings.models().stream().map(m -> new ModelInfo(m, m, true)).toList();
+    }
+
+    /** The configured server: its models, an API key or none. */
     @Override
     public List<ModelProvider> providers() {
         return List.of(new ModelProvider("openresponses", settings.apiKey().isPresent(),
-                settings.apiKey().map(key -> "api_key"), "SWITCHBOARD_ENGINE_OPENRESPONSES_API_KEY", 1, 1));
+                settings.apiKey().map(key -> "api_key"), "SWITCHBOARD_ENGINE_OPENRESPONSES_API_KEY",
+                settings.models().size(), settings.models().size()));
     }
 
     /** One run's conversation: what the model is sent, and what the run adds to it. */
@@ -130,8 +146,10 @@ public final class ModelServerEngine implements AgentEngine {
         }
 
         ModelCall call() {
-            return new ModelCall(settings.model(), instructions, List.copyOf(input), settings.maxOutputTokens(),
-                    toolDeclarations);
+            ModelChoice choice = request.choice();
+            return new ModelCall(choice.modelId() != null ? choice.modelId() : settings.model(), instructions,
+                    List.copyOf(input), settings.maxOutputTokens(), toolDeclarations,
+                    choice.thinks() ? Optional.of(choice.thinkingLevel()) : Optional.empty());
         }
 
         boolean fail(String message) {

@@ -62,6 +62,11 @@ public class ModelServerEngineFactory implements EngineFactory {
     @ConfigProperty(name = "switchboard.engine.openresponses.max-tool-steps", defaultValue = "8")
     int maxToolSteps;
 
+    /** The models a thread may choose besides the default ({@code model} is always first). */
+    @Inject
+    @ConfigProperty(name = "switchboard.engine.openresponses.models")
+    Optional<List<String>> models;
+
     @Inject
     @ConfigProperty(name = "switchboard.tools")
     Optional<List<String>> tools;
@@ -73,6 +78,12 @@ public class ModelServerEngineFactory implements EngineFactory {
     @Override
     public String name() {
         return "openresponses";
+    }
+
+    /** Selectable by threads when a model server is configured. */
+    @Override
+    public boolean selectable() {
+        return baseUrl.map(String::strip).filter(u -> !u.isEmpty()).isPresent();
     }
 
     @Override
@@ -104,6 +115,8 @@ public class ModelServerEngineFactory implements EngineFactory {
         }
         return new ModelServerEngine(new ModelServerEngine.Settings(base, apiKey.filter(k -> !k.isBlank()), model,
                 instructions.filter(i -> !i.isBlank()), Duration.ofMillis(timeoutMs), maxOutputTokens, retries, wire,
-                toolBox, maxToolSteps, ToolApprovals.NONE_NEEDED), client, services.timer());
+                toolBox, maxToolSteps, ToolApprovals.NONE_NEEDED, java.util.stream.Stream.concat(java.util.stream.Stream.of(model),
+                        models.orElse(List.of()).stream().map(String::strip).filter(m -> !m.isEmpty())).distinct().toList()),
+                client, services.timer());
     }
 }

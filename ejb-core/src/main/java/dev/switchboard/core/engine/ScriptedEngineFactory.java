@@ -23,6 +23,12 @@ public class ScriptedEngineFactory implements EngineFactory {
         return "scripted";
     }
 
+    /** A test engine: a thread gets it only on an instance that runs it. */
+    @Override
+    public boolean selectable() {
+        return false;
+    }
+
     @Override
     public AgentEngine create(EngineServices services) {
         EngineJournal recorder = journal.map(String::strip).filter(p -> !p.isEmpty())

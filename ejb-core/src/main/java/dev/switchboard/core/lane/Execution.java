@@ -1,5 +1,6 @@
 package dev.switchboard.core.lane;
 
+import dev.switchboard.core.engine.AgentEngine;
 import dev.switchboard.core.engine.Cancellation;
 import dev.switchboard.core.lifecycle.RunProgress;
 import jakarta.json.JsonObject;
@@ -42,10 +43,12 @@ final class Execution {
     private volatile long deadlineNanos;
     private final long startedNanos;
     private final RunProgress progress;
+    private final AgentEngine engine;
 
-    Execution(Claim claim, long deadlineNanos, LongSupplier ticker, RunProgress progress) {
+    Execution(Claim claim, long deadlineNanos, LongSupplier ticker, RunProgress progress, AgentEngine engine) {
         this.claim = claim;
         this.progress = progress;
+        this.engine = engine;
         this.deadlineNanos = deadlineNanos;
         this.ticker = ticker;
         this.startedNanos = ticker.getAsLong();
@@ -74,6 +77,11 @@ final class Execution {
 
     Cancellation cancellation() {
         return cancellation;
+    }
+
+    /** The engine this execution runs on (the thread's choice, or the instance's). */
+    AgentEngine engine() {
+        return engine;
     }
 
     /** Where the engine shows what it does; closed when the execution ends. */

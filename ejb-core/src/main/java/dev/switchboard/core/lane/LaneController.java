@@ -134,7 +134,7 @@ public class LaneController {
         // Heartbeat, watchdog, poll, retries and the beacon each get a thread: one stuck in the database delays no other.
         timers = Executors.newScheduledThreadPool(5, threadFactory);
         progressWriters = Executors.newScheduledThreadPool(2, threadFactory);
-        runner = new LaneRunner(ledger, engines.engine(), owner, new LaneSlots(settings.maxConcurrent()), workers, timers,
+        runner = new LaneRunner(ledger, claim -> engines.engine(claim.runtime().engine()), owner, new LaneSlots(settings.maxConcurrent()), workers, timers,
                 clock::nanoTime, new LaneRunner.Timing(settings.leaseMarginMs(), settings.runTimeoutMs(),
                         Math.max(MIN_RECORD_RETRY_MS, 2 * settings.leaseMs())), watch::changed, meters,
                 this::engineInputs,

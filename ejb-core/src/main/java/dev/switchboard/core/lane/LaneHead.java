@@ -91,7 +91,7 @@ public class LaneHead {
                     }
                     return new ClaimResult(Optional.empty(), abandoned);
                 case ADOPT:
-                    return new ClaimResult(Optional.of(claimOf(run, current.leaseUntil() - current.dbNow())), abandoned);
+                    return new ClaimResult(Optional.of(claimOf(run, current, current.leaseUntil() - current.dbNow())), abandoned);
                 case ABANDON:
                     LaneRows.RunEnd end = LaneRows.RunEnd.failed("abandoned", policy.abandonReason(run.crashes() + 1));
                     rows.end(run.runId(), end, now);
@@ -133,18 +133,18 @@ public class LaneHead {
     public ClaimResult startedAdded(LaneRows.Lane lane, LaneRows.LaneRun run) {
         rows.write(lane.leased(run.claimedBy(), lane.dbNow() + settings.leaseMs(), run.runId(), run.attempt()));
         listener.runStarted(run);
-        return new ClaimResult(Optional.of(claimOf(run, settings.leaseMs())), List.of());
+        return new ClaimResult(Optional.of(claimOf(run, lane, settings.leaseMs())), List.of());
     }
 
     private Claim start(LaneRows.LaneRun head, LaneRows.Lane lane, String owner, boolean crashed, long now) {
         LaneRows.LaneRun started = rows.start(head, owner, crashed, now);
         rows.write(lane.leased(owner, lane.dbNow() + settings.leaseMs(), started.runId(), started.attempt()));
         listener.runStarted(started);
-        return claimOf(started, settings.leaseMs());
+        return claimOf(started, lane, settings.leaseMs());
     }
 
-    private static Claim claimOf(LaneRows.LaneRun head, long leaseLeftMs) {
+    private static Claim claimOf(LaneRows.LaneRun head, LaneRows.Lane lane, long leaseLeftMs) {
         return new Claim(head.runId(), head.threadId(), head.attempt(), head.userKey(), head.threadKey(),
-                head.inputText(), head.deliveryMode(), leaseLeftMs, head.turnId(), head.source());
+                head.inputText(), head.deliveryMode(), leaseLeftMs, head.turnId(), head.source(), lane.runtime());
     }
 }

@@ -2,6 +2,7 @@ package dev.switchboard.core.lane;
 
 import dev.switchboard.core.engine.AgentEngine;
 import dev.switchboard.core.engine.EngineRequest;
+import dev.switchboard.core.engine.ModelChoice;
 import dev.switchboard.core.lifecycle.RunProgress;
 import dev.switchboard.core.metrics.Meters;
 import jakarta.json.JsonObject;
@@ -47,7 +48,7 @@ final class LaneRunner {
     }
 
     private final LaneStore store;
-    private final AgentEngine engine;
+    private final Function<Claim, AgentEngine> engines;
     private final String owner;
     private final LaneSlots slots;
     private final Executor workers;
@@ -61,11 +62,11 @@ final class LaneRunner {
     private final ConcurrentHashMap<RunAttempt, Execution> executions = new ConcurrentHashMap<>();
     private volatile boolean accepting = true;
 
-    LaneRunner(LaneStore store, AgentEngine engine, String owner, LaneSlots slots, Executor workers,
+    LaneRunner(LaneStore store, Function<Claim, AgentEngine> engines, String owner, LaneSlots slots, Executor workers,
             ScheduledExecutorService timers, LongSupplier ticker, Timing timing, Consumer<String> runChanged,
             Meters meters, Function<Claim, EngineInputs> inputs, Function<Claim, RunProgress> progress) {
         this.store = store;
-        this.engine = engine;
+        this.engines = engines;
         this.owner = owner;
         this.slots = slots;
         this.workers = workers;
@@ -185,7 +186,8 @@ final class LaneRunner {
             return;
         }
         long deadline = anchorNanos + TimeUnit.MILLISECONDS.toNanos(claim.leaseLeftMs() - timing.leaseMarginMs());
-        Execution execution = new Execution(claim, deadline, ticker, progress.apply(claim));
+        AgentEngine engine = engines.apply(claim);
+        Execution execution = new Execution(claim, deadline, ticker, progress.apply(claim), engine);
         if (executions.putIfAbsent(execution.key(), execution) != null) {
             drive(slots.end(threadId, holder)); // adopted twice: it already executes here
             return;
@@ -202,7 +204,8 @@ final class LaneRunner {
         EngineInputs in = inputs.apply(claim);
         EngineRequest request = new EngineRequest(claim.runId(), claim.userKey(), claim.threadKey(), claim.inputText(),
                 claim.deliveryMode(), claim.attempt(), execution.cancellation(), onFirstUse(in.history()),
-                in.clientCall() == null ? null : onFirstUse(in.clientCall()), execution.progress());
+                in.clientCall() == null ? null : onFirstUse(in.clientCall()),
+                new ModelChoice(claim.runtime().modelId(), claim.runtime().thinkingLevel()), execution.progress());
         execution.outcome().orTimeout(timing.runTimeoutMs(), TimeUnit.MILLISECONDS)
                 .whenComplete((output, error) -> submit(() -> finish(execution, output, error), () -> release(execution)));
         try {
@@ -230,7 +233,7 @@ final class LaneRunner {
             execution.cancellation().cancel(); // timed out or failed: whatever the engine still does is moot
         }
         String message = error != null ? failureMessage(error)
-                : output == null ? "engine " + engine.name() + " returned no output" : null;
+                : output == null ? "engine " + execution.engine().name() + " returned no output" : null;
         record(execution, output == null ? null : output.toString(), message,
                 ticker.getAsLong() + TimeUnit.MILLISECONDS.toNanos(timing.recordRetryMs()), FIRST_RETRY_MS);
     }
@@ -263,7 +266,7 @@ final class LaneRunner {
             LOG.info(() -> "Result of " + execution + " discarded: the run was ended elsewhere, or its lease moved on");
             meters.resultFenced();
         } else {
-            meters.runEnded(engine.name(), errorMessage == null ? "succeeded" : "failed", execution.elapsed());
+            meters.runEnded(execution.engine().name(), errorMessage == null ? "succeeded" : "failed", execution.elapsed());
         }
         claimed(result.next(), anchor, execution.threadId(), execution);
         // Waiters last: one that posts again at once finds the slot free (or passed to the lane's next run).

@@ -27,7 +27,7 @@ import javax.sql.DataSource;
 public class LaneRows {
 
     private static final String LANE_COLUMNS = "id, lease_owner, lease_until, lease_run_id, lease_attempt, next_seq, "
-            + DatabaseClock.NOW_MS;
+            + DatabaseClock.NOW_MS + ", engine, model_id, thinking_level";
     private static final String LOCK = "SELECT " + LANE_COLUMNS + " FROM threads WHERE id = ? FOR UPDATE";
     private static final String LOCK_LEASED_TO = "SELECT " + LANE_COLUMNS
             + " FROM threads WHERE lease_owner = ? ORDER BY id FOR UPDATE";
@@ -74,11 +74,11 @@ public class LaneRows {
     }
 
     /**
-     * A locked thread's lease, the sequence number its next run takes, and the database's time
-     * read with the lock (epoch ms).
+     * A locked thread's lease, the sequence number its next run takes, the database's time read
+     * with the lock (epoch ms), and the thread's runtime choice (what its runs execute with).
      */
     public record Lane(long threadId, String leaseOwner, Long leaseUntil, String leaseRunId, Integer leaseAttempt,
-            long nextSeq, long dbNow) {
+            long nextSeq, long dbNow, ThreadRuntime runtime) {
 
         /** True when {@code owner} holds the lease for exactly this attempt of this run (live or not). */
         public boolean isLeasedTo(String owner, String runId, int attempt) {
@@ -87,16 +87,16 @@ public class LaneRows {
         }
 
         public Lane leased(String owner, long until, String runId, int attempt) {
-            return new Lane(threadId, owner, until, runId, attempt, nextSeq, dbNow);
+            return new Lane(threadId, owner, until, runId, attempt, nextSeq, dbNow, runtime);
         }
 
         public Lane released() {
-            return new Lane(threadId, null, null, null, null, nextSeq, dbNow);
+            return new Lane(threadId, null, null, null, null, nextSeq, dbNow, runtime);
         }
 
         /** The lane after a run took sequence number {@code nextSeq}. */
         public Lane advanced() {
-            return new Lane(threadId, leaseOwner, leaseUntil, leaseRunId, leaseAttempt, nextSeq + 1, dbNow);
+            return new Lane(threadId, leaseOwner, leaseUntil, leaseRunId, leaseAttempt, nextSeq + 1, dbNow, runtime);
         }
     }
 
@@ -323,7 +323,9 @@ public class LaneRows {
 
     private static Lane lane(ResultSet rs) throws SQLException {
         return new Lane(rs.getLong(1), rs.getString(2), Statements.getLong(rs, 3), rs.getString(4),
-                Statements.getInt(rs, 5), rs.getLong(6), rs.getLong(7));
+                Statements.getInt(rs, 5), rs.getLong(6), rs.getLong(7),
+                rs.getString(8) == null && rs.getString(9) == null && rs.getString(10) == null ? ThreadRuntime.DEFAULT
+                        : new ThreadRuntime(rs.getString(8), rs.getString(9), rs.getString(10)));
     }
 
 }

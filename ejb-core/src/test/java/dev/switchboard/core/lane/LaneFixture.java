@@ -1,5 +1,7 @@
 package dev.switchboard.core.lane;
 
+import dev.switchboard.core.thread.ThreadRuntime;
+
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.switchboard.core.engine.AgentEngine;
@@ -50,7 +52,7 @@ final class LaneFixture implements AutoCloseable {
 
     LaneFixture(int capacity) {
         slots = new LaneSlots(capacity);
-        runner = new LaneRunner(store, engine, OWNER, slots, Runnable::run, timers, nanos::get,
+        runner = new LaneRunner(store, claim -> engine, OWNER, slots, Runnable::run, timers, nanos::get,
                 new LaneRunner.Timing(MARGIN_MS, 60_000, 5_000), id -> {
                     changed.add(id);
                     onChanged.accept(id);
@@ -59,7 +61,7 @@ final class LaneFixture implements AutoCloseable {
     }
 
     static Claim claim(String runId, long threadId, int attempt) {
-        return new Claim(runId, threadId, attempt, "u", "t" + threadId, "input of " + runId, "followUp", LEASE_MS, null, "api");
+        return new Claim(runId, threadId, attempt, "u", "t" + threadId, "input of " + runId, "followUp", LEASE_MS, null, "api", ThreadRuntime.DEFAULT);
     }
 
     static ClaimResult claimed(Claim claim) {

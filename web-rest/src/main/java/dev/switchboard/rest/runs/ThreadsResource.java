@@ -5,6 +5,9 @@ import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.run.RunJson;
 import dev.switchboard.core.run.RunPage;
 import dev.switchboard.core.run.RunService;
+import dev.switchboard.core.engine.ModelChoice;
+import dev.switchboard.core.thread.RuntimeChoiceException;
+import dev.switchboard.core.thread.ThreadRuntimes;
 import dev.switchboard.core.turn.TurnQueries;
 import dev.switchboard.rest.JsonBody;
 import dev.switchboard.rest.QueryParams;
@@ -14,16 +17,21 @@ import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
+import java.io.InputStream;
 import java.time.Instant;
 import java.util.List;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * A thread's runs: {@code GET /v1/threads/{thread_key}/runs?after_seq=&limit=} lists them in lane
@@ -49,8 +57,15 @@ public class ThreadsResource {
     @EJB
     TurnQueries queries;
 
+    @EJB
+    ThreadRuntimes runtimes;
+
     @Inject
     Caller caller;
+
+    @Inject
+    @ConfigProperty(name = "switchboard.http.max-body-bytes", defaultValue = "1048576")
+    long maxBodyBytes;
 
     /** The query form, {@code GET /v1/threads/runs?thread_key=}, reaches every key whatever it contains. */
     @GET
@@ -116,6 +131,56 @@ public class ThreadsResource {
         JsonArrayBuilder ids = Jsons.createArrayBuilder();
         cancelled.forEach(ids::add);
         return Jsons.createObjectBuilder().add("thread_key", key).add("cancelled_run_ids", ids).build().toString();
+    }
+
+    /** jagc's thread runtime: the engine (provider), model and thinking level its turns run with. */
+    @GET
+    @Path("{thread_key: .+}/runtime")
+    public String runtime(@PathParam("thread_key") String threadKey) {
+        return RuntimeJson.of(runtimes.view(caller.user(), checkedKey(threadKey)));
+    }
+
+    /** {@code {"provider":…,"model_id":…}}: the thread's turns run with that engine and model from now on. */
+    @PUT
+    @Path("{thread_key: .+}/model")
+    public String model(@PathParam("thread_key") String threadKey, @Context HttpHeaders headers, InputStream body) {
+        String key = checkedKey(threadKey);
+        JsonValue json = read(headers, body, "invalid_model_payload");
+        String provider = RuntimeJson.member(json, "provider", "invalid_model_payload");
+        String modelId = RuntimeJson.member(json, "model_id", "invalid_model_payload");
+        try {
+            return RuntimeJson.of(runtimes.chooseModel(caller.user(), key, provider, modelId));
+        } catch (RuntimeChoiceException e) {
+            throw new ApiException(400, "thread_model_error", e.getMessage());
+        }
+    }
+
+    /** {@code {"thinking_level":…}}: one of off, minimal, low, medium, high, xhigh. */
+    @PUT
+    @Path("{thread_key: .+}/thinking")
+    public String thinking(@PathParam("thread_key") String threadKey, @Context HttpHeaders headers, InputStream body) {
+        String key = checkedKey(threadKey);
+        String level = RuntimeJson.member(read(headers, body, "invalid_thinking_payload"), "thinking_level",
+                "invalid_thinking_payload");
+        if (!ModelChoice.THINKING_LEVELS.contains(level)) {
+            throw new ApiException(400, "invalid_thinking_payload", "thinking_level must be one of: "
+                    + String.join(", ", ModelChoice.THINKING_LEVELS));
+        }
+        try {
+            return RuntimeJson.of(runtimes.chooseThinking(caller.user(), key, level));
+        } catch (RuntimeChoiceException e) {
+            throw new ApiException(400, "thread_thinking_error", e.getMessage());
+        }
+    }
+
+    /** A JSON body; a missing or malformed one is {@code code} (jagc's payload error). */
+    private JsonValue read(HttpHeaders headers, InputStream body, String code) {
+        JsonBody.Parsed parsed = JsonBody.read(JsonBody.mediaType(headers.getHeaderString(HttpHeaders.CONTENT_TYPE)), body,
+                maxBodyBytes);
+        if (parsed.value() == null) {
+            throw new ApiException(400, code, "body must be a JSON object");
+        }
+        return parsed.value();
     }
 
     /** A page request on a thread: its checked key, {@code after_seq} (default 0) and {@code limit} (1–200, default 50). */

@@ -35,6 +35,7 @@ public final class ChatCompletionsWire implements ModelWire {
                 .add("stream", true)
                 .add("stream_options", Jsons.createObjectBuilder().add("include_usage", true));
         call.maxOutputTokens().ifPresent(m -> body.add("max_tokens", m));
+        call.reasoningEffort().ifPresent(e -> body.add("reasoning_effort", e));
         if (!call.tools().isEmpty()) {
             JsonArrayBuilder tools = Jsons.createArrayBuilder();
             for (JsonValue value : call.tools()) {

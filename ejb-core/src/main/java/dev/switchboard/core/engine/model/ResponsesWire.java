@@ -39,6 +39,7 @@ public final class ResponsesWire implements ModelWire {
                 .add("store", false);
         call.instructions().ifPresent(i -> body.add("instructions", i));
         call.maxOutputTokens().ifPresent(m -> body.add("max_output_tokens", m));
+        call.reasoningEffort().ifPresent(e -> body.add("reasoning", Jsons.createObjectBuilder().add("effort", e)));
         if (!call.tools().isEmpty()) {
             body.add("tools", call.tools()).add("tool_choice", "auto");
         }
