@@ -287,6 +287,30 @@ class ResponsesIT {
     }
 
     @Test
+    void aStoredResponsesEventsReplayWholeOrAfterASequenceNumber() throws Exception {
+        JsonObject done = create(Json.createObjectBuilder().add("input", "replay me later").build());
+        String path = "/v1/responses/" + done.getString("id") + "?stream=true";
+        List<JsonObject> all = events(Api.CLIENT.send(api.request(path).timeout(Duration.ofSeconds(60)).GET().build(),
+                HttpResponse.BodyHandlers.ofByteArray()));
+        assertEquals("response.created", all.get(0).getString("type"));
+        assertEquals("in_progress", all.get(0).getJsonObject("response").getString("status"));
+        JsonObject last = all.get(all.size() - 1);
+        assertEquals("response.completed", last.getString("type"));
+        assertEquals(done, last.getJsonObject("response"), "the replay ends with the stored response");
+        assertEquals("replay me later", all.stream().filter(e -> "response.output_text.delta".equals(e.getString("type")))
+                .map(e -> e.getString("delta")).reduce("", String::concat));
+
+        HttpResponse<byte[]> after = Api.CLIENT.send(api.request(path + "&starting_after=3").timeout(Duration.ofSeconds(60))
+                .GET().build(), HttpResponse.BodyHandlers.ofByteArray());
+        String body = new String(after.body(), StandardCharsets.UTF_8);
+        assertTrue(body.startsWith("event: " + all.get(4).getString("type") + "\ndata: {\"type\":\""
+                + all.get(4).getString("type") + "\",\"sequence_number\":4,"), body);
+        assertTrue(body.endsWith("data: [DONE]\n\n"));
+        assertError(api.get(path + "&starting_after=x"), 400, "invalid_request", "invalid_value", "starting_after");
+        assertError(api.get("/v1/responses/resp_none?stream=true"), 404, "not_found", "response_not_found", "");
+    }
+
+    @Test
     void aStreamedFunctionCallAndTwentyParallelStreams() throws Exception {
         JsonObject tools = Json.createObjectBuilder().add("tools", Json.createArrayBuilder()
                 .add(Json.createObjectBuilder().add("type", "function").add("name", "lookup")

@@ -44,12 +44,15 @@ final class ResponseEvents {
     private final long timeoutMs;
     private final String messageId;
     private final StringBuilder streamed = new StringBuilder();
+    private final long startingAfter;
     private OutputStream out;
     private int sequence;
     private boolean messageOpen;
 
+    /** @param startingAfter events up to this {@code sequence_number} are not sent (-1: all) */
     ResponseEvents(ResponseService responses, NotificationHub hub, NotifySettings settings,
-            ResponseService.Response created, long timeoutMs) {
+            ResponseService.Response created, long timeoutMs, long startingAfter) {
+        this.startingAfter = startingAfter;
         this.responses = responses;
         this.hub = hub;
         this.settings = settings;
@@ -75,7 +78,9 @@ final class ResponseEvents {
                 });
         try {
             // The first bytes before anything else: a delta missed meanwhile is sent with the rest at the end.
-            send(event("response.created").add("response", created.object()));
+            ResponseObjects.State first = created.state().isTerminal() ? ResponseObjects.State.inProgress() : created.state();
+            send(event("response.created").add("response", ResponseObjects.response(created.record().responseId(),
+                    created.record().createdAt(), created.record().previousResponseId(), created.record().request(), first)));
             send(event("response.in_progress").add("response", ResponseObjects.response(created.record().responseId(),
                     created.record().createdAt(), created.record().previousResponseId(), created.record().request(),
                     ResponseObjects.State.inProgress())));
@@ -185,6 +190,9 @@ final class ResponseEvents {
     /** One event as one frame: {@code event:} equal to its type, its JSON on one {@code data:} line. */
     private void send(JsonObjectBuilder event) throws IOException {
         JsonObject e = event.build();
+        if (e.getInt("sequence_number") <= startingAfter) {
+            return; // a replay resumes after what the client has
+        }
         frame("event: " + e.getString("type") + "\ndata: " + e + "\n\n");
     }
 

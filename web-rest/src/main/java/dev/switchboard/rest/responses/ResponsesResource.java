@@ -17,12 +17,14 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.StreamingOutput;
 import java.io.InputStream;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -66,11 +68,39 @@ public class ResponsesResource {
         return createResponse(headers, body);
     }
 
+    /**
+     * The response as it stands; with {@code stream=true}, its events — a finished response's
+     * replayed from its stored result, a running one's followed to its end — after
+     * {@code starting_after} (a {@code sequence_number}) when given.
+     */
     @GET
     @Path("{id}")
-    public Response read(@PathParam("id") String id) {
-        return responses.find(caller.user(), id).map(r -> json(200, r.object()))
-                .orElseGet(() -> notFound(id));
+    public Response read(@PathParam("id") String id, @QueryParam("stream") String stream,
+            @QueryParam("starting_after") String startingAfter) {
+        boolean streaming = "true".equals(stream);
+        if (stream != null && !streaming && !"false".equals(stream)) {
+            return error(new ResponseError(400, "invalid_request", "invalid_value", "stream", "stream must be true or false"));
+        }
+        long after;
+        try {
+            after = startingAfter == null ? -1 : Long.parseLong(startingAfter.strip());
+            if (after < -1) {
+                throw new NumberFormatException();
+            }
+        } catch (NumberFormatException e) {
+            return error(new ResponseError(400, "invalid_request", "invalid_value", "starting_after",
+                    "starting_after must be a sequence number (a whole number from 0)"));
+        }
+        Optional<ResponseService.Response> found = responses.find(caller.user(), id);
+        if (found.isEmpty()) {
+            return notFound(id);
+        }
+        if (!streaming) {
+            return json(200, found.get().object());
+        }
+        StreamingOutput events = out -> new ResponseEvents(responses, hub, notifySettings, found.get(), runTimeoutMs, after)
+                .write(out);
+        return Response.ok(events, "text/event-stream").header("Cache-Control", "no-cache").build();
     }
 
     @POST
@@ -98,7 +128,7 @@ public class ResponsesResource {
             String user = caller.user();
             ResponseService.Response created = responses.create(user, request);
             if (request.stream()) {
-                StreamingOutput events = out -> new ResponseEvents(responses, hub, notifySettings, created, runTimeoutMs)
+                StreamingOutput events = out -> new ResponseEvents(responses, hub, notifySettings, created, runTimeoutMs, -1)
                         .write(out);
                 return Response.ok(events, "text/event-stream").header("Cache-Control", "no-cache").build();
             }
