@@ -60,15 +60,20 @@ public final class ConversationItems {
             return List.of();
         }
         try (JsonReader reader = Jsons.createReader(new StringReader(outputJson))) {
-            JsonValue items = reader.readObject().get("items");
-            if (items == null || items.getValueType() != JsonValue.ValueType.ARRAY) {
-                return List.of();
-            }
-            return items.asJsonArray().stream().filter(v -> v.getValueType() == JsonValue.ValueType.OBJECT)
-                    .map(JsonValue::asJsonObject).toList();
+            return stepsOf(reader.readObject());
         } catch (RuntimeException notJson) {
             return List.of();
         }
+    }
+
+    /** The steps an engine listed in its output, already parsed. */
+    public static List<JsonObject> stepsOf(JsonObject output) {
+        JsonValue items = output.get("items");
+        if (items == null || items.getValueType() != JsonValue.ValueType.ARRAY) {
+            return List.of();
+        }
+        return items.asJsonArray().stream().filter(v -> v.getValueType() == JsonValue.ValueType.OBJECT)
+                .map(JsonValue::asJsonObject).toList();
     }
 
     private static JsonObject stored(JsonObject message) {

@@ -82,7 +82,7 @@ public final class ResponseObjects {
         if (!text.isEmpty()) {
             items.add(message(messageId(responseId), text));
         }
-        List<JsonObject> steps = ConversationItems.steps(output.toString());
+        List<JsonObject> steps = ConversationItems.stepsOf(output);
         Set<String> answered = new HashSet<>();
         for (JsonObject step : steps) {
             if ("function_call_output".equals(step.getString("type", ""))) {

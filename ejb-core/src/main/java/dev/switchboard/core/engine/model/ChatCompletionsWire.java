@@ -1,5 +1,6 @@
 package dev.switchboard.core.engine.model;
 
+import dev.switchboard.core.engine.ClientCall;
 import dev.switchboard.core.engine.RunStream;
 import dev.switchboard.core.json.Jsons;
 import jakarta.json.JsonArray;
@@ -75,7 +76,7 @@ public final class ChatCompletionsWire implements ModelWire {
             } else if ("message".equals(type)) {
                 String role = item.getString("role", "user");
                 messages.add(Jsons.createObjectBuilder().add("role", "developer".equals(role) ? "system" : role)
-                        .add("content", text(item.get("content"))));
+                        .add("content", ClientCall.text(item)));
             }
         }
         if (pendingCalls != null) {
@@ -84,22 +85,6 @@ public final class ChatCompletionsWire implements ModelWire {
         JsonArrayBuilder array = Jsons.createArrayBuilder();
         messages.forEach(array::add);
         return array.build();
-    }
-
-    /** A message's text: a string content, or its text parts joined. */
-    private static String text(JsonValue content) {
-        if (content instanceof JsonString s) {
-            return s.getString();
-        }
-        StringBuilder text = new StringBuilder();
-        if (content instanceof JsonArray parts) {
-            for (JsonValue part : parts) {
-                if (part instanceof JsonObject p && p.get("text") instanceof JsonString t) {
-                    text.append(t.getString());
-                }
-            }
-        }
-        return text.toString();
     }
 
     @Override
