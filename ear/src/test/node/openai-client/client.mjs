@@ -1,7 +1,9 @@
 // The official `openai` client against Switchboard's /v1/responses (echo engine): a response,
-// its continuation, a stream, a function-calling round trip and an error. Prints one JSON line
+// its continuation, a stream, a function-calling round trip, an error, a compaction that starts a
+// new chain, and responses over the WebSocket transport (ResponsesWS) continued on the connection. Prints one JSON line
 // with what it saw; exits 1 with the reason at the first surprise.
 import OpenAI, { NotFoundError } from "openai";
+import { ResponsesWS } from "openai/resources/responses/ws";
 
 const client = new OpenAI({ baseURL: process.argv[2], apiKey: "any-key", maxRetries: 0 });
 
@@ -64,6 +66,57 @@ try {
 expect(notFound instanceof NotFoundError, "a NotFoundError for an unknown previous response");
 expect(notFound.status === 404 && notFound.code === "previous_response_not_found", "status 404, code previous_response_not_found");
 
+const compacted = await client.responses.compact({ model: "echo", previous_response_id: second.id, input: "compact it" });
+expect(compacted.object === "response.compaction", "a response.compaction, got " + compacted.object);
+const compaction = compacted.output[0];
+expect(compaction.type === "compaction" && compaction.encrypted_content.length > 0, "a compaction item");
+const fresh = await client.responses.create({
+  model: "echo",
+  input: [compaction, { role: "user", content: "after compaction" }],
+});
+expect(fresh.output_text === "after compaction", "a new chain from the compaction, got " + fresh.output_text);
+
+// WebSocket mode: two responses on one connection, the second continuing the first, which was not stored.
+const socket = new ResponsesWS(client);
+await new Promise((resolve, reject) => {
+  socket.socket.once("open", resolve);
+  socket.socket.once("error", reject);
+});
+let waiting = null;
+socket.on("event", (event) => {
+  if (waiting && event.type === "response.completed") {
+    const w = waiting;
+    waiting = null;
+    w.resolve(event.response);
+  }
+});
+socket.on("error", (error) => {
+  if (waiting) {
+    const w = waiting;
+    waiting = null;
+    w.reject(error);
+  }
+});
+function over(body) {
+  return new Promise((resolve, reject) => {
+    waiting = { resolve, reject };
+    socket.send({ type: "response.create", ...body });
+  });
+}
+const wsFirst = await over({ model: "echo", input: "over the socket", store: false });
+const wsSecond = await over({ model: "echo", input: "continued", previous_response_id: wsFirst.id, store: false });
+expect(wsSecond.previous_response_id === wsFirst.id, "the socket's continuation echoes its previous response");
+expect(wsSecond.usage.input_tokens === 3 + 3 + 1, "the previous input and output before the new input, got "
+  + JSON.stringify(wsSecond.usage));
+let wsError = null;
+try {
+  await over({ model: "echo", input: "x", previous_response_id: "resp_unknown" });
+} catch (e) {
+  wsError = e;
+}
+expect(wsError !== null && wsError.error && wsError.error.status === 404, "an error event for an unknown previous response");
+socket.close();
+
 console.log(JSON.stringify({
   ok: true,
   first: first.id,
@@ -73,4 +126,7 @@ console.log(JSON.stringify({
   tool_call: call.name,
   tool_answer: answered.output_text,
   not_found: notFound.code,
+  compacted: fresh.output_text,
+  socket: wsFirst.output[0].content[0].text,
+  socket_error: wsError.error.error.code,
 }));

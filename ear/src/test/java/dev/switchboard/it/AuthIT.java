@@ -14,6 +14,7 @@ import java.net.http.WebSocketHandshakeException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -102,6 +103,23 @@ class AuthIT {
             assertEquals("ws-alice", aliceThread);
             assertEquals("main", viaQuery.result("server/status", null).getString("session_id"),
                     "bob's runtime is his own: alice's thread/start did not change it");
+        }
+    }
+
+    @Test
+    void theResponsesWebSocketNeedsAKnownToken() {
+        for (String[] headers : new String[][] {{}, {"Authorization", "Bearer wrong-token-0123456789"}}) {
+            CompletionException refused = assertThrows(CompletionException.class,
+                    () -> ResponsesSocketClient.connect(PORT, headers));
+            assertTrue(refused.getCause() instanceof WebSocketHandshakeException, refused.toString());
+            assertEquals(401, ((WebSocketHandshakeException) refused.getCause()).getResponse().statusCode());
+        }
+        try (ResponsesSocketClient alice = ResponsesSocketClient.connect(PORT, "Authorization", "Bearer " + ALICE)) {
+            alice.create(Json.createObjectBuilder().add("previous_response_id", "resp_someone_elses").add("input", "x")
+                    .build());
+            JsonObject answer = alice.next(Duration.ofSeconds(30));
+            assertEquals("error", answer.getString("type"), answer.toString());
+            assertEquals(404, answer.getInt("status"), answer.toString());
         }
     }
 

@@ -38,6 +38,8 @@ class ResponsesIT {
             "background", "service_tier", "metadata", "safety_identifier", "prompt_cache_key");
 
     private static final int PORT = 9208;
+    /** Long enough for every WebSocket test's exchanges, short enough to wait for. */
+    private static final long SOCKET_LIFETIME_MS = 12_000;
     private static Instance instance;
     private static Api api;
 
@@ -49,6 +51,7 @@ class ResponsesIT {
         env.put("SWITCHBOARD_ENGINE_ECHO_DELAY_MS", "300"); // longer than the delta interval: deltas stream
         // Fewer connections than parallel streams: a stream must not hold one while it waits.
         env.put("DB_POOL_MAX", "10");
+        env.put("SWITCHBOARD_RESPONSES_WEBSOCKET_LIFETIME_MS", Long.toString(SOCKET_LIFETIME_MS));
         instance = Instance.start("it-responses", PORT, env);
         api = new Api("http://127.0.0.1:" + PORT);
     }
@@ -344,7 +347,8 @@ class ResponsesIT {
     /**
      * The official {@code openai} npm package (pinned in ear/src/test/node/openai-client), installed
      * with npm into {@code target/openai-client} and run with the machine's Node.js against this
-     * instance: create, continue, stream, a function-calling round trip, an error.
+     * instance: create, continue, stream, a function-calling round trip, an error, a compaction,
+     * and the WebSocket transport.
      */
     @Test
     void theOfficialOpenAiClientDrivesIt() throws Exception {
@@ -368,6 +372,9 @@ class ResponsesIT {
         assertTrue(seen.getString("tool_answer").contains("18C and sunny"));
         assertEquals("previous_response_not_found", seen.getString("not_found"));
         assertTrue(seen.getJsonArray("stream_types").toString().contains("response.output_text.delta"), output);
+        assertEquals("after compaction", seen.getString("compacted"));
+        assertEquals("over the socket", seen.getString("socket"));
+        assertEquals("previous_response_not_found", seen.getString("socket_error"));
     }
 
     /** Runs a command in {@code dir}; its output, or a failure with it when it exits non-zero. */
@@ -383,5 +390,158 @@ class ResponsesIT {
         }
         assertEquals(0, process.exitValue(), () -> String.join(" ", command) + " failed: " + output);
         return output;
+    }
+
+    // ------------------------------------------------------------------ compaction (spec §10)
+
+    private static long words(String text) {
+        String t = text.strip();
+        return t.isEmpty() ? 0 : t.split("\\s+").length;
+    }
+
+    @Test
+    void aCompactionSummarisesAChainIntoAnItemThatStartsANewOne() {
+        JsonObject first = create(Json.createObjectBuilder().add("input", "the sky is green").build());
+        Api.Reply compacted = post("/v1/responses/compact", Json.createObjectBuilder().add("model", "echo")
+                .add("previous_response_id", first.getString("id")).add("input", "remember it").build());
+        assertEquals(200, compacted.status(), compacted.body());
+        JsonObject compaction = compacted.json();
+        assertEquals(List.of("id", "object", "created_at", "output", "usage"), List.copyOf(compaction.keySet()));
+        assertEquals("response.compaction", compaction.getString("object"));
+        JsonObject item = compaction.getJsonArray("output").getJsonObject(0);
+        assertEquals(1, compaction.getJsonArray("output").size());
+        assertEquals("compaction", item.getString("type"));
+        assertTrue(item.getString("id").startsWith("cmp_"));
+        String sealed = item.getString("encrypted_content");
+        assertFalse(sealed.contains("green"), "the summary is sealed, not readable");
+        // The echo engine's summary is the transcript it was given.
+        String transcript = "user: the sky is green\nassistant: the sky is green\nuser: remember it";
+        assertEquals(words(transcript), compaction.getJsonObject("usage").getInt("input_tokens"));
+
+        JsonObject next = create(Json.createObjectBuilder().add("input", Json.createArrayBuilder()
+                .add(Json.createObjectBuilder().add("type", "compaction").add("encrypted_content", sealed))
+                .add(Json.createObjectBuilder().add("role", "user").add("content", "what colour?"))).build());
+        assertEquals("what colour?", text(next));
+        assertEquals(words("Summary of the conversation so far:\n" + transcript) + 2,
+                next.getJsonObject("usage").getInt("input_tokens"), "the engine saw the summary, then the new input");
+        JsonObject after = create(Json.createObjectBuilder().add("previous_response_id", next.getString("id"))
+                .add("input", "and now?").build());
+        assertEquals(words("Summary of the conversation so far:\n" + transcript) + 2 + 2 + 2,
+                after.getJsonObject("usage").getInt("input_tokens"), "the new chain carries the summary on");
+
+        Api.Reply alias = post("/responses/compact", Json.createObjectBuilder().add("model", "echo")
+                .add("input", Json.createArrayBuilder().add(Json.createObjectBuilder().add("type", "compaction")
+                        .add("encrypted_content", sealed))).build());
+        assertEquals(200, alias.status(), alias.body());
+        assertEquals("response.compaction", alias.json().getString("object"));
+    }
+
+    @Test
+    void aCompactionNeedsAModelAndOnlyOpensUnaltered() {
+        assertError(post("/v1/responses/compact", Json.createObjectBuilder().add("input", "hi").build()), 400,
+                "invalid_request", "invalid_value", "model");
+        assertError(post("/v1/responses/compact", Json.createObjectBuilder().add("model", "echo")
+                .add("previous_response_id", "resp_unknown").add("input", "hi").build()), 404, "not_found",
+                "previous_response_not_found", "previous_response_id");
+        String sealed = post("/v1/responses/compact", Json.createObjectBuilder().add("model", "echo").add("input", "a secret")
+                .build()).json().getJsonArray("output").getJsonObject(0).getString("encrypted_content");
+        String altered = sealed.substring(0, sealed.length() - 2) + (sealed.endsWith("AA") ? "BB" : "AA");
+        for (String content : List.of(altered, "not-a-compaction")) {
+            assertError(post("/v1/responses", Json.createObjectBuilder().add("input", Json.createArrayBuilder()
+                    .add(Json.createObjectBuilder().add("role", "user").add("content", "hi"))
+                    .add(Json.createObjectBuilder().add("type", "compaction").add("encrypted_content", content))).build()),
+                    400, "invalid_request", "invalid_value", "input[1].encrypted_content");
+        }
+    }
+
+    // ------------------------------------------------------------------ WebSocket mode (spec §9)
+
+    private static void assertSocketError(JsonObject message, int status, String code, String param) {
+        assertEquals("error", message.getString("type"), message.toString());
+        assertEquals(status, message.getInt("status"), message.toString());
+        assertEquals(code, message.getJsonObject("error").getString("code"), message.toString());
+        assertEquals(param, message.getJsonObject("error").getString("param"), message.toString());
+    }
+
+    /** A response's events over the socket, checked like the SSE stream's; returns the completed response. */
+    private static JsonObject completed(List<JsonObject> events) {
+        JsonObject end = events.get(events.size() - 1);
+        assertEquals("response.completed", end.getString("type"), events.toString());
+        assertEquals("response.created", events.get(0).getString("type"));
+        assertEquals("response.in_progress", events.get(1).getString("type"));
+        for (int i = 0; i < events.size(); i++) {
+            assertEquals(i, events.get(i).getInt("sequence_number"), "sequence numbers count from 0 per response");
+        }
+        JsonObject response = end.getJsonObject("response");
+        assertEquals(REQUIRED, List.copyOf(response.keySet()));
+        assertEquals(events.stream().filter(e -> "response.output_text.delta".equals(e.getString("type")))
+                .map(e -> e.getString("delta")).reduce("", String::concat), text(response));
+        return response;
+    }
+
+    @Test
+    void overAWebSocketResponsesRunInOrderAndContinueFromTheConnectionsMemory() {
+        try (ResponsesSocketClient socket = ResponsesSocketClient.connect(PORT)) {
+            socket.create(Json.createObjectBuilder().add("input", "first words").add("store", false).build());
+            JsonObject first = completed(socket.untilEnd());
+            assertEquals("first words", text(first));
+            assertFalse(first.getBoolean("store"));
+
+            // Not stored, so only this connection can continue it.
+            assertError(post("/v1/responses", Json.createObjectBuilder().add("previous_response_id", first.getString("id"))
+                    .add("input", "x").build()), 404, "not_found", "previous_response_not_found", "previous_response_id");
+            socket.create(Json.createObjectBuilder().add("previous_response_id", first.getString("id"))
+                    .add("input", "second").add("store", false).build());
+            JsonObject second = completed(socket.untilEnd());
+            assertEquals(first.getString("id"), second.getString("previous_response_id"));
+            assertEquals(2 + 2 + 1, second.getJsonObject("usage").getInt("input_tokens"), "previous input and output came first");
+
+            // Sent back to back: answered one after the other, in order.
+            socket.create(Json.createObjectBuilder().add("previous_response_id", second.getString("id"))
+                    .add("input", "third").build());
+            socket.create(Json.createObjectBuilder().add("input", "fourth").build());
+            JsonObject third = completed(socket.untilEnd());
+            JsonObject fourth = completed(socket.untilEnd());
+            assertEquals("third", text(third));
+            assertEquals(2 + 2 + 1 + 1 + 1, third.getJsonObject("usage").getInt("input_tokens"));
+            assertEquals("fourth", text(fourth));
+            assertEquals(JsonValue.NULL, fourth.get("previous_response_id"));
+
+            socket.create(Json.createObjectBuilder().add("previous_response_id", "resp_nothing").add("input", "x").build());
+            assertSocketError(socket.next(Duration.ofSeconds(30)), 404, "previous_response_not_found", "previous_response_id");
+            socket.send("{not json");
+            assertSocketError(socket.next(Duration.ofSeconds(30)), 400, "invalid_json", "");
+            socket.send(Json.createObjectBuilder().add("type", "response.cancel").build().toString());
+            assertSocketError(socket.next(Duration.ofSeconds(30)), 400, "invalid_value", "type");
+
+            // A continuation that fails evicts the response it continued.
+            socket.create(Json.createObjectBuilder().add("previous_response_id", second.getString("id"))
+                    .add("input", "x").add("temperature", "hot").build());
+            assertSocketError(socket.next(Duration.ofSeconds(30)), 400, "invalid_value", "temperature");
+            socket.create(Json.createObjectBuilder().add("previous_response_id", second.getString("id"))
+                    .add("input", "again").build());
+            assertSocketError(socket.next(Duration.ofSeconds(30)), 404, "previous_response_not_found", "previous_response_id");
+
+            try (ResponsesSocketClient other = ResponsesSocketClient.connect(PORT)) {
+                other.create(Json.createObjectBuilder().add("previous_response_id", first.getString("id"))
+                        .add("input", "x").build());
+                assertSocketError(other.next(Duration.ofSeconds(30)), 404, "previous_response_not_found",
+                        "previous_response_id");
+                other.create(Json.createObjectBuilder().add("previous_response_id", third.getString("id"))
+                        .add("input", "stored ones continue anywhere").build());
+                assertEquals(third.getString("id"), completed(other.untilEnd()).getString("previous_response_id"));
+            }
+        }
+    }
+
+    @Test
+    void aWebSocketEndsAtItsLifetimeLimit() throws Exception {
+        try (ResponsesSocketClient socket = ResponsesSocketClient.connect(PORT)) {
+            socket.create(Json.createObjectBuilder().add("input", "before the limit").build());
+            completed(socket.untilEnd());
+            JsonObject limit = socket.next(Duration.ofMillis(SOCKET_LIFETIME_MS + 20_000));
+            assertSocketError(limit, 400, "websocket_connection_limit_reached", "");
+            assertEquals(1000, socket.closed.get(20, java.util.concurrent.TimeUnit.SECONDS).code());
+        }
     }
 }

@@ -103,6 +103,13 @@ public final class ResponseObjects {
                 .add("content", Jsons.createArrayBuilder().add(textPart(text))).build();
     }
 
+    /** An input message of one text part, as a client would send it. */
+    public static JsonObject inputMessage(String role, String text) {
+        return Jsons.createObjectBuilder().add("type", "message").add("role", role)
+                .add("content", Jsons.createArrayBuilder().add(Jsons.createObjectBuilder().add("type", "input_text")
+                        .add("text", text))).build();
+    }
+
     public static JsonObject textPart(String text) {
         return Jsons.createObjectBuilder().add("type", "output_text").add("text", text)
                 .add("annotations", JsonValue.EMPTY_JSON_ARRAY).add("logprobs", JsonValue.EMPTY_JSON_ARRAY).build();

@@ -17,6 +17,8 @@ import jakarta.json.JsonArray;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -47,6 +49,9 @@ public class ResponseService {
     @Inject
     EngineSelector engines;
 
+    @EJB
+    CompactionKeys compactionKeys;
+
     @Inject
     InstanceClock clock;
 
@@ -69,43 +74,107 @@ public class ResponseService {
     }
 
     /**
+     * What a new response continues: the thread of its chain and the conversation before its input
+     * (the previous response's prior, input and output).
+     */
+    public record Continuation(String previousResponseId, String threadKey, JsonArray prior) {
+
+        /** The continuation of a response that has ended. */
+        public static Continuation after(Response ended) {
+            JsonArrayBuilder chain = Jsons.createArrayBuilder();
+            ended.record().prior().forEach(chain::add);
+            ended.record().input().forEach(chain::add);
+            ended.state().output().forEach(chain::add);
+            return new Continuation(ended.record().responseId(), ended.record().threadKey(), chain.build());
+        }
+    }
+
+    /**
      * Stores the response and queues its run; the answer holds the run as stored (queued or already
      * claimed).
      *
      * @throws ResponseError 404 for an unknown previous response (or another user's, or one not
-     *         stored), 400 for one still in progress
+     *         stored), 400 for one still in progress, 400 for a compaction item this server did not make
      */
     public Response create(String userKey, ResponseRequest request) {
-        String runId = UUID.randomUUID().toString();
-        String responseId = "resp_" + runId.replace("-", "");
-        JsonArray prior;
-        String threadKey;
-        String previousId = request.previousResponseId().orElse(null);
-        if (previousId != null) {
-            Response previous = find(userKey, previousId)
-                    .orElseThrow(() -> ResponseError.notFound(previousId, "previous_response_id"));
-            ResponseObjects.State state = previous.state();
-            if (!state.isTerminal()) {
-                throw new ResponseError(400, "invalid_request", "previous_response_in_progress", "previous_response_id",
-                        "Previous response with id '" + previousId + "' is still in progress.");
-            }
-            JsonArrayBuilder chain = Jsons.createArrayBuilder();
-            previous.record().prior().forEach(chain::add);
-            previous.record().input().forEach(chain::add);
-            state.output().forEach(chain::add);
-            prior = chain.build();
-            threadKey = previous.record().threadKey();
-        } else {
-            prior = Jsons.createArrayBuilder().build();
-            threadKey = "responses/" + responseId;
-        }
+        return create(userKey, request, continuation(userKey, request.previousResponseId()));
+    }
+
+    /** As {@link #create(String, ResponseRequest)}, continuing what the caller resolved (a connection's cache). */
+    public Response create(String userKey, ResponseRequest request, Optional<Continuation> continuation) {
+        List<JsonObject> input = Compactions.expand(request.input(), sealed -> compactionKeys.seal().open(userKey, sealed));
         JsonObject echo = request.echo().get("model") instanceof JsonString ? request.echo()
                 : Jsons.createObjectBuilder(request.echo()).add("model", engines.engine().defaultModel()).build();
-        ResponseRecord record = new ResponseRecord(responseId, runId, userKey, threadKey, previousId, request.store(), echo,
-                prior, ResponseObjects.array(request.input()), clock.millis());
+        return start(userKey, echo, continuation, input);
+    }
+
+    /**
+     * Starts compacting a conversation (spec §10): the engine summarises the transcript of the
+     * previous response's conversation and the input, in a run of its own that is not stored;
+     * {@link #compaction} makes the answer once it ended.
+     *
+     * @throws ResponseError 400 without {@code model}, as {@link #create} for the previous response
+     */
+    public Response compact(String userKey, ResponseRequest request) {
+        if (!(request.echo().get("model") instanceof JsonString)) {
+            throw ResponseError.invalid("model", "model is required to compact a conversation");
+        }
+        Optional<Continuation> previous = continuation(userKey, request.previousResponseId());
+        List<JsonObject> conversation = new ArrayList<>();
+        previous.ifPresent(p -> conversation.addAll(p.prior().getValuesAs(JsonObject.class)));
+        conversation.addAll(Compactions.expand(request.input(), sealed -> compactionKeys.seal().open(userKey, sealed)));
+        JsonObject echo = Jsons.createObjectBuilder(request.echo()).add("instructions", Compactions.INSTRUCTIONS)
+                .add("tools", JsonValue.EMPTY_JSON_ARRAY).add("tool_choice", "none").add("store", false)
+                .add("background", false).build();
+        return start(userKey, echo, Optional.empty(),
+                List.of(ResponseObjects.inputMessage("user", Compactions.transcript(conversation))));
+    }
+
+    /**
+     * The answer to a compaction whose run ended: {@code response.compaction} with the summary
+     * sealed in its compaction item.
+     *
+     * @throws ResponseError 500 {@code model_error} when the run did not complete
+     */
+    public JsonObject compaction(Response ended) {
+        answered(ended);
+        ResponseObjects.State state = ended.state();
+        if (!"completed".equals(state.status())) {
+            String why = state.error() instanceof JsonObject error ? error.getString("message", state.status())
+                    : "the compaction is " + state.status();
+            throw new ResponseError(500, "model_error", "model_error", "", why);
+        }
+        String summary = state.output().stream().filter(item -> "message".equals(item.getString("type", "")))
+                .map(ClientCall::text).collect(Collectors.joining("\n"));
+        return Compactions.result(ended.record().responseId(), ended.record().createdAt(),
+                compactionKeys.seal().seal(ended.record().userKey(), Compactions.summaryItems(summary)), state.usage());
+    }
+
+    private Optional<Continuation> continuation(String userKey, Optional<String> previousResponseId) {
+        if (previousResponseId.isEmpty()) {
+            return Optional.empty();
+        }
+        String previousId = previousResponseId.get();
+        Response previous = find(userKey, previousId).orElseThrow(() -> ResponseError.notFound(previousId, "previous_response_id"));
+        if (!previous.state().isTerminal()) {
+            throw new ResponseError(400, "invalid_request", "previous_response_in_progress", "previous_response_id",
+                    "Previous response with id '" + previousId + "' is still in progress.");
+        }
+        return Optional.of(Continuation.after(previous));
+    }
+
+    private Response start(String userKey, JsonObject echo, Optional<Continuation> continuation, List<JsonObject> input) {
+        String runId = UUID.randomUUID().toString();
+        String responseId = "resp_" + runId.replace("-", "");
+        String threadKey = continuation.map(Continuation::threadKey).orElse("responses/" + responseId);
+        boolean store = echo.getBoolean("store", true);
+        ResponseRecord record = new ResponseRecord(responseId, runId, userKey, threadKey,
+                continuation.map(Continuation::previousResponseId).orElse(null), store, echo,
+                continuation.map(Continuation::prior).orElse(JsonValue.EMPTY_JSON_ARRAY), ResponseObjects.array(input),
+                clock.millis());
         records.insert(record);
         RunView run = runs.ingest(new MessageCommand(userKey, ResponseRecords.SOURCE, threadKey, null,
-                runText(request.input()), "followUp", null, runId)).run();
+                runText(input), "followUp", null, runId)).run();
         return new Response(record, run);
     }
 

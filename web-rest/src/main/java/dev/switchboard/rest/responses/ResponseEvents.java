@@ -31,7 +31,9 @@ import java.util.logging.Logger;
  * item (function calls with their arguments), {@code response.completed} (or {@code error} then
  * {@code response.failed}) and {@code data: [DONE]}. Each frame is {@code event: <type>} and one
  * {@code data:} line, LF only, written and flushed whole; {@code sequence_number} counts from 0;
- * keep-alives are {@code : ping} comments. A client that goes away stops the stream, not the run.
+ * keep-alives are {@code : ping} comments. Over a WebSocket ({@link ResponsesSocket}) the same
+ * events are one message each, without keep-alives or {@code [DONE]}. A client that goes away
+ * stops the stream, not the run.
  */
 final class ResponseEvents {
 
@@ -45,7 +47,7 @@ final class ResponseEvents {
     private final String messageId;
     private final StringBuilder streamed = new StringBuilder();
     private final long startingAfter;
-    private OutputStream out;
+    private Sink out;
     private int sequence;
     private boolean messageOpen;
 
@@ -61,7 +63,49 @@ final class ResponseEvents {
         this.messageId = ResponseObjects.messageId(created.record().responseId());
     }
 
-    void write(OutputStream out) {
+    /** Where the events go: server-sent events, or a WebSocket's messages. */
+    interface Sink {
+
+        void event(JsonObject event) throws IOException;
+
+        /** Nothing happened for a while; tell the client the response is alive. */
+        void keepAlive() throws IOException;
+
+        /** After the terminal event. */
+        void done() throws IOException;
+    }
+
+    /** Server-sent events (spec §5.3): {@code event:} equal to the type, one {@code data:} line, LF, flushed whole. */
+    static Sink sse(OutputStream out) {
+        return new Sink() {
+            @Override
+            public void event(JsonObject e) throws IOException {
+                frame("event: " + e.getString("type") + "\ndata: " + e + "\n\n");
+            }
+
+            @Override
+            public void keepAlive() throws IOException {
+                frame(": ping\n\n");
+            }
+
+            @Override
+            public void done() throws IOException {
+                frame("data: [DONE]\n\n");
+            }
+
+            private void frame(String frame) throws IOException {
+                out.write(frame.getBytes(StandardCharsets.UTF_8));
+                out.flush();
+            }
+        };
+    }
+
+    /**
+     * Sends the response's events to its end.
+     *
+     * @return the response as it ended, or null when the client went away first
+     */
+    ResponseService.Response write(Sink out) {
         this.out = out;
         Semaphore ready = new Semaphore(0);
         Subscription deltas = new Subscription(created.record().userKey(), Set.of(created.record().threadKey()),
@@ -90,14 +134,15 @@ final class ResponseEvents {
             while (!end.isDone()) {
                 drain(deltas);
                 if (!ready.tryAcquire(settings.keepAliveMs(), TimeUnit.MILLISECONDS) && !end.isDone()) {
-                    frame(": ping\n\n");
+                    out.keepAlive();
                 }
             }
             drain(deltas);
             ResponseService.Response finished = end.join();
             responses.answered(finished);
             finish(finished);
-            frame("data: [DONE]\n\n");
+            out.done();
+            return finished;
         } catch (IOException gone) {
             LOG.log(Level.FINE, () -> "The client of " + created.record().responseId() + " went away; the run goes on");
         } catch (InterruptedException e) {
@@ -105,6 +150,7 @@ final class ResponseEvents {
         } finally {
             hub.unsubscribe(deltas);
         }
+        return null;
     }
 
     /** Sends the text of the run's {@code item/delta} notifications that arrived. */
@@ -193,12 +239,7 @@ final class ResponseEvents {
         if (e.getInt("sequence_number") <= startingAfter) {
             return; // a replay resumes after what the client has
         }
-        frame("event: " + e.getString("type") + "\ndata: " + e + "\n\n");
-    }
-
-    private void frame(String frame) throws IOException {
-        out.write(frame.getBytes(StandardCharsets.UTF_8));
-        out.flush();
+        out.event(e);
     }
 
     private static JsonObject parse(String json) {

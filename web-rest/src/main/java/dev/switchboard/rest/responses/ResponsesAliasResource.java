@@ -9,7 +9,7 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
 import java.io.InputStream;
 
-/** {@code POST /responses}: the same as {@code POST /v1/responses}, so a client's base URL may end before {@code /v1}. */
+/** {@code POST /responses} and {@code POST /responses/compact}: the same as under {@code /v1}, so a client's base URL may end before {@code /v1}. */
 @Path("/responses")
 @ApplicationScoped
 public class ResponsesAliasResource {
@@ -20,5 +20,11 @@ public class ResponsesAliasResource {
     @POST
     public Response create(@Context HttpHeaders headers, InputStream body) {
         return responses.createResponse(headers, body);
+    }
+
+    @POST
+    @Path("compact")
+    public Response compact(@Context HttpHeaders headers, InputStream body) {
+        return responses.compact(headers, body);
     }
 }

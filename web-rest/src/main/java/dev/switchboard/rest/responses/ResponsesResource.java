@@ -28,7 +28,6 @@ import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * Open Responses ({@code ../shared/specs/open-responses.md}): {@code POST /v1/responses} and its
@@ -55,13 +54,7 @@ public class ResponsesResource {
     NotifySettings notifySettings;
 
     @Inject
-    @ConfigProperty(name = "switchboard.responses.max-body-bytes", defaultValue = "8388608")
-    long maxBodyBytes;
-
-    /** How long a request waits for its response before answering it as it stands ({@code in_progress}). */
-    @Inject
-    @ConfigProperty(name = "switchboard.runs.timeout-ms", defaultValue = "600000")
-    long runTimeoutMs;
+    ResponsesSettings settings;
 
     @POST
     public Response create(@Context HttpHeaders headers, InputStream body) {
@@ -98,8 +91,8 @@ public class ResponsesResource {
         if (!streaming) {
             return json(200, found.get().object());
         }
-        StreamingOutput events = out -> new ResponseEvents(responses, hub, notifySettings, found.get(), runTimeoutMs, after)
-                .write(out);
+        StreamingOutput events = out -> new ResponseEvents(responses, hub, notifySettings, found.get(), settings.runTimeoutMs(), after)
+                .write(ResponseEvents.sse(out));
         return Response.ok(events, "text/event-stream").header("Cache-Control", "no-cache").build();
     }
 
@@ -109,34 +102,59 @@ public class ResponsesResource {
         return responses.cancel(caller.user(), id).map(r -> json(200, r.object())).orElseGet(() -> notFound(id));
     }
 
-    Response createResponse(HttpHeaders headers, InputStream body) {
-        ResponseRequest request;
+    /**
+     * {@code POST /v1/responses/compact} (spec §10): the conversation of {@code previous_response_id}
+     * and {@code input} summarised by the engine into one {@code compaction} item, to start a new
+     * chain with.
+     */
+    @POST
+    @Path("compact")
+    public Response compact(@Context HttpHeaders headers, InputStream body) {
         try {
-            JsonBody.Parsed parsed;
-            try {
-                parsed = JsonBody.read(JsonBody.mediaType(headers.getHeaderString(HttpHeaders.CONTENT_TYPE)), body,
-                        maxBodyBytes);
-            } catch (ApiException e) {
-                String code = switch (e.code()) {
-                    case "empty_json_body", "invalid_json_body" -> "invalid_json";
-                    case "invalid_text" -> "invalid_value";
-                    default -> e.code(); // payload_too_large, unsupported_media_type
-                };
-                throw new ResponseError(e.status(), "invalid_request", code, "", e.getMessage());
-            }
-            request = ResponseRequest.parse(parsed.value());
+            ResponseService.Response started = responses.compact(caller.user(), request(headers, body));
+            ResponseService.Response ended = responses.awaitEnd(started, settings.runTimeoutMs()).toCompletableFuture()
+                    .get(settings.runTimeoutMs() + 5_000, TimeUnit.MILLISECONDS);
+            return json(200, responses.compaction(ended));
+        } catch (ResponseError e) {
+            return error(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return error(new ResponseError(500, "server_error", "internal_error", "", "interrupted"));
+        } catch (ExecutionException | TimeoutException e) {
+            return error(new ResponseError(500, "server_error", "internal_error", "", "waiting for the compaction failed"));
+        }
+    }
+
+    private ResponseRequest request(HttpHeaders headers, InputStream body) {
+        JsonBody.Parsed parsed;
+        try {
+            parsed = JsonBody.read(JsonBody.mediaType(headers.getHeaderString(HttpHeaders.CONTENT_TYPE)), body, settings.maxBodyBytes());
+        } catch (ApiException e) {
+            String code = switch (e.code()) {
+                case "empty_json_body", "invalid_json_body" -> "invalid_json";
+                case "invalid_text" -> "invalid_value";
+                default -> e.code(); // payload_too_large, unsupported_media_type
+            };
+            throw new ResponseError(e.status(), "invalid_request", code, "", e.getMessage());
+        }
+        return ResponseRequest.parse(parsed.value());
+    }
+
+    Response createResponse(HttpHeaders headers, InputStream body) {
+        try {
+            ResponseRequest request = request(headers, body);
             String user = caller.user();
             ResponseService.Response created = responses.create(user, request);
             if (request.stream()) {
-                StreamingOutput events = out -> new ResponseEvents(responses, hub, notifySettings, created, runTimeoutMs, -1)
-                        .write(out);
+                StreamingOutput events = out -> new ResponseEvents(responses, hub, notifySettings, created, settings.runTimeoutMs(), -1)
+                        .write(ResponseEvents.sse(out));
                 return Response.ok(events, "text/event-stream").header("Cache-Control", "no-cache").build();
             }
             if (request.background()) {
                 return json(200, created.object());
             }
-            ResponseService.Response ended = responses.awaitEnd(created, runTimeoutMs).toCompletableFuture()
-                    .get(runTimeoutMs + 5_000, TimeUnit.MILLISECONDS);
+            ResponseService.Response ended = responses.awaitEnd(created, settings.runTimeoutMs()).toCompletableFuture()
+                    .get(settings.runTimeoutMs() + 5_000, TimeUnit.MILLISECONDS);
             responses.answered(ended);
             JsonObject object = ended.object();
             if ("failed".equals(object.getString("status"))) {

@@ -8,7 +8,11 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
 
-/** The HTTP edge: uses the core's services, never the WebSocket module or the WebSocket API. */
+/**
+ * The HTTP edge: uses the core's services, never the WebSocket module; the WebSocket API only in
+ * {@code rest.responses}, whose WebSocket transport the specification puts on the same path as its
+ * HTTP resource ({@code /v1/responses}, in this module's context root).
+ */
 class RestDirectionTest {
 
     private static final JavaClasses CLASSES = new ClassFileImporter()
@@ -16,9 +20,10 @@ class RestDirectionTest {
             .importPackages("dev.switchboard.rest");
 
     @Test
-    void restKnowsNoWebSocketModuleOrApi() {
-        noClasses().should().dependOnClassesThat().resideInAnyPackage("dev.switchboard.ws..", "jakarta.websocket..")
-                .check(CLASSES);
+    void restKnowsNoWebSocketModuleAndOnlyTheResponsesUseTheWebSocketApi() {
+        noClasses().should().dependOnClassesThat().resideInAnyPackage("dev.switchboard.ws..").check(CLASSES);
+        noClasses().that().resideOutsideOfPackage("dev.switchboard.rest.responses").should().dependOnClassesThat()
+                .resideInAnyPackage("jakarta.websocket..").check(CLASSES);
     }
 
     @Test
