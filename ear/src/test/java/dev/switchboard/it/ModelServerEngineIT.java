@@ -102,6 +102,7 @@ class ModelServerEngineIT {
             send(out, event("response.created", seq++).add("response", Json.createObjectBuilder().add("id", id)
                     .add("status", "in_progress")));
             JsonObject item;
+            JsonObject also = null;
             int inputTokens = 10 * input.size();
             if ("function_call_output".equals(last.getString("type"))) {
                 item = message(streamText(out, seq, "tool said: " + last.getString("output")));
@@ -111,6 +112,13 @@ class ModelServerEngineIT {
                     item = Json.createObjectBuilder().add("type", "function_call").add("id", "fc_1").add("call_id", "call_" + id)
                             .add("name", "echo_tool").add("arguments", Json.createObjectBuilder()
                                     .add("text", text.substring(5)).build().toString())
+                            .add("status", "completed").build();
+                } else if (text.startsWith("weather ")) { // one of ours and one of the client's tools at once
+                    item = Json.createObjectBuilder().add("type", "function_call").add("id", "fc_e").add("call_id", "call_e_" + id)
+                            .add("name", "echo_tool").add("arguments", "{\"text\":\"noted\"}").add("status", "completed").build();
+                    also = Json.createObjectBuilder().add("type", "function_call").add("id", "fc_w").add("call_id", "call_w_" + id)
+                            .add("name", "get_weather").add("arguments", Json.createObjectBuilder()
+                                    .add("city", text.substring(8)).build().toString())
                             .add("status", "completed").build();
                 } else if (text.startsWith("slow: ")) {
                     send(out, delta(seq++, "part one "));
@@ -122,7 +130,7 @@ class ModelServerEngineIT {
             }
             send(out, event("response.completed", 99).add("response", Json.createObjectBuilder()
                     .add("id", id).add("object", "response").add("status", "completed").add("model", request.getString("model"))
-                    .add("output", Json.createArrayBuilder().add(item))
+                    .add("output", also == null ? Json.createArrayBuilder().add(item) : Json.createArrayBuilder().add(item).add(also))
                     .add("usage", Json.createObjectBuilder().add("input_tokens", inputTokens).add("output_tokens", 4)
                             .add("total_tokens", inputTokens + 4))));
         }
@@ -264,6 +272,47 @@ class ModelServerEngineIT {
         }).findFirst().orElseThrow();
         assertEquals("ping", second.getJsonArray("input").getJsonObject(second.getJsonArray("input").size() - 1)
                 .getString("output"));
+    }
+
+    @Test
+    void aResponsesClientsOwnToolIsOfferedToTheModelAndItsCallComesBackForTheClient() {
+        JsonObject weather = Json.createObjectBuilder().add("type", "function").add("name", "get_weather")
+                .add("description", "The weather in a city.").add("parameters", Json.createObjectBuilder()
+                        .add("type", "object").add("properties", Json.createObjectBuilder()
+                                .add("city", Json.createObjectBuilder().add("type", "string")))
+                        .add("required", Json.createArrayBuilder().add("city")))
+                .build();
+        Api.Reply asked = api.postJson("/v1/responses", Json.createObjectBuilder().add("input", "weather Oslo")
+                .add("tools", Json.createArrayBuilder().add(weather)).build().toString());
+        assertEquals(200, asked.status(), asked.body());
+        JsonArray output = asked.json().getJsonArray("output");
+        assertEquals(1, output.size(), "our own echo_tool call was answered inside the run: " + output);
+        JsonObject call = output.getJsonObject(0);
+        assertEquals("function_call", call.getString("type"));
+        assertEquals("get_weather", call.getString("name"));
+        assertEquals("{\"city\":\"Oslo\"}", call.getString("arguments"));
+        JsonObject sent = REQUESTS.stream().filter(r -> lastText(r).equals("weather Oslo")).findFirst().orElseThrow();
+        assertEquals(List.of("get_weather", "echo_tool", "current_time"), sent.getJsonArray("tools")
+                .getValuesAs(JsonObject.class).stream().map(t -> t.getString("name")).toList());
+
+        Api.Reply answered = api.postJson("/v1/responses", Json.createObjectBuilder()
+                .add("previous_response_id", asked.json().getString("id"))
+                .add("input", Json.createArrayBuilder().add(Json.createObjectBuilder().add("type", "function_call_output")
+                        .add("call_id", call.getString("call_id")).add("output", "-3C")))
+                .add("tools", Json.createArrayBuilder().add(weather)).build().toString());
+        assertEquals(200, answered.status(), answered.body());
+        assertEquals("tool said: -3C", answered.json().getJsonArray("output").getJsonObject(0).getJsonArray("content")
+                .getJsonObject(0).getString("text"));
+        JsonObject continued = REQUESTS.get(REQUESTS.size() - 1);
+        assertEquals(List.of("message", "function_call", "function_call_output", "function_call", "function_call_output"),
+                continued.getJsonArray("input").getValuesAs(JsonObject.class).stream().map(i -> i.getString("type")).toList(),
+                "the question, our call and its output, the client's call and the client's output");
+    }
+
+    private static String lastText(JsonObject request) {
+        JsonArray input = request.getJsonArray("input");
+        JsonObject last = input.getJsonObject(input.size() - 1);
+        return last.containsKey("content") ? last.getJsonArray("content").getJsonObject(0).getString("text", "") : "";
     }
 
     private static JsonObject put(String path, String body) {

@@ -1,5 +1,6 @@
 package dev.switchboard.core.engine;
 
+import dev.switchboard.core.json.Jsons;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
@@ -23,6 +24,8 @@ import java.util.stream.Collectors;
  */
 public record ClientCall(List<JsonObject> input, Optional<String> model, Optional<String> instructions,
         JsonArray tools, JsonValue toolChoice, Optional<Integer> maxOutputTokens) {
+
+    private static final JsonValue AUTO = Jsons.createValue("auto");
 
     /** The call a stored request asks for: {@code request} holds the normalised fields, {@code input} the new items. */
     public static ClientCall of(JsonObject request, JsonArray input) {
@@ -49,6 +52,36 @@ public record ClientCall(List<JsonObject> input, Optional<String> model, Optiona
                         .map(t -> t.getString("name", "")).collect(Collectors.toSet())
                 : Set.of(choice.getString("name", ""));
         return declared.stream().filter(t -> names.contains(t.getString("name", ""))).toList();
+    }
+
+    /**
+     * How a model is to choose among the allowed tools, in Open Responses form — {@code "auto"},
+     * {@code "required"} or {@code {"type":"function","name":…}}; empty for {@code "none"}: no tool
+     * may be offered at all.
+     */
+    public Optional<JsonValue> modelToolChoice() {
+        if (toolChoice instanceof JsonString choice) {
+            return switch (choice.getString()) {
+                case "none" -> Optional.empty();
+                case "required" -> Optional.of(choice);
+                default -> Optional.of(AUTO);
+            };
+        }
+        if (toolChoice instanceof JsonObject choice) {
+            if ("function".equals(choice.getString("type", ""))) {
+                return Optional.of(Jsons.createObjectBuilder().add("type", "function").add("name", choice.getString("name", ""))
+                        .build());
+            }
+            if ("required".equals(choice.getString("mode", ""))) {
+                return Optional.of(Jsons.createValue("required"));
+            }
+        }
+        return Optional.of(AUTO);
+    }
+
+    /** The names of the tools the client declared (allowed or not). */
+    public Set<String> declaredToolNames() {
+        return tools.getValuesAs(JsonObject.class).stream().map(t -> t.getString("name", "")).collect(Collectors.toSet());
     }
 
     /** The last input item, or null when there is none. */

@@ -25,11 +25,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 /**
  * {@code openresponses}: each run is a conversation with a model server, through its Open
@@ -123,6 +125,10 @@ public final class ModelServerEngine implements AgentEngine {
         long outputTokens;
 
         final Optional<String> instructions;
+        final JsonArray tools;
+        final JsonValue toolChoice;
+        /** Tools the client declared: a call of one ends the run, for the client to answer. */
+        final Set<String> clientTools;
 
         Conversation(EngineRequest request) {
             this.request = request;
@@ -131,11 +137,26 @@ public final class ModelServerEngine implements AgentEngine {
             if (call.isPresent()) { // a client's request: its own items, and its instructions when it gave some
                 input.addAll(call.get().input());
                 instructions = call.get().instructions().or(settings::instructions);
+                Optional<JsonValue> choice = call.get().modelToolChoice();
+                List<JsonObject> allowed = choice.isPresent() ? call.get().allowedTools() : List.of();
+                clientTools = allowed.stream().map(t -> t.getString("name", "")).collect(Collectors.toSet());
+                Set<String> declared = call.get().declaredToolNames();
+                JsonArrayBuilder offered = Jsons.createArrayBuilder();
+                allowed.forEach(offered::add);
+                if (choice.isPresent()) { // the server's own tools too, unless the client's names shadow them
+                    toolDeclarations.getValuesAs(JsonObject.class).stream()
+                            .filter(t -> !declared.contains(t.getString("name", ""))).forEach(offered::add);
+                }
+                tools = offered.build();
+                toolChoice = choice.orElse(ModelCall.AUTO);
             } else {
                 input.add(Jsons.createObjectBuilder().add("type", "message").add("role", "user")
                         .add("content", Jsons.createArrayBuilder().add(Jsons.createObjectBuilder()
                                 .add("type", "input_text").add("text", request.inputText()))).build());
                 instructions = settings.instructions();
+                tools = toolDeclarations;
+                toolChoice = ModelCall.AUTO;
+                clientTools = Set.of();
             }
         }
 
@@ -148,7 +169,7 @@ public final class ModelServerEngine implements AgentEngine {
         ModelCall call() {
             ModelChoice choice = request.choice();
             return new ModelCall(choice.modelId() != null ? choice.modelId() : settings.model(), instructions,
-                    List.copyOf(input), settings.maxOutputTokens(), toolDeclarations,
+                    List.copyOf(input), settings.maxOutputTokens(), tools, toolChoice,
                     choice.thinks() ? Optional.of(choice.thinkingLevel()) : Optional.empty());
         }
 
@@ -196,7 +217,19 @@ public final class ModelServerEngine implements AgentEngine {
             }
             c.inputTokens += answer.inputTokens();
             c.outputTokens += answer.outputTokens();
-            if (answer.functionCalls().isEmpty()) {
+            List<JsonObject> forClient = answer.functionCalls().stream()
+                    .filter(call -> c.clientTools.contains(call.getString("name", ""))).toList();
+            if (!forClient.isEmpty()) { // run our own calls of the same turn, then hand the client its calls
+                List<JsonObject> ours = answer.functionCalls().stream().filter(call -> !forClient.contains(call)).toList();
+                runTools(c, ours, 0).whenComplete((done, toolError) -> {
+                    if (toolError != null) {
+                        c.result.completeExceptionally(toolError);
+                    } else {
+                        forClient.forEach(c::step);
+                        c.result.complete(c.output(answer));
+                    }
+                });
+            } else if (answer.functionCalls().isEmpty()) {
                 c.result.complete(c.output(answer));
             } else if (toolRounds == settings.maxToolSteps()) {
                 c.fail("the model asked for tools more than " + settings.maxToolSteps()

@@ -97,6 +97,24 @@ public final class ResponseObjects {
         return items;
     }
 
+    /**
+     * What a response adds to its conversation for a continuation: its output items, and also the
+     * calls the engine answered itself with their outputs, so the model that continues sees its own
+     * tool results. The message comes first, as the model said it before its calls.
+     */
+    public static List<JsonObject> conversationItems(String responseId, String outputJson) {
+        JsonObject output = parse(outputJson);
+        List<JsonObject> items = new java.util.ArrayList<>();
+        String text = output.getString("text", "");
+        if (!text.isEmpty()) {
+            items.add(message(messageId(responseId), text));
+        }
+        for (JsonObject step : ConversationItems.stepsOf(output)) {
+            items.add(Jsons.createObjectBuilder(step).add("status", "completed").build());
+        }
+        return items;
+    }
+
     public static JsonObject message(String id, String text) {
         return Jsons.createObjectBuilder().add("type", "message").add("id", id).add("status", "completed")
                 .add("role", "assistant").add("phase", "final_answer")

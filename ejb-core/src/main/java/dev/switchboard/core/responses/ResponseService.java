@@ -79,12 +79,14 @@ public class ResponseService {
      */
     public record Continuation(String previousResponseId, String threadKey, JsonArray prior) {
 
-        /** The continuation of a response that has ended. */
+        /** The continuation of a response that has ended (one that did not complete adds no output). */
         public static Continuation after(Response ended) {
             JsonArrayBuilder chain = Jsons.createArrayBuilder();
             ended.record().prior().forEach(chain::add);
             ended.record().input().forEach(chain::add);
-            ended.state().output().forEach(chain::add);
+            if ("completed".equals(ended.state().status())) {
+                ResponseObjects.conversationItems(ended.record().responseId(), ended.run().outputJson()).forEach(chain::add);
+            }
             return new Continuation(ended.record().responseId(), ended.record().threadKey(), chain.build());
         }
     }

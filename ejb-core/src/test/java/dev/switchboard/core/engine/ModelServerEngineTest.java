@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.switchboard.core.engine.model.ChatCompletionsWire;
 import dev.switchboard.core.engine.model.ModelWire;
 import dev.switchboard.core.engine.model.ResponsesWire;
+import dev.switchboard.core.engine.tool.CurrentTimeTool;
 import dev.switchboard.core.engine.tool.EchoTool;
 import dev.switchboard.core.engine.tool.ToolBox;
 import jakarta.json.Json;
@@ -293,6 +294,61 @@ class ModelServerEngineTest {
         assertEquals("{\"text\":\"pong\"}", second.getJsonObject(1).getString("arguments"));
         assertEquals("function_call_output", second.getJsonObject(2).getString("type"));
         assertEquals("pong", second.getJsonObject(2).getString("output"));
+    }
+
+    /** A client's request ({@code POST /responses}) declaring {@code get_weather}, with the given tool choice. */
+    private EngineRequest clientRequest(String toolChoiceJson) {
+        JsonObject request = Json.createObjectBuilder().add("model", "test-model").add("tools", Json.createArrayBuilder()
+                .add(Json.createObjectBuilder().add("type", "function").add("name", "get_weather")
+                        .add("description", "The weather").addNull("parameters").add("strict", false))
+                .add(Json.createObjectBuilder().add("type", "function").add("name", "echo_tool")
+                        .add("description", "The client's own echo").add("parameters", Json.createObjectBuilder()
+                                .add("type", "object")).add("strict", false)))
+                .add("tool_choice", Json.createReader(new java.io.StringReader(toolChoiceJson)).readValue()).build();
+        ClientCall call = ClientCall.of(request, Json.createArrayBuilder().add(userItem("weather in Oslo?")).build());
+        return new EngineRequest("run-1", "u", "t", "weather in Oslo?", "followUp", 1, Cancellation.manual(), List::of,
+                () -> call, recording);
+    }
+
+    @Test
+    void aCallOfAClientsToolEndsTheRunWithItAfterTheServersOwnCallsOfTheSameTurn() throws Exception {
+        server.stream(List.of(event("response.completed", 1, "response", response("resp_c1", 5,
+                functionCall("call_t", "current_time", "{}"), functionCall("call_w", "get_weather", "{\"city\":\"Oslo\"}")))));
+        ToolBox tools = new ToolBox(List.of(new EchoTool(), new CurrentTimeTool(java.time.Clock.systemUTC())));
+        JsonObject output = run(engine(0, new ResponsesWire(), tools, 8), clientRequest("\"auto\""));
+
+        assertEquals(1, server.seen.size(), "the model is not called again: the client answers get_weather");
+        JsonObject sent = server.seen.get(0).body();
+        assertEquals(List.of("get_weather", "echo_tool", "current_time"), sent.getJsonArray("tools")
+                .getValuesAs(JsonObject.class).stream().map(t -> t.getString("name")).toList(),
+                "the client's tools, then the server's that they do not shadow");
+        assertEquals("auto", sent.getString("tool_choice"));
+        JsonArray steps = output.getJsonArray("items");
+        assertEquals(List.of("function_call:current_time", "function_call_output:call_t", "function_call:get_weather"),
+                steps.getValuesAs(JsonObject.class).stream().map(i -> i.getString("type") + ":"
+                        + (i.containsKey("name") ? i.getString("name") : i.getString("call_id"))).toList());
+    }
+
+    @Test
+    void theClientsToolChoiceReachesTheModelAndNoneOffersNoTools() throws Exception {
+        for (String text : List.of("sunny", "rainy", "cloudy")) {
+            server.stream(List.of(data("{\"id\":\"chatcmpl-" + text + "\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\""
+                    + text + "\"},\"finish_reason\":\"stop\"}]}"), data("[DONE]")));
+        }
+        ModelServerEngine engine = engine(0, new ChatCompletionsWire(), new ToolBox(List.of(new EchoTool())), 8);
+        run(engine, clientRequest("{\"type\":\"function\",\"name\":\"get_weather\"}"));
+        run(engine, clientRequest("{\"type\":\"allowed_tools\",\"mode\":\"required\",\"tools\":[{\"type\":\"function\",\"name\":\"get_weather\"}]}"));
+        run(engine, clientRequest("\"none\""));
+        JsonObject named = server.seen.get(0).body();
+        assertEquals("get_weather", named.getJsonObject("tool_choice").getJsonObject("function").getString("name"));
+        assertEquals("object", named.getJsonArray("tools").getJsonObject(0).getJsonObject("function")
+                .getJsonObject("parameters").getString("type"), "a tool without parameters gets an empty object schema");
+        JsonObject required = server.seen.get(1).body();
+        assertEquals("required", required.getString("tool_choice"));
+        assertEquals(List.of("get_weather"), required.getJsonArray("tools").getValuesAs(JsonObject.class).stream()
+                .map(t -> t.getJsonObject("function").getString("name")).toList(),
+                "only the allowed tool; the server's echo_tool is shadowed by the client's");
+        assertTrue(!server.seen.get(2).body().containsKey("tools"), "tool_choice none: no tools offered");
     }
 
     @Test

@@ -28,6 +28,9 @@ public final class ChatCompletionsWire implements ModelWire {
         return "/chat/completions";
     }
 
+    private static final JsonObject NO_PARAMETERS = Jsons.createObjectBuilder().add("type", "object")
+            .add("properties", JsonValue.EMPTY_JSON_OBJECT).build();
+
     @Override
     public JsonObject body(ModelCall call) {
         JsonObjectBuilder body = Jsons.createObjectBuilder()
@@ -43,9 +46,12 @@ public final class ChatCompletionsWire implements ModelWire {
                 JsonObject tool = value.asJsonObject();
                 tools.add(Jsons.createObjectBuilder().add("type", "function").add("function", Jsons.createObjectBuilder()
                         .add("name", tool.getString("name")).add("description", tool.getString("description", ""))
-                        .add("parameters", tool.getJsonObject("parameters"))));
+                        .add("parameters", tool.get("parameters") instanceof JsonObject schema ? schema : NO_PARAMETERS)));
             }
-            body.add("tools", tools).add("tool_choice", "auto");
+            body.add("tools", tools).add("tool_choice", call.toolChoice() instanceof JsonObject named
+                    ? Jsons.createObjectBuilder().add("type", "function").add("function", Jsons.createObjectBuilder()
+                            .add("name", named.getString("name", ""))).build()
+                    : call.toolChoice());
         }
         return body.build();
     }

@@ -41,7 +41,7 @@ public final class ResponsesWire implements ModelWire {
         call.maxOutputTokens().ifPresent(m -> body.add("max_output_tokens", m));
         call.reasoningEffort().ifPresent(e -> body.add("reasoning", Jsons.createObjectBuilder().add("effort", e)));
         if (!call.tools().isEmpty()) {
-            body.add("tools", call.tools()).add("tool_choice", "auto");
+            body.add("tools", call.tools()).add("tool_choice", call.toolChoice());
         }
         return body.build();
     }
