@@ -352,21 +352,8 @@ class ResponsesIT {
      */
     @Test
     void theOfficialOpenAiClientDrivesIt() throws Exception {
-        java.nio.file.Path source = java.nio.file.Path.of("src/test/node/openai-client").toAbsolutePath();
-        java.nio.file.Path work = java.nio.file.Path.of("target/openai-client").toAbsolutePath();
-        java.nio.file.Files.createDirectories(work);
-        for (String file : List.of("package.json", "client.mjs")) {
-            java.nio.file.Files.copy(source.resolve(file), work.resolve(file), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        }
-        String install = run(work, "npm", "install", "--no-audit", "--no-fund", "--no-package-lock", "--loglevel=error");
-        String output = run(work, "node", "client.mjs", "http://127.0.0.1:" + PORT + "/v1");
-        JsonObject seen;
-        try (JsonReader reader = Json.createReader(new StringReader(output.lines().reduce("", (a, b) -> b)))) {
-            seen = reader.readObject();
-        } catch (RuntimeException e) {
-            throw new AssertionError("the client printed no result: " + output + "\n(npm: " + install + ")", e);
-        }
-        assertTrue(seen.getBoolean("ok"), output);
+        JsonObject seen = nodeClient("openai-client", "http://127.0.0.1:" + PORT + "/v1");
+        String output = seen.toString();
         assertEquals("and again", seen.getString("continued"));
         assertEquals("get_weather", seen.getString("tool_call"));
         assertTrue(seen.getString("tool_answer").contains("18C and sunny"));
@@ -375,6 +362,46 @@ class ResponsesIT {
         assertEquals("after compaction", seen.getString("compacted"));
         assertEquals("over the socket", seen.getString("socket"));
         assertEquals("previous_response_not_found", seen.getString("socket_error"));
+    }
+
+    /**
+     * The Vercel AI SDK ({@code ai@6}) with {@code @ai-sdk/open-responses} (pinned in
+     * ear/src/test/node/vercel-client): generateText, streamText, a tool call handed back, and a
+     * round trip whose tool the SDK executes — the provider is stateless and replays the
+     * conversation every time.
+     */
+    @Test
+    void theVercelAiSdkDrivesIt() throws Exception {
+        JsonObject seen = nodeClient("vercel-client", "http://127.0.0.1:" + PORT);
+        String output = seen.toString();
+        assertEquals("hello from vercel", seen.getString("generated"));
+        assertEquals("streamed from vercel", seen.getString("streamed"));
+        assertTrue(seen.getInt("pieces") > 1, "the text came in several deltas: " + output);
+        assertEquals("get_weather", seen.getString("tool_call"));
+        assertTrue(seen.getString("tool_answer").contains("18C in Oslo"), output);
+    }
+
+    /**
+     * Installs a Node client of src/test/node/{@code name} with npm into target/{@code name} and
+     * runs it with {@code argument}; what it saw (the JSON object it prints last, with {@code ok: true}).
+     */
+    private static JsonObject nodeClient(String name, String argument) throws IOException, InterruptedException {
+        java.nio.file.Path source = java.nio.file.Path.of("src/test/node", name).toAbsolutePath();
+        java.nio.file.Path work = java.nio.file.Path.of("target", name).toAbsolutePath();
+        java.nio.file.Files.createDirectories(work);
+        for (String file : List.of("package.json", "client.mjs")) {
+            java.nio.file.Files.copy(source.resolve(file), work.resolve(file), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        }
+        run(work, "npm", "install", "--no-audit", "--no-fund", "--no-package-lock", "--loglevel=error");
+        String output = run(work, "node", "client.mjs", argument);
+        JsonObject seen;
+        try (JsonReader reader = Json.createReader(new StringReader(output.lines().reduce("", (a, b) -> b)))) {
+            seen = reader.readObject();
+        } catch (RuntimeException e) {
+            throw new AssertionError("the client printed no result: " + output, e);
+        }
+        assertTrue(seen.getBoolean("ok"), output);
+        return seen;
     }
 
     /** Runs a command in {@code dir}; its output, or a failure with it when it exits non-zero. */
