@@ -31,7 +31,7 @@ class PackageDirectionTest {
     /** Top to bottom. */
     private static final List<List<String>> LEVELS = List.of(
             List.of("rpc", "status"),
-            List.of("ingress", "responses"),
+            List.of("ingress", "responses", "conversation"),
             List.of("turn"),
             List.of("run", "runtime"),
             List.of("lane"),
