@@ -2,6 +2,7 @@ package dev.switchboard.core.engine;
 
 import dev.switchboard.core.json.Jsons;
 import jakarta.json.JsonArray;
+import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
@@ -79,9 +80,27 @@ public record ClientCall(List<JsonObject> input, Optional<String> model, Optiona
         return Optional.of(AUTO);
     }
 
-    /** The names of the tools the client declared (allowed or not). */
-    public Set<String> declaredToolNames() {
-        return tools.getValuesAs(JsonObject.class).stream().map(t -> t.getString("name", "")).collect(Collectors.toSet());
+    /** The names of the tools the tool choice lets the model call. */
+    public Set<String> allowedToolNames() {
+        return allowedTools().stream().map(t -> t.getString("name", "")).collect(Collectors.toSet());
+    }
+
+    /**
+     * The tools a model server is offered for this call: the client's allowed ones, then the
+     * server's own ({@code serverTools}) that no tool the client declared shadows by name; none
+     * at all for {@code tool_choice: "none"}.
+     */
+    public JsonArray offeredTools(JsonArray serverTools) {
+        JsonArrayBuilder offered = Jsons.createArrayBuilder();
+        if (modelToolChoice().isEmpty()) {
+            return offered.build();
+        }
+        allowedTools().forEach(offered::add);
+        Set<String> declared = tools.getValuesAs(JsonObject.class).stream().map(t -> t.getString("name", ""))
+                .collect(Collectors.toSet());
+        serverTools.getValuesAs(JsonObject.class).stream().filter(t -> !declared.contains(t.getString("name", "")))
+                .forEach(offered::add);
+        return offered.build();
     }
 
     /** The last input item, or null when there is none. */

@@ -31,7 +31,6 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 
 /**
  * {@code openresponses}: each run is a conversation with a model server, through its Open
@@ -137,18 +136,9 @@ public final class ModelServerEngine implements AgentEngine {
             if (call.isPresent()) { // a client's request: its own items, and its instructions when it gave some
                 input.addAll(call.get().input());
                 instructions = call.get().instructions().or(settings::instructions);
-                Optional<JsonValue> choice = call.get().modelToolChoice();
-                List<JsonObject> allowed = choice.isPresent() ? call.get().allowedTools() : List.of();
-                clientTools = allowed.stream().map(t -> t.getString("name", "")).collect(Collectors.toSet());
-                Set<String> declared = call.get().declaredToolNames();
-                JsonArrayBuilder offered = Jsons.createArrayBuilder();
-                allowed.forEach(offered::add);
-                if (choice.isPresent()) { // the server's own tools too, unless the client's names shadow them
-                    toolDeclarations.getValuesAs(JsonObject.class).stream()
-                            .filter(t -> !declared.contains(t.getString("name", ""))).forEach(offered::add);
-                }
-                tools = offered.build();
-                toolChoice = choice.orElse(ModelCall.AUTO);
+                tools = call.get().offeredTools(toolDeclarations);
+                toolChoice = call.get().modelToolChoice().orElse(ModelCall.AUTO);
+                clientTools = call.get().modelToolChoice().isPresent() ? call.get().allowedToolNames() : Set.of();
             } else {
                 input.add(Jsons.createObjectBuilder().add("type", "message").add("role", "user")
                         .add("content", Jsons.createArrayBuilder().add(Jsons.createObjectBuilder()

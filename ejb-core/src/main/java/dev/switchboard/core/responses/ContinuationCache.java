@@ -34,6 +34,23 @@ public final class ContinuationCache {
         entries.put(after.previousResponseId(), after);
     }
 
+    /**
+     * A response made on the connection ended (null: its client went away first): a completed one
+     * is remembered; otherwise the response it continued, if any, is evicted.
+     */
+    public synchronized void ended(Optional<String> previousResponseId, ResponseService.Response finished) {
+        if (finished != null && "completed".equals(finished.state().status())) {
+            remember(Continuation.after(finished));
+        } else {
+            failed(previousResponseId);
+        }
+    }
+
+    /** A request that continued {@code previousResponseId} failed: that response is evicted. */
+    public synchronized void failed(Optional<String> previousResponseId) {
+        previousResponseId.ifPresent(entries::remove);
+    }
+
     public synchronized Optional<Continuation> find(String responseId) {
         return Optional.ofNullable(entries.get(responseId));
     }

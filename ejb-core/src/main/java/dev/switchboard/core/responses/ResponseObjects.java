@@ -77,24 +77,13 @@ public final class ResponseObjects {
      * history, not in the response.
      */
     public static List<JsonObject> outputItems(String responseId, JsonObject output) {
-        List<JsonObject> items = new java.util.ArrayList<>();
-        String text = output.getString("text", "");
-        if (!text.isEmpty()) {
-            items.add(message(messageId(responseId), text));
-        }
-        List<JsonObject> steps = ConversationItems.stepsOf(output);
+        List<JsonObject> all = conversationItems(responseId, output);
         Set<String> answered = new HashSet<>();
-        for (JsonObject step : steps) {
-            if ("function_call_output".equals(step.getString("type", ""))) {
-                answered.add(step.getString("call_id", ""));
-            }
-        }
-        for (JsonObject step : steps) {
-            if ("function_call".equals(step.getString("type", "")) && !answered.contains(step.getString("call_id", ""))) {
-                items.add(Jsons.createObjectBuilder(step).add("status", "completed").build());
-            }
-        }
-        return items;
+        all.stream().filter(i -> "function_call_output".equals(i.getString("type", "")))
+                .forEach(i -> answered.add(i.getString("call_id", "")));
+        String reply = messageId(responseId);
+        return all.stream().filter(i -> reply.equals(i.getString("id", ""))
+                || "function_call".equals(i.getString("type", "")) && !answered.contains(i.getString("call_id", ""))).toList();
     }
 
     /**
@@ -103,7 +92,10 @@ public final class ResponseObjects {
      * tool results. The message comes first, as the model said it before its calls.
      */
     public static List<JsonObject> conversationItems(String responseId, String outputJson) {
-        JsonObject output = parse(outputJson);
+        return conversationItems(responseId, parse(outputJson));
+    }
+
+    private static List<JsonObject> conversationItems(String responseId, JsonObject output) {
         List<JsonObject> items = new java.util.ArrayList<>();
         String text = output.getString("text", "");
         if (!text.isEmpty()) {

@@ -87,6 +87,24 @@ public record ResponseRequest(JsonObject echo, List<JsonObject> input, Optional<
         return new ResponseRequest(echo.build(), List.copyOf(input), previous, stream, store, background);
     }
 
+    /**
+     * A WebSocket message (spec §9): {@code {"type":"response.create", …the create body}}; its
+     * {@code stream} and {@code stream_options} do not apply (every response streams) and
+     * {@code background} is refused.
+     */
+    public static ResponseRequest fromSocketMessage(JsonValue message) {
+        if (!(message instanceof JsonObject body)) {
+            throw new ResponseError(400, "invalid_request", "invalid_json", "", "a message must be one JSON object");
+        }
+        if (!"response.create".equals(body.getString("type", null))) {
+            throw new ResponseError(400, "invalid_request", "invalid_value", "type", "a message must have type response.create");
+        }
+        if (body.get("background") == JsonValue.TRUE) {
+            throw ResponseError.invalid("background", "background responses are not available over a WebSocket");
+        }
+        return parse(Jsons.createObjectBuilder(body).remove("type").remove("stream").remove("stream_options").build());
+    }
+
     // ------------------------------------------------------------------ input
 
     private static List<JsonObject> input(JsonValue input) {

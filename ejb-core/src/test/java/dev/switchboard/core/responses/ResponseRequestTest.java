@@ -101,4 +101,20 @@ class ResponseRequestTest {
         assertEquals("boom", failed.error().asJsonObject().getString("message"));
         assertEquals("in_progress", ResponseObjects.state("resp_abc", "executing", null, null, null, null).status());
     }
+
+    @Test
+    void aWebSocketMessageIsACreateBodyWithItsType() {
+        ResponseRequest r = ResponseRequest.fromSocketMessage(Json.createReader(new StringReader(
+                "{\"type\":\"response.create\",\"input\":\"hi\",\"stream\":false,\"stream_options\":5}")).readValue());
+        assertEquals(1, r.input().size(), "stream and stream_options do not apply over a socket");
+        ResponseError type = assertThrows(ResponseError.class, () -> ResponseRequest.fromSocketMessage(
+                Json.createReader(new StringReader("{\"type\":\"response.cancel\",\"input\":\"hi\"}")).readValue()));
+        assertEquals("type", type.param());
+        ResponseError background = assertThrows(ResponseError.class, () -> ResponseRequest.fromSocketMessage(
+                Json.createReader(new StringReader("{\"type\":\"response.create\",\"input\":\"hi\",\"background\":true}"))
+                        .readValue()));
+        assertEquals("background", background.param());
+        assertEquals("invalid_json", assertThrows(ResponseError.class,
+                () -> ResponseRequest.fromSocketMessage(Json.createValue(5))).code());
+    }
 }

@@ -1,15 +1,12 @@
 package dev.switchboard.rest.responses;
 
 import dev.switchboard.core.json.Jsons;
-import dev.switchboard.core.notify.NotificationHub;
-import dev.switchboard.core.notify.NotifySettings;
 import dev.switchboard.core.responses.ResponseError;
 import dev.switchboard.core.responses.ResponseRequest;
 import dev.switchboard.core.responses.ResponseService;
 import dev.switchboard.rest.JsonBody;
 import dev.switchboard.rest.auth.Caller;
 import dev.switchboard.rest.errors.ApiException;
-import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
@@ -47,11 +44,8 @@ public class ResponsesResource {
     @Inject
     Caller caller;
 
-    @EJB
-    NotificationHub hub;
-
     @Inject
-    NotifySettings notifySettings;
+    ResponseStreams streams;
 
     @Inject
     ResponsesSettings settings;
@@ -91,8 +85,7 @@ public class ResponsesResource {
         if (!streaming) {
             return json(200, found.get().object());
         }
-        StreamingOutput events = out -> new ResponseEvents(responses, hub, notifySettings, found.get(), settings.runTimeoutMs(), after)
-                .write(ResponseEvents.sse(out));
+        StreamingOutput events = out -> streams.events(found.get(), after).write(ResponseEvents.sse(out));
         return Response.ok(events, "text/event-stream").header("Cache-Control", "no-cache").build();
     }
 
@@ -111,17 +104,22 @@ public class ResponsesResource {
     @Path("compact")
     public Response compact(@Context HttpHeaders headers, InputStream body) {
         try {
-            ResponseService.Response started = responses.compact(caller.user(), request(headers, body));
-            ResponseService.Response ended = responses.awaitEnd(started, settings.runTimeoutMs()).toCompletableFuture()
-                    .get(settings.runTimeoutMs() + 5_000, TimeUnit.MILLISECONDS);
-            return json(200, responses.compaction(ended));
+            return json(200, responses.compaction(awaitEnd(responses.compact(caller.user(), request(headers, body)))));
         } catch (ResponseError e) {
             return error(e);
+        }
+    }
+
+    /** The response once its run ended (or as it stands after the run timeout). */
+    private ResponseService.Response awaitEnd(ResponseService.Response started) {
+        try {
+            return responses.awaitEnd(started, settings.runTimeoutMs()).toCompletableFuture()
+                    .get(settings.runTimeoutMs() + 5_000, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return error(new ResponseError(500, "server_error", "internal_error", "", "interrupted"));
+            throw new ResponseError(500, "server_error", "internal_error", "", "interrupted");
         } catch (ExecutionException | TimeoutException e) {
-            return error(new ResponseError(500, "server_error", "internal_error", "", "waiting for the compaction failed"));
+            throw new ResponseError(500, "server_error", "internal_error", "", "waiting for the response failed");
         }
     }
 
@@ -146,15 +144,13 @@ public class ResponsesResource {
             String user = caller.user();
             ResponseService.Response created = responses.create(user, request);
             if (request.stream()) {
-                StreamingOutput events = out -> new ResponseEvents(responses, hub, notifySettings, created, settings.runTimeoutMs(), -1)
-                        .write(ResponseEvents.sse(out));
+                StreamingOutput events = out -> streams.events(created, -1).write(ResponseEvents.sse(out));
                 return Response.ok(events, "text/event-stream").header("Cache-Control", "no-cache").build();
             }
             if (request.background()) {
                 return json(200, created.object());
             }
-            ResponseService.Response ended = responses.awaitEnd(created, settings.runTimeoutMs()).toCompletableFuture()
-                    .get(settings.runTimeoutMs() + 5_000, TimeUnit.MILLISECONDS);
+            ResponseService.Response ended = awaitEnd(created);
             responses.answered(ended);
             JsonObject object = ended.object();
             if ("failed".equals(object.getString("status"))) {
@@ -164,11 +160,6 @@ public class ResponsesResource {
             return json(200, object);
         } catch (ResponseError e) {
             return error(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return error(new ResponseError(500, "server_error", "internal_error", "", "interrupted"));
-        } catch (ExecutionException | TimeoutException e) {
-            return error(new ResponseError(500, "server_error", "internal_error", "", "waiting for the response failed"));
         }
     }
 

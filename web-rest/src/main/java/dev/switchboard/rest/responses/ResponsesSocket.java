@@ -56,7 +56,7 @@ public class ResponsesSocket {
     private final Object sending = new Object();
     private Session session;
     private String user;
-    private ResponseSockets support;
+    private ResponseStreams support;
     private Future<?> lifetime;
     private volatile boolean expired;
     private volatile boolean closed;
@@ -65,7 +65,7 @@ public class ResponsesSocket {
     public void open(Session session) {
         this.session = session;
         this.user = (String) session.getUserProperties().get(ResponsesSocketConfigurator.USER);
-        support = CDI.current().select(ResponseSockets.class).get();
+        support = CDI.current().select(ResponseStreams.class).get();
         if (user == null) {
             close(new CloseReason(CloseReason.CloseCodes.VIOLATED_POLICY, "unauthorized"));
             return;
@@ -138,25 +138,16 @@ public class ResponsesSocket {
     private void respond(String text) {
         Optional<String> previous = Optional.empty();
         try {
-            JsonObject body = parse(text);
-            if (body.get("previous_response_id") instanceof JsonString id) {
-                previous = Optional.of(id.getString());
+            JsonValue message = parse(text);
+            if (message instanceof JsonObject body && body.get("previous_response_id") instanceof JsonString id) {
+                previous = Optional.of(id.getString()); // evicted even when the rest of the request is invalid
             }
-            if (!"response.create".equals(body.getString("type", null))) {
-                throw new ResponseError(400, "invalid_request", "invalid_value", "type",
-                        "a message must have type response.create");
-            }
-            if (body.get("background") == JsonValue.TRUE) {
-                throw new ResponseError(400, "invalid_request", "invalid_value", "background",
-                        "background responses are not available over a WebSocket");
-            }
-            ResponseRequest request = ResponseRequest.parse(Jsons.createObjectBuilder(body).remove("type").remove("stream")
-                    .remove("stream_options").build());
+            ResponseRequest request = ResponseRequest.fromSocketMessage(message);
             Optional<Continuation> remembered = request.previousResponseId().flatMap(cache::find);
             ResponseService.Response created = remembered.isPresent()
                     ? support.responses().create(user, request, remembered)
                     : support.responses().create(user, request);
-            ResponseService.Response finished = support.events(created).write(new ResponseEvents.Sink() {
+            cache.ended(previous, support.events(created, -1).write(new ResponseEvents.Sink() {
                 @Override
                 public void event(JsonObject event) throws IOException {
                     send(event.toString());
@@ -171,21 +162,16 @@ public class ResponsesSocket {
                 public void done() {
                     // the terminal event ends a response; the connection stays for the next
                 }
-            });
-            if (finished != null && "completed".equals(finished.state().status())) {
-                cache.remember(Continuation.after(finished));
-            } else {
-                previous.ifPresent(cache::evict);
-            }
+            }));
         } catch (ResponseError e) {
-            previous.ifPresent(cache::evict);
+            cache.failed(previous);
             sendError(e);
         }
     }
 
-    private static JsonObject parse(String text) {
+    private static JsonValue parse(String text) {
         try (JsonReader reader = Jsons.createReader(new StringReader(text))) {
-            return reader.readObject();
+            return reader.readValue();
         } catch (JsonException | IllegalStateException e) {
             throw new ResponseError(400, "invalid_request", "invalid_json", "", "a message must be one JSON object");
         }

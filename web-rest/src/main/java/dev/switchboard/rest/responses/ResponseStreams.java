@@ -11,13 +11,14 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
 /**
- * What every {@link ResponsesSocket} uses, in one bean the endpoint looks up (Liberty does not
- * inject into endpoints that have their own configurator): the responses, the notifications their
- * text streams from, the limits, and the container's executors — a connection streams its
- * responses on a managed thread, so the container's WebSocket threads only queue requests.
+ * What both transports of a response's events use — the SSE of {@link ResponsesResource} and
+ * {@link ResponsesSocket}, which looks this bean up (Liberty does not inject into endpoints that
+ * have their own configurator): the responses, the notifications their text streams from, the
+ * limits, and the container's executors (a connection streams its responses on a managed thread,
+ * so the container's WebSocket threads only queue requests).
  */
 @ApplicationScoped
-public class ResponseSockets {
+public class ResponseStreams {
 
     @Inject
     ResponseService responses;
@@ -53,7 +54,8 @@ public class ResponseSockets {
         return scheduler;
     }
 
-    ResponseEvents events(ResponseService.Response created) {
-        return new ResponseEvents(responses, hub, notifySettings, created, settings.runTimeoutMs(), -1);
+    /** The events of {@code created}, after {@code startingAfter} (-1: all). */
+    ResponseEvents events(ResponseService.Response created, long startingAfter) {
+        return new ResponseEvents(responses, hub, notifySettings, created, settings.runTimeoutMs(), startingAfter);
     }
 }
