@@ -66,6 +66,8 @@ class ReadmeRunIT {
         assertTrue(output.matches("(?s).*\"previous_response_id\":\"resp_\\w+\".*\"text\":\"and again\".*"),
                 "the README's response is continued: " + output);
         assertTrue(output.contains("turn/completed"), output);
+        assertTrue(output.matches("(?s).*\"user_input\":\"hello chat\",\"state\":\"Completed\",\"response\":\"hello chat\".*"),
+                "the chat thread's turn is read back: " + output);
         assertTrue(output.matches("(?s).*\\nstarted turn_\\S+ on demo\\n.*\\nassistant: hello\\n.*"), "message --wait shows the turn live: " + output);
         assertTrue(output.matches("(?s).*\\n\\S+ succeeded\\n.*"), "message --wait ends with the run line: " + output);
         assertTrue(output.matches("(?s).*\\n\\s+\\d+  turn/completed\\s+demo .*"), "tail replays the thread: " + output);

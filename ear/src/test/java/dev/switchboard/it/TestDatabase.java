@@ -15,8 +15,8 @@ import org.h2.tools.Server;
  * Fresh databases for the integration tests, shared by every instance a test starts. On
  * PostgreSQL (the default; required: when it cannot be reached the tests fail with the reason,
  * they do not skip). With {@code -Dit.database=h2}, on H2 — the embedded default's database —
- * served to the test's instances by an H2 TCP server in this JVM, so the same multi-instance lane,
- * sequencer and ingress tests prove H2 behaves alike.
+ * served to the test's instances by an H2 TCP server in this JVM, so the same lane, late-owner and
+ * ingress tests prove H2 behaves alike.
  */
 final class TestDatabase {
 

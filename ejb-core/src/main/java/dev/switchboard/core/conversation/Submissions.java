@@ -136,7 +136,8 @@ public final class Submissions {
         };
     }
 
-    static Optional<UUID> uuid(String text) {
+    /** The UUID {@code text} spells in its canonical 36-character form, if it does. */
+    public static Optional<UUID> uuid(String text) {
         if (text.length() != 36) {
             return Optional.empty();
         }

@@ -4,6 +4,8 @@ import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -18,6 +20,9 @@ import java.util.stream.Collectors;
  * <ul>
  *   <li>{@code sleep <ms>} works for that long, checking its cancellation every
  *       {@value #TICK_MS} ms and stopping at once when cancelled;</li>
+ *   <li>{@code await <path>} works until a file exists at {@code path} (a test's gate: it holds the
+ *       run at this step until the test creates the file), checking every {@value #TICK_MS} ms and
+ *       its cancellation as {@code sleep} does;</li>
  *   <li>{@code fail <message>} fails the run with that message;</li>
  *   <li>{@code history} ends the script and answers with the thread's history it was given, one
  *       {@code <role>: <text>} per item joined by {@code " | "}, after {@code history(<count>): };</li>
@@ -111,6 +116,17 @@ public class ScriptedEngine implements AgentEngine {
                     return;
                 }
             }
+            if (directive.startsWith("await ")) {
+                Path gate;
+                try {
+                    gate = Path.of(directive.substring(6).strip());
+                } catch (java.nio.file.InvalidPathException e) {
+                    result.completeExceptionally(new EngineFailure("await needs a file path"));
+                    return;
+                }
+                awaitFile(gate, rest);
+                return;
+            }
             if (directive.equals("history")) {
                 List<JsonObject> history = request.history().get();
                 String told = history.stream()
@@ -141,6 +157,20 @@ public class ScriptedEngine implements AgentEngine {
                     sleep(untilNanos, rest);
                 }
             }, Math.min(TimeUnit.NANOSECONDS.toMillis(left) + 1, TICK_MS), TimeUnit.MILLISECONDS);
+        }
+
+        private void awaitFile(Path gate, String rest) {
+            if (Files.exists(gate)) {
+                step(rest);
+                return;
+            }
+            timer.schedule(() -> {
+                if (!mayWork()) {
+                    result.completeExceptionally(new EngineFailure("cancelled"));
+                } else {
+                    awaitFile(gate, rest);
+                }
+            }, TICK_MS, TimeUnit.MILLISECONDS);
         }
 
         void record(String event, long at, String outcome) {

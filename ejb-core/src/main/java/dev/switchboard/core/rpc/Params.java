@@ -33,6 +33,11 @@ public final class Params {
         return new Params(params.asJsonObject());
     }
 
+    /** The params object itself. */
+    public JsonObject object() {
+        return object;
+    }
+
     private JsonValue present(String name) {
         JsonValue value = object.get(name);
         return value == null || value.getValueType() == JsonValue.ValueType.NULL ? null : value;

@@ -1,5 +1,10 @@
 package dev.switchboard.core.rpc;
 
+import dev.switchboard.core.chat.ChatJson;
+import dev.switchboard.core.chat.ChatMessage;
+import dev.switchboard.core.chat.ChatRejectedException;
+import dev.switchboard.core.chat.ChatService;
+import dev.switchboard.core.conversation.Submissions;
 import dev.switchboard.core.idempotency.IdempotencyConflictException;
 import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.lane.InstanceBeacon;
@@ -45,7 +50,8 @@ public class RpcMethods {
 
     static final Set<String> METHODS = Set.of("server/status", "server/pause", "server/resume", "server/logStream",
             "server/instances",
-            "thread/start", "thread/list", "thread/read", "turn/start", "turn/steer", "turn/interrupt", "turn/read");
+            "thread/start", "thread/list", "thread/read", "turn/start", "turn/steer", "turn/interrupt", "turn/read",
+            "chat/send", "chat/threads", "chat/newThread", "chat/read");
 
     private static final int MAX_KEY_LENGTH = 512;
 
@@ -54,6 +60,9 @@ public class RpcMethods {
 
     @EJB
     TurnQueries queries;
+
+    @EJB
+    ChatService chat;
 
     @EJB
     RuntimeService runtime;
@@ -87,16 +96,49 @@ public class RpcMethods {
                 case "turn/steer" -> turnSteer(userKey, params);
                 case "turn/interrupt" -> turnInterrupt(userKey, params);
                 case "turn/read" -> turnRead(userKey, params);
+                case "chat/send" -> chatSend(userKey, params);
+                case "chat/threads" -> ChatJson.threads(chat.threads(userKey,
+                        params.bounded("limit", 1, ChatService.MAX_THREADS, 50, "limit must be 1 to 500")));
+                case "chat/newThread" -> ChatJson.thread(chat.newThread(userKey, ChatMessage.channel(params.object())));
+                case "chat/read" -> chatRead(userKey, params);
                 default -> throw new IllegalStateException("unrouted method " + name);
             };
         } catch (TurnRejectedException e) {
             throw new RpcException(e.reason() == TurnRejectedException.Reason.NOT_ACTIVE
                     ? RpcError.invalidField("turn_id", e.getMessage())
                     : RpcError.internal(e.getMessage()));
+        } catch (ChatMessage.InvalidException e) {
+            throw new RpcException(RpcError.invalidField(e.field(), e.getMessage()));
+        } catch (ChatRejectedException e) {
+            throw new RpcException(switch (e.reason()) {
+                case NOT_FOUND -> RpcError.invalidField("thread_id", e.getMessage());
+                case QUEUE_FULL -> RpcError.internal(e.getMessage());
+                default -> RpcError.invalidField("content", e.getMessage());
+            });
         } catch (IdempotencyConflictException e) {
             throw new RpcException(RpcError.invalidField("idempotency_key",
                     "idempotency_key was already used with a different input"));
         }
+    }
+
+    /** {@code chat/send}: {@code {content, channel?, thread_id?}} as {@code POST /v1/chat/messages}. */
+    private JsonObject chatSend(String userKey, Params params) {
+        ChatMessage message = ChatMessage.of(params.object());
+        return ChatJson.reply(chat.send(userKey, message.channel(), message.threadId(), message.content()));
+    }
+
+    /** {@code chat/read}: {@code {thread_id, after_seq?, limit?}} as {@code GET /v1/chat/threads/{id}}. */
+    private JsonObject chatRead(String userKey, Params params) {
+        String thread = params.trimmed("thread_id");
+        if (thread == null) {
+            throw new RpcException(RpcError.invalidField("thread_id", "thread_id is required"));
+        }
+        long after = params.integer("after_seq", 0);
+        int limit = params.bounded("limit", 1, 200, 50, "limit must be 1 to 200");
+        ChatService.History history = Submissions.uuid(thread)
+                .flatMap(id -> chat.history(userKey, id, Math.max(0, after), limit))
+                .orElseThrow(() -> new RpcException(RpcError.invalidField("thread_id", "Thread not found.")));
+        return ChatJson.history(history.thread(), history.turns(), history.nextAfterSeq());
     }
 
     private JsonObject status(String userKey) {

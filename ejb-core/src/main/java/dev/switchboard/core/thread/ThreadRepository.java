@@ -174,6 +174,22 @@ public class ThreadRepository {
         return counts;
     }
 
+    /** How many active turns each of the user's threads {@code threadKeys} has (absent: none). */
+    public Map<String, Long> activeTurnCountsByKey(String userKey, List<String> threadKeys) {
+        Map<String, Long> counts = new HashMap<>();
+        if (threadKeys.isEmpty()) {
+            return counts;
+        }
+        for (Object[] row : em.createQuery("SELECT t.threadKey, COUNT(t) FROM TurnRecord t WHERE t.userKey = :userKey "
+                        + "AND t.state = 'active' AND t.threadKey IN :keys GROUP BY t.threadKey", Object[].class)
+                .setParameter("userKey", userKey)
+                .setParameter("keys", threadKeys)
+                .getResultList()) {
+            counts.put((String) row[0], ((Number) row[1]).longValue());
+        }
+        return counts;
+    }
+
     /** Writes this transaction's pending changes now (before a row that references them). */
     public void flush() {
         em.flush();

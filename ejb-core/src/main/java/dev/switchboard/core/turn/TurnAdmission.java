@@ -28,6 +28,44 @@ public record TurnAdmission(List<String> superseded, boolean merged, List<String
     public record Active(String turnId, boolean started, Supplier<List<TurnInput>> inputs) {
     }
 
+    /** How a thread admits a new turn, given its active turns (oldest first). */
+    @FunctionalInterface
+    public interface Rule {
+        TurnAdmission decide(String threadKey, List<Active> active, TurnInput input);
+    }
+
+    /** The configured follow-up policy and queue limit of RPC turns. */
+    public static Rule of(TurnPolicy policy, int maxQueued) {
+        return (threadKey, active, input) -> decide(policy, maxQueued, threadKey, active, input);
+    }
+
+    /**
+     * A person's conversation (IronClaw's queue, spec §7.1): messages sent while a turn runs wait
+     * in one turn that has not started, merged in the order they came, and run together when the
+     * running turn ends; at most {@code maxMessages} wait.
+     *
+     * @throws TurnRejectedException {@code QUEUE_FULL} with {@code fullMessage} when that many wait already
+     */
+    public static Rule queueing(int maxMessages, String fullMessage) {
+        return (threadKey, active, input) -> {
+            List<String> superseded = new ArrayList<>();
+            TurnInput carried = null;
+            for (Active older : active) {
+                if (!older.started()) {
+                    superseded.add(older.turnId());
+                    for (TurnInput earlier : older.inputs().get()) {
+                        carried = carried == null ? earlier : carried.then(earlier);
+                    }
+                }
+            }
+            if (carried != null && carried.size() >= maxMessages) {
+                throw new TurnRejectedException(TurnRejectedException.Reason.QUEUE_FULL, fullMessage);
+            }
+            return new TurnAdmission(List.copyOf(superseded), !superseded.isEmpty(), List.of(),
+                    "merged into the next turn", carried == null ? input : carried.then(input));
+        };
+    }
+
     /**
      * Decides the new turn's admission.
      *

@@ -42,9 +42,6 @@ public class TurnLedger {
     IdempotencyKeys keys;
 
     @Inject
-    TurnSettings settings;
-
-    @Inject
     LaneHead lanes;
 
     @Inject
@@ -62,21 +59,24 @@ public class TurnLedger {
     @Inject
     Event<TurnOpened> opened;
 
-    /** What a turn call changed; {@code claim} is a run claimed for this instance, {@code stopped} runs to stop here. */
+    /**
+     * What a turn call changed; {@code claim} is a run claimed for this instance, {@code stopped}
+     * runs to stop here, {@code waitingFor} the active turns a new turn queued behind.
+     */
     public record Outcome(TurnView turn, long threadId, boolean deduplicated, int acceptedItems, ClaimResult claim,
-            List<String> stopped) {
+            List<String> stopped, int waitingFor) {
     }
 
-    /** {@code turn/start}: a new turn with one run, queued in the thread's lane under the follow-up policy. */
+    /** {@code turn/start}: a new turn with one run, queued in the thread's lane as {@code rule} admits it. */
     public Outcome start(String userKey, String threadKey, TurnInput input, String idempotencyKey, long threadId,
-            String claimFor) {
+            String claimFor, TurnAdmission.Rule rule) {
         ThreadRepository.Locked lane = repository.lock(threadId);
         ThreadRecord thread = lane.thread();
         String fingerprint = PayloadFingerprint.of(threadKey, input.toJson().toString(), "turn");
         var replayed = keys.replayOf(userKey, SOURCE, idempotencyKey, fingerprint);
         if (replayed.isPresent()) {
             TurnRecord turn = repository.turn(repository.run(replayed.get()).getTurnId());
-            return new Outcome(TurnView.of(turn), threadId, true, 0, ClaimResult.none(), List.of());
+            return new Outcome(TurnView.of(turn), threadId, true, 0, ClaimResult.none(), List.of(), 0);
         }
         List<TurnRecord> active = repository.activeTurns(threadId);
         Map<String, List<RunRecord>> runs = new HashMap<>();
@@ -87,8 +87,7 @@ public class TurnLedger {
             facts.add(new TurnAdmission.Active(older.getTurnId(), hasStarted(its),
                     () -> its.stream().map(TurnLedger::inputOf).toList()));
         }
-        TurnAdmission admission = TurnAdmission.decide(settings.followupPolicy(), settings.maxQueuedTurns(), threadKey,
-                facts, input);
+        TurnAdmission admission = rule.decide(threadKey, facts, input);
         runtime.turnStarting(userKey, threadKey);
         String turnId = TurnIds.turnId();
         List<String> stopped = new ArrayList<>();
@@ -113,7 +112,8 @@ public class TurnLedger {
         events.opened(TurnRef.of(turn), full.messages(), run.getRunId());
         opened.fire(new TurnOpened(userKey, threadKey, turnId, run.getRunId(), full.toJson(), now));
         ClaimResult claim = claim(threadId, claimFor);
-        return new Outcome(TurnView.of(turn), threadId, false, full.size(), claim, stopped);
+        int waitingFor = active.size() - admission.superseded().size() - admission.interrupted().size();
+        return new Outcome(TurnView.of(turn), threadId, false, full.size(), claim, stopped, waitingFor);
     }
 
     /** {@code turn/steer}: another run under the same turn, queued behind the lane's current work. */
@@ -125,7 +125,7 @@ public class TurnLedger {
         RunRecord run = newRun(thread, turn, input, fingerprint, clock.millis());
         events.queued(TurnRef.of(turn), input.messages(), run.getRunId());
         ClaimResult claim = claim(thread.getId(), claimFor);
-        return new Outcome(TurnView.of(turn), thread.getId(), false, input.size(), claim, List.of());
+        return new Outcome(TurnView.of(turn), thread.getId(), false, input.size(), claim, List.of(), 0);
     }
 
     /**
@@ -151,7 +151,7 @@ public class TurnLedger {
             }
         }
         repository.flush();
-        return new Outcome(TurnView.of(turn), thread.getId(), false, 0, ClaimResult.none(), stopped);
+        return new Outcome(TurnView.of(turn), thread.getId(), false, 0, ClaimResult.none(), stopped, 0);
     }
 
     /** Holon's untargeted {@code turn/interrupt}: pauses the runtime; returns the fresh turn id reported. */

@@ -81,6 +81,18 @@ public class TurnQueries {
         return Optional.of(new ItemPage(page, more ? page.get(limit - 1).seq() : null));
     }
 
+    /** The active turns of the user's thread, oldest first; none when there is no such thread. */
+    public List<TurnView> activeTurns(String userKey, String threadKey) {
+        return repository.thread(userKey, threadKey)
+                .map(t -> repository.activeTurns(t.getId()).stream().map(TurnView::of).toList())
+                .orElse(List.of());
+    }
+
+    /** How many active turns each of the user's threads has, by thread key (absent: none). */
+    public Map<String, Long> activeTurnCounts(String userKey, List<String> threadKeys) {
+        return repository.activeTurnCountsByKey(userKey, threadKeys);
+    }
+
     public Optional<TurnContent> turn(String userKey, String turnId) {
         TurnRecord turn = repository.turn(turnId);
         if (turn == null || !turn.getUserKey().equals(userKey)) {

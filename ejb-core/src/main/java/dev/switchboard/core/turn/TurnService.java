@@ -27,10 +27,20 @@ public class TurnService {
     @EJB
     LaneController lanes;
 
+    @Inject
+    TurnSettings settings;
+
+    /** A turn admitted under the configured follow-up policy. */
     public TurnLedger.Outcome start(String userKey, String threadKey, TurnInput input, String idempotencyKey) {
+        return start(userKey, threadKey, input, idempotencyKey,
+                TurnAdmission.of(settings.followupPolicy(), settings.maxQueuedTurns()));
+    }
+
+    public TurnLedger.Outcome start(String userKey, String threadKey, TurnInput input, String idempotencyKey,
+            TurnAdmission.Rule rule) {
         long threadId = threads.idOf(userKey, threadKey);
         TurnLedger.Outcome outcome = UniqueViolation.retryOnce(() -> lanes.admit(threadId,
-                claimFor -> ledger.start(userKey, threadKey, input, idempotencyKey, threadId, claimFor),
+                claimFor -> ledger.start(userKey, threadKey, input, idempotencyKey, threadId, claimFor, rule),
                 TurnLedger.Outcome::claim));
         return settled(outcome);
     }

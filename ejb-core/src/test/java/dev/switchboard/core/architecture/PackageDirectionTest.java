@@ -21,8 +21,8 @@ import org.junit.jupiter.api.Test;
  * The direction of ejb-core's packages, so a reader sees where a message goes by the package it is
  * in: a package may use only packages on levels below its own, never its peers or anything above.
  * The lane is a generic durable queue (it tells listeners of run start and end through an
- * interface it owns); runs and turns are built on it; ingress hands events to runs; the RPC
- * methods sit on top.
+ * interface it owns); runs and turns are built on it; ingress hands events to runs; the chat
+ * gateway applies the conversation rules with turns; the RPC methods sit on top.
  */
 class PackageDirectionTest {
 
@@ -31,6 +31,7 @@ class PackageDirectionTest {
     /** Top to bottom. */
     private static final List<List<String>> LEVELS = List.of(
             List.of("rpc", "status"),
+            List.of("chat"),
             List.of("ingress", "responses", "conversation"),
             List.of("turn"),
             List.of("run", "runtime"),

@@ -3,6 +3,7 @@ package dev.switchboard.core.turn;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -80,5 +81,35 @@ class TurnAdmissionTest {
         }
         assertEquals(List.of("t1"), TurnAdmission.decide(TurnPolicy.INTERRUPT, 2, "main", List.of(RUNNING), NEW)
                 .interrupted(), "one below the limit is admitted");
+    }
+
+    @Test
+    void aConversationMergesEveryWaitingMessageIntoTheNewTurnAndLeavesTheRunningOne() {
+        TurnAdmission a = TurnAdmission.queueing(10, "full").decide("main", List.of(RUNNING, WAITING, WAITING_TOO), NEW);
+        assertEquals(List.of("t2", "t3"), a.superseded());
+        assertEquals(List.of(), a.interrupted());
+        assertTrue(a.merged());
+        assertEquals(List.of("two", "two, steered", "three", "four"), texts(a.input()));
+    }
+
+    @Test
+    void aConversationOnAnIdleOrBusyThreadStartsWithItsOwnInput() {
+        for (List<TurnAdmission.Active> active : List.of(List.<TurnAdmission.Active>of(), List.of(RUNNING))) {
+            TurnAdmission a = TurnAdmission.queueing(10, "full").decide("main", active, NEW);
+            assertEquals(List.of(), a.superseded());
+            assertFalse(a.merged());
+            assertEquals(List.of("four"), texts(a.input()));
+        }
+    }
+
+    @Test
+    void aConversationRefusesTheMessageAfterTheMaximumThatWait() {
+        TurnAdmission.Rule rule = TurnAdmission.queueing(3, "Message queue full (3).");
+        TurnRejectedException e = assertThrows(TurnRejectedException.class,
+                () -> rule.decide("main", List.of(RUNNING, WAITING, WAITING_TOO), NEW));
+        assertEquals(TurnRejectedException.Reason.QUEUE_FULL, e.reason());
+        assertEquals("Message queue full (3).", e.getMessage());
+        assertEquals(List.of("two", "two, steered", "four"), texts(rule.decide("main", List.of(RUNNING, WAITING), NEW)
+                .input()), "two waiting: the third is admitted");
     }
 }

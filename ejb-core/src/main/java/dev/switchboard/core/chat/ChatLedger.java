@@ -1,0 +1,167 @@
+package dev.switchboard.core.chat;
+
+import dev.switchboard.core.conversation.ApprovalAuthority;
+import dev.switchboard.core.conversation.Submissions;
+import dev.switchboard.core.conversation.ThreadKey;
+import dev.switchboard.core.conversation.ThreadResolution;
+import dev.switchboard.core.idempotency.UniqueViolation;
+import dev.switchboard.core.runtime.ServeRuntime;
+import jakarta.annotation.Resource;
+import jakarta.ejb.SessionContext;
+import jakarta.ejb.Stateless;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import jakarta.inject.Inject;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * The chat gateway's transactions on sessions, threads and keys. Every change to a user's threads
+ * and keys first locks the user's session row, so one user's messages resolve their threads one at
+ * a time, on every instance; the tables' keys settle what a lock cannot (two first messages of a
+ * user creating the session).
+ */
+@Stateless
+public class ChatLedger {
+
+    /** Spec §12.4's answer to a thread id the user does not own. */
+    public static final String INVALID_THREAD = "Invalid or unauthorized thread ID.";
+
+    @Inject
+    ChatRecords records;
+
+    @Inject
+    ServeRuntime runtime;
+
+    @Resource
+    SessionContext context;
+
+    /**
+     * Creates the user's session unless it exists, in a transaction of its own; true when this call
+     * created it. The session's insert decides a race (a concurrent creator waits on the key, then
+     * finds it taken and rolls back quietly), so only the winner also makes the user's runtime row,
+     * which the user's first turns would otherwise race to create.
+     */
+    @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+    public boolean ensureSession(String userKey, UUID sessionId, long now) {
+        try {
+            if (!records.createSession(userKey, sessionId, now)) {
+                return false;
+            }
+        } catch (RuntimeException e) {
+            if (!UniqueViolation.in(e)) {
+                throw e;
+            }
+            context.setRollbackOnly();
+            return false;
+        }
+        runtime.locked(userKey);
+        return true;
+    }
+
+    /**
+     * The thread a message with {@code key} goes to. A channel thread id that is the id of one of
+     * the user's threads reaches that thread from this channel too (spec §12.4: registered, made
+     * active); the id of another user's thread is refused on the web channels and gets a fresh thread
+     * elsewhere; otherwise the thread is mapped, adopted or created as §2.2 says.
+     *
+     * @throws ChatRejectedException {@code NOT_FOUND} for another user's thread id on a web channel
+     */
+    public UUID resolve(ThreadKey key, long now) {
+        lockedSession(key.userId());
+        Optional<UUID> named = key.externalThreadId().flatMap(Submissions::uuid);
+        if (named.isPresent()) {
+            Optional<ChatRecords.ThreadRow> stored = records.thread(named.get());
+            if (stored.isPresent() && stored.get().userKey().equals(key.userId())) {
+                if (!records.mapped(key).equals(named)) {
+                    records.map(key, named.get());
+                }
+                records.activate(key.userId(), named.get(), now);
+                return named.get();
+            }
+            if (stored.isPresent() && ApprovalAuthority.TRUSTED_APPROVAL_CHANNELS.contains(key.channel())) {
+                throw new ChatRejectedException(ChatRejectedException.Reason.NOT_FOUND, INVALID_THREAD);
+            }
+        }
+        ThreadResolution.Outcome outcome = ThreadResolution.resolve(key, lookup(key.userId()));
+        if (outcome instanceof ThreadResolution.Mapped mapped) {
+            return mapped.threadId();
+        }
+        if (outcome instanceof ThreadResolution.Adopt adopt) {
+            records.map(key, adopt.threadId());
+            return adopt.threadId();
+        }
+        UUID id = outcome instanceof ThreadResolution.CreateWithId withId ? withId.threadId() : UUID.randomUUID();
+        create(key, id, now);
+        return id;
+    }
+
+    /**
+     * {@code /thread new}: a fresh thread, made active; a caller that names no thread id of its own
+     * continues in it (the key without an id is mapped to it).
+     */
+    public UUID newThread(ThreadKey key, long now) {
+        lockedSession(key.userId());
+        UUID id = UUID.randomUUID();
+        records.createThread(id, key.userId(), key.channel(), now);
+        records.activate(key.userId(), id, now);
+        if (key.externalThreadId().isEmpty()) {
+            records.map(key, id);
+        }
+        return id;
+    }
+
+    /** {@code /thread <id>}: the user's thread becomes active (and the channel's current one for callers without an id). */
+    public boolean switchTo(ThreadKey key, UUID threadId, long now) {
+        lockedSession(key.userId());
+        if (!owned(key.userId(), threadId)) {
+            return false;
+        }
+        records.activate(key.userId(), threadId, now);
+        if (key.externalThreadId().isEmpty()) {
+            records.map(key, threadId);
+        }
+        return true;
+    }
+
+    /** Notes a message on the thread (its title is its first). */
+    public void touch(UUID threadId, String text, long now) {
+        records.touch(threadId, text, now);
+    }
+
+    private void create(ThreadKey key, UUID id, long now) {
+        records.createThread(id, key.userId(), key.channel(), now);
+        records.activate(key.userId(), id, now);
+        records.map(key, id);
+    }
+
+    private boolean owned(String userKey, UUID threadId) {
+        return records.thread(threadId).filter(t -> t.userKey().equals(userKey)).isPresent();
+    }
+
+    private void lockedSession(String userKey) {
+        if (records.lockSession(userKey).isEmpty()) {
+            throw new IllegalStateException("no chat session for " + userKey);
+        }
+    }
+
+    private ThreadResolution.Lookup lookup(String userKey) {
+        return new ThreadResolution.Lookup() {
+            @Override
+            public Optional<UUID> mapped(ThreadKey key) {
+                return records.mapped(key);
+            }
+
+            @Override
+            public boolean inSession(UUID threadId) {
+                return owned(userKey, threadId);
+            }
+
+            @Override
+            public boolean claimedElsewhere(UUID threadId) {
+                return records.mappedAnywhere(threadId)
+                        || records.thread(threadId).filter(t -> !t.userKey().equals(userKey)).isPresent();
+            }
+        };
+    }
+}

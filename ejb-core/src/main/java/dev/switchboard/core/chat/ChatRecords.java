@@ -1,0 +1,169 @@
+package dev.switchboard.core.chat;
+
+import dev.switchboard.core.conversation.ThreadKey;
+import dev.switchboard.core.sql.Statements;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * The chat tables of V14 in plain JDBC: sessions, the threads they own and the channels' thread
+ * keys. Statements run in the caller's transaction.
+ */
+@ApplicationScoped
+public class ChatRecords {
+
+    private static final String SESSION_COLUMNS = "user_key, session_id, active_thread, created_at, last_active_at";
+    private static final String CREATE_SESSION = "INSERT INTO chat_sessions (" + SESSION_COLUMNS + ")"
+            + " SELECT ?, ?, NULL, ?, ? WHERE NOT EXISTS (SELECT 1 FROM chat_sessions WHERE user_key = ?)";
+    private static final String SESSION = "SELECT " + SESSION_COLUMNS + " FROM chat_sessions WHERE user_key = ?";
+    private static final String LOCK_SESSION = SESSION + " FOR UPDATE";
+    private static final String ACTIVATE = "UPDATE chat_sessions SET active_thread = ?, last_active_at = ? WHERE user_key = ?";
+
+    private static final String THREAD_COLUMNS = "thread_id, user_key, source_channel, title, created_at, updated_at";
+    private static final String CREATE_THREAD = "INSERT INTO chat_threads (" + THREAD_COLUMNS + ") VALUES (?, ?, ?, NULL, ?, ?)";
+    private static final String THREAD = "SELECT " + THREAD_COLUMNS + " FROM chat_threads WHERE thread_id = ?";
+    private static final String THREADS = "SELECT " + THREAD_COLUMNS + " FROM chat_threads WHERE user_key = ?"
+            + " ORDER BY updated_at DESC, thread_id FETCH FIRST ? ROWS ONLY";
+    private static final String TOUCH = "UPDATE chat_threads SET updated_at = ?, title = COALESCE(title, ?) WHERE thread_id = ?";
+
+    private static final String MAPPED = "SELECT thread_id FROM chat_thread_keys WHERE user_key = ? AND channel = ?"
+            + " AND external_key = ?";
+    private static final String MAPPED_ANYWHERE = "SELECT 1 FROM chat_thread_keys WHERE thread_id = ? FETCH FIRST 1 ROWS ONLY";
+    private static final String UNMAP = "DELETE FROM chat_thread_keys WHERE user_key = ? AND channel = ? AND external_key = ?";
+    private static final String MAP = "INSERT INTO chat_thread_keys (user_key, channel, external_key, thread_id)"
+            + " VALUES (?, ?, ?, ?)";
+
+    /** The longest title kept: the start of the thread's first message. */
+    static final int TITLE_LENGTH = 100;
+
+    @Resource(lookup = "jdbc/switchboard")
+    javax.sql.DataSource dataSource;
+
+    private Statements statements;
+
+    @PostConstruct
+    void init() {
+        statements = new Statements(dataSource);
+    }
+
+    /** A user's session row. */
+    public record SessionRow(String userKey, UUID sessionId, Optional<UUID> activeThread, long createdAt,
+            long lastActiveAt) {
+    }
+
+    /** A chat thread's row: its owner and the channel that created it. */
+    public record ThreadRow(UUID threadId, String userKey, String sourceChannel, String title, long createdAt,
+            long updatedAt) {
+    }
+
+    /** Creates the user's session unless it exists; true when this call created it. */
+    public boolean createSession(String userKey, UUID sessionId, long now) {
+        return statements.update(CREATE_SESSION, s -> {
+            s.setString(1, userKey);
+            s.setString(2, sessionId.toString());
+            s.setLong(3, now);
+            s.setLong(4, now);
+            s.setString(5, userKey);
+        }, "creating the session of " + userKey) == 1;
+    }
+
+    public Optional<SessionRow> session(String userKey) {
+        return statements.query(SESSION, s -> s.setString(1, userKey), ChatRecords::session,
+                "reading the session of " + userKey).stream().findFirst();
+    }
+
+    /** The user's session row, locked until the transaction ends: a user's thread keys resolve one at a time. */
+    public Optional<SessionRow> lockSession(String userKey) {
+        return statements.query(LOCK_SESSION, s -> s.setString(1, userKey), ChatRecords::session,
+                "locking the session of " + userKey).stream().findFirst();
+    }
+
+    public void activate(String userKey, UUID threadId, long now) {
+        statements.update(ACTIVATE, s -> {
+            s.setString(1, threadId.toString());
+            s.setLong(2, now);
+            s.setString(3, userKey);
+        }, "activating thread " + threadId);
+    }
+
+    public void createThread(UUID threadId, String userKey, String sourceChannel, long now) {
+        statements.updateOne(CREATE_THREAD, s -> {
+            s.setString(1, threadId.toString());
+            s.setString(2, userKey);
+            s.setString(3, sourceChannel);
+            s.setLong(4, now);
+            s.setLong(5, now);
+        }, "creating chat thread " + threadId);
+    }
+
+    public Optional<ThreadRow> thread(UUID threadId) {
+        return statements.query(THREAD, s -> s.setString(1, threadId.toString()), ChatRecords::thread,
+                "reading chat thread " + threadId).stream().findFirst();
+    }
+
+    /** The user's threads, most recently active first. */
+    public List<ThreadRow> threads(String userKey, int limit) {
+        return statements.query(THREADS, s -> {
+            s.setString(1, userKey);
+            s.setInt(2, limit);
+        }, ChatRecords::thread, "listing the chat threads of " + userKey);
+    }
+
+    /** Notes activity on a thread; its title is the first text it was given. */
+    public void touch(UUID threadId, String text, long now) {
+        String title = text.strip();
+        String cut = title.length() > TITLE_LENGTH ? title.substring(0, TITLE_LENGTH) : title;
+        statements.update(TOUCH, s -> {
+            s.setLong(1, now);
+            s.setString(2, cut.isEmpty() ? null : cut);
+            s.setString(3, threadId.toString());
+        }, "touching chat thread " + threadId);
+    }
+
+    public Optional<UUID> mapped(ThreadKey key) {
+        return statements.query(MAPPED, s -> bindKey(s, key), rs -> UUID.fromString(rs.getString(1)),
+                "resolving a thread key of " + key.userId()).stream().findFirst();
+    }
+
+    public boolean mappedAnywhere(UUID threadId) {
+        return !statements.query(MAPPED_ANYWHERE, s -> s.setString(1, threadId.toString()), rs -> true,
+                "looking up the keys of thread " + threadId).isEmpty();
+    }
+
+    /** Maps {@code key} to {@code threadId}, replacing a stale mapping. */
+    public void map(ThreadKey key, UUID threadId) {
+        statements.update(UNMAP, s -> bindKey(s, key), "unmapping a thread key of " + key.userId());
+        statements.updateOne(MAP, s -> {
+            bindKey(s, key);
+            s.setString(4, threadId.toString());
+        }, "mapping a thread key to " + threadId);
+    }
+
+    /** {@code ''} for an absent channel thread id, {@code '='} + the id for a present one (V14). */
+    static String externalKey(ThreadKey key) {
+        return key.externalThreadId().map(id -> "=" + id).orElse("");
+    }
+
+    private static void bindKey(java.sql.PreparedStatement s, ThreadKey key) throws SQLException {
+        s.setString(1, key.userId());
+        s.setString(2, key.channel());
+        s.setString(3, externalKey(key));
+    }
+
+    private static SessionRow session(ResultSet rs) throws SQLException {
+        String active = rs.getString(3);
+        return new SessionRow(rs.getString(1), UUID.fromString(rs.getString(2)),
+                Optional.ofNullable(active).map(UUID::fromString), rs.getLong(4), rs.getLong(5));
+    }
+
+    private static ThreadRow thread(ResultSet rs) throws SQLException {
+        return new ThreadRow(UUID.fromString(rs.getString(1)), rs.getString(2), rs.getString(3), rs.getString(4),
+                rs.getLong(5), rs.getLong(6));
+    }
+}

@@ -1,0 +1,35 @@
+package dev.switchboard.core.chat;
+
+import jakarta.ejb.ApplicationException;
+
+/**
+ * A chat message or command the thread's state does not allow. Thrown before anything is written,
+ * so nothing needs rolling back (and the container logs no rollback for a client's mistake).
+ */
+@ApplicationException(rollback = false)
+public class ChatRejectedException extends RuntimeException {
+
+    private static final long serialVersionUID = 1L;
+
+    public enum Reason {
+        /** Ten messages already wait for the running turn (spec §7.1). */
+        QUEUE_FULL,
+        /** No such thread for this user. */
+        NOT_FOUND,
+        /** An approval answer for a thread that waits for none (spec §6 step 4). */
+        NO_PENDING_APPROVAL,
+        /** A command this gateway does not carry out. */
+        UNSUPPORTED
+    }
+
+    private final Reason reason;
+
+    public ChatRejectedException(Reason reason, String message) {
+        super(message);
+        this.reason = reason;
+    }
+
+    public Reason reason() {
+        return reason;
+    }
+}

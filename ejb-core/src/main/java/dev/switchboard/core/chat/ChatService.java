@@ -1,0 +1,209 @@
+package dev.switchboard.core.chat;
+
+import dev.switchboard.core.clock.InstanceClock;
+import dev.switchboard.core.conversation.PendingMessages;
+import dev.switchboard.core.conversation.Submission;
+import dev.switchboard.core.conversation.Submissions;
+import dev.switchboard.core.conversation.ThreadKey;
+import dev.switchboard.core.conversation.ThreadState;
+import dev.switchboard.core.idempotency.UniqueViolation;
+import dev.switchboard.core.lifecycle.Lifecycle;
+import dev.switchboard.core.turn.TurnAdmission;
+import dev.switchboard.core.turn.TurnInput;
+import dev.switchboard.core.turn.TurnLedger;
+import dev.switchboard.core.turn.TurnQueries;
+import dev.switchboard.core.turn.TurnRejectedException;
+import dev.switchboard.core.turn.TurnService;
+import dev.switchboard.core.turn.TurnView;
+import jakarta.ejb.EJB;
+import jakarta.ejb.Stateless;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import jakarta.enterprise.event.Event;
+import jakarta.inject.Inject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The chat gateway's calls (spec §6): a message from a channel is parsed, its thread resolved,
+ * then it becomes a turn of that thread — or waits, merged, for the running one — or a command on
+ * the thread. Turns are RPC turns of the thread whose key is the chat thread's id: durable runs in
+ * its lane, reported on its notification stream.
+ */
+@Stateless
+@TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
+public class ChatService {
+
+    private static final Logger LOG = Logger.getLogger(ChatService.class.getName());
+
+    /** Spec §7.1's answer when the queue is full. */
+    static final String QUEUE_FULL = "Message queue full (" + PendingMessages.MAX
+            + "). Wait for the current turn to complete.";
+    static final String INTERRUPTED = "Interrupted.";
+    static final String NOTHING_TO_INTERRUPT = "Nothing to interrupt.";
+    static final String USER_INTERRUPT = "interrupted by /interrupt";
+    /** The most threads one listing returns. */
+    public static final int MAX_THREADS = 500;
+
+    @EJB
+    ChatLedger ledger;
+
+    @Inject
+    ChatRecords records;
+
+    @EJB
+    TurnService turns;
+
+    @EJB
+    TurnQueries queries;
+
+    @Inject
+    InstanceClock clock;
+
+    @Inject
+    Event<SessionStarted> sessionStarted;
+
+    /**
+     * Handles one message.
+     *
+     * @param externalThreadId the channel's own thread id; absent and empty are different threads
+     * @throws ChatRejectedException when the thread's state or the command does not allow it
+     */
+    public ChatReply send(String userKey, String channel, Optional<String> externalThreadId, String content) {
+        ensureSession(userKey);
+        ThreadKey key = new ThreadKey(userKey, channel, externalThreadId);
+        Submission submission = Submissions.parse(content);
+        if (submission instanceof Submission.NewThread) {
+            UUID id = ledger.newThread(key, clock.millis());
+            return new ChatReply(id, ChatReply.OK, "New thread " + id + ".", null, null);
+        }
+        if (submission instanceof Submission.SwitchThread to) {
+            if (!ledger.switchTo(key, to.threadId(), clock.millis())) {
+                throw new ChatRejectedException(ChatRejectedException.Reason.NOT_FOUND, "Thread not found.");
+            }
+            return new ChatReply(to.threadId(), ChatReply.OK, "Switched to thread " + to.threadId() + ".", null, null);
+        }
+        UUID threadId = UniqueViolation.retryOnce(() -> ledger.resolve(key, clock.millis()));
+        if (submission instanceof Submission.Interrupt) {
+            return new ChatReply(threadId, ChatReply.OK, interrupt(userKey, threadId), null, null);
+        }
+        if (submission instanceof Submission.UserInput input) {
+            return talk(userKey, threadId, input.content());
+        }
+        if (submission instanceof Submission.ApprovalResponse) {
+            return talk(userKey, threadId, content); // a bare keyword with nothing pending is input (spec §8.1)
+        }
+        if (submission instanceof Submission.ExecApproval) {
+            throw new ChatRejectedException(ChatRejectedException.Reason.NO_PENDING_APPROVAL,
+                    "no pending approval on this thread");
+        }
+        throw new ChatRejectedException(ChatRejectedException.Reason.UNSUPPORTED,
+                "This command is not available through the chat gateway yet: " + content.strip());
+    }
+
+    /** A new chat thread of the user's, made active (spec §13.2 {@code thread/new}). */
+    public ChatThreadView newThread(String userKey, String channel) {
+        ensureSession(userKey);
+        UUID id = ledger.newThread(new ThreadKey(userKey, channel, Optional.empty()), clock.millis());
+        return thread(userKey, id).orElseThrow();
+    }
+
+    /** The user's chat threads, most recently active first; {@code active} marks the session's active one. */
+    public List<ChatThreadView> threads(String userKey, int limit) {
+        Optional<UUID> active = records.session(userKey).flatMap(ChatRecords.SessionRow::activeThread);
+        List<ChatRecords.ThreadRow> rows = records.threads(userKey, Math.min(limit, MAX_THREADS));
+        Map<String, Long> running = queries.activeTurnCounts(userKey,
+                rows.stream().map(r -> r.threadId().toString()).toList());
+        List<ChatThreadView> views = new ArrayList<>();
+        for (ChatRecords.ThreadRow row : rows) {
+            views.add(view(row, running.getOrDefault(row.threadId().toString(), 0L), active));
+        }
+        return views;
+    }
+
+    /** One of the user's chat threads; empty for another user's or an unknown id. */
+    public Optional<ChatThreadView> thread(String userKey, UUID threadId) {
+        Optional<ChatRecords.ThreadRow> row = records.thread(threadId).filter(t -> t.userKey().equals(userKey));
+        if (row.isEmpty()) {
+            return Optional.empty();
+        }
+        Optional<UUID> active = records.session(userKey).flatMap(ChatRecords.SessionRow::activeThread);
+        long running = queries.activeTurnCounts(userKey, List.of(threadId.toString()))
+                .getOrDefault(threadId.toString(), 0L);
+        return Optional.of(view(row.get(), running, active));
+    }
+
+    /** A page of a thread's turns, oldest first; {@code nextAfterSeq} is null on the last page. */
+    public record History(ChatThreadView thread, List<ChatTurn> turns, Long nextAfterSeq) {
+    }
+
+    /** One of the user's chat threads with a page of its turns (after the run seq {@code afterSeq}); empty as {@link #thread}. */
+    public Optional<History> history(String userKey, UUID threadId, long afterSeq, int limit) {
+        Optional<ChatThreadView> thread = thread(userKey, threadId);
+        if (thread.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(queries.thread(userKey, threadId.toString(), afterSeq, limit)
+                .map(c -> new History(thread.get(), ChatTurn.of(c.page()), c.nextAfterSeq()))
+                .orElse(new History(thread.get(), List.of(), null)));
+    }
+
+    private ChatReply talk(String userKey, UUID threadId, String text) {
+        TurnInput input = TurnInput.of(List.of(Lifecycle.userMessage(text)));
+        TurnLedger.Outcome outcome;
+        try {
+            outcome = turns.start(userKey, threadId.toString(), input, null,
+                    TurnAdmission.queueing(PendingMessages.MAX, QUEUE_FULL));
+        } catch (TurnRejectedException e) {
+            throw new ChatRejectedException(ChatRejectedException.Reason.QUEUE_FULL, e.getMessage());
+        }
+        ledger.touch(threadId, text, clock.millis());
+        String runId = queries.turn(userKey, outcome.turn().turnId())
+                .map(t -> t.conversation().runs().get(0).runId()).orElse(null);
+        if (outcome.waitingFor() > 0) {
+            return new ChatReply(threadId, ChatReply.QUEUED, ChatReply.QUEUED_MESSAGE, outcome.turn().turnId(), runId);
+        }
+        return new ChatReply(threadId, ChatReply.STARTED, null, outcome.turn().turnId(), runId);
+    }
+
+    /** Interrupts the thread's running turn and drops what waits for it (spec §3.2 {@code interrupt()}). */
+    private String interrupt(String userKey, UUID threadId) {
+        List<TurnView> active = queries.activeTurns(userKey, threadId.toString());
+        boolean any = false;
+        for (TurnView turn : active) {
+            try {
+                turns.interrupt(userKey, turn.turnId(), USER_INTERRUPT);
+                any = true;
+            } catch (TurnRejectedException e) {
+                // ended meanwhile, or dropped with the running one: nothing more to stop
+            }
+        }
+        return any ? INTERRUPTED : NOTHING_TO_INTERRUPT;
+    }
+
+    private void ensureSession(String userKey) {
+        if (records.session(userKey).isPresent()) {
+            return;
+        }
+        UUID sessionId = UUID.randomUUID();
+        long now = clock.millis();
+        boolean created = ledger.ensureSession(userKey, sessionId, now);
+        if (created) {
+            sessionStarted.fireAsync(new SessionStarted(userKey, sessionId, now)).exceptionally(error -> {
+                LOG.log(Level.WARNING, "A SessionStarted observer failed; the session is unaffected", error);
+                return null;
+            });
+        }
+    }
+
+    private static ChatThreadView view(ChatRecords.ThreadRow row, long activeTurns, Optional<UUID> active) {
+        ThreadState state = activeTurns > 0 ? ThreadState.PROCESSING : ThreadState.IDLE;
+        return new ChatThreadView(row.threadId(), state.label(), (int) activeTurns, row.title(), row.sourceChannel(),
+                row.createdAt(), row.updatedAt(), active.filter(row.threadId()::equals).isPresent());
+    }
+}
