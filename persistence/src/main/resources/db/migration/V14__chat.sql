@@ -4,7 +4,12 @@
 -- (threads.thread_key = the chat thread's UUID, so their turns are runs in lanes); chat_threads
 -- adds who owns the UUID and the channel that created it. A channel's own thread ids map to threads
 -- through chat_thread_keys; external_key is '' for an absent id and '=' + the id for a present
--- one, so an absent id and an empty one are different keys.
+-- one, so an absent id and an empty one are different keys. chat_threads.undo holds the thread's
+-- undo and redo checkpoints (JSON), each a context window.
+--
+-- thread_contexts: which of a thread's items its engine is given (JSON: closed ranges of item seqs
+-- and the seq from which every newer item is in), for threads whose context was changed by undo,
+-- redo, compaction or clear; a thread without a row sees all its items.
 
 CREATE TABLE chat_sessions (
     user_key       VARCHAR(128) NOT NULL,
@@ -20,6 +25,7 @@ CREATE TABLE chat_threads (
     user_key       VARCHAR(128) NOT NULL,
     source_channel VARCHAR(64)  NOT NULL,
     title          VARCHAR(100),
+    undo           TEXT,
     created_at     BIGINT       NOT NULL,
     updated_at     BIGINT       NOT NULL,
     CONSTRAINT chat_threads_pk PRIMARY KEY (thread_id)
@@ -34,3 +40,10 @@ CREATE TABLE chat_thread_keys (
     CONSTRAINT chat_thread_keys_pk PRIMARY KEY (user_key, channel, external_key)
 );
 CREATE INDEX chat_thread_keys_thread_idx ON chat_thread_keys (thread_id);
+
+CREATE TABLE thread_contexts (
+    thread_id  BIGINT NOT NULL,
+    context    TEXT   NOT NULL,
+    updated_at BIGINT NOT NULL,
+    CONSTRAINT thread_contexts_pk PRIMARY KEY (thread_id)
+);

@@ -217,6 +217,12 @@ class ChatIT {
         String fresh = command.json().getString("thread_id");
         assertEquals(fresh, threadOf(send(BOB, "{\"channel\":\"web\",\"content\":\"into the new one\"}")),
                 "a caller without a thread id of its own continues in the thread it made");
+        String fixed = "{\"channel\":\"telegram\",\"thread_id\":\"chat-9\",\"content\":\"%s\"}";
+        String before = threadOf(send(BOB, String.format(fixed, "before")));
+        String after = threadOf(send(BOB, String.format(fixed, "/new")));
+        assertNotEquals(before, after);
+        assertEquals(after, threadOf(send(BOB, String.format(fixed, "in the new one"))),
+                "a channel that always sends the same thread id continues in the new thread (I2)");
     }
 
     @Test
@@ -229,7 +235,7 @@ class ChatIT {
                 "thread_id");
         assertError(send(ALICE, "[1]"), 400, "invalid_chat_payload", "object");
         assertError(send(ALICE, "{\"content\":"), 400, "invalid_json_body", "JSON");
-        assertError(send(ALICE, "{\"content\":\"/undo\"}"), 400, "unsupported_command", "/undo");
+        assertError(send(ALICE, "{\"content\":\"/compact\"}"), 400, "unsupported_command", "/compact");
         String approval = Json.createObjectBuilder().add("ExecApproval", Json.createObjectBuilder()
                 .add("request_id", "7d3f9b1e-0c55-4e1a-9f6b-2a4c8e0d1b38").add("approved", true)).build().toString();
         assertError(send(ALICE, content(approval, "keywords")), 409, "no_pending_approval", "no pending approval");
@@ -319,6 +325,49 @@ class ChatIT {
             }
         }
         throw new AssertionError("the stream ended before " + until + ": " + events.size() + " events");
+    }
+
+    @Test
+    void undoRedoAndClearChangeWhatTheEngineIsGivenNotTheStoredHistory() throws Exception {
+        String thread = threadOf(send(ALICE, content("one", "undo")));
+        awaitTurns(ALICE, thread, 1);
+        send(ALICE, content("two", "undo"));
+        awaitTurns(ALICE, thread, 2);
+        assertEquals("history(4): user: one | assistant: one | user: two | assistant: two", ask(thread, 3));
+
+        assertEquals("Undone to turn 3. 2 undo(s) remaining.", command("/undo", "undo"));
+        assertEquals("Undone to turn 2. 1 undo(s) remaining.", command("/undo", "undo"));
+        assertEquals("history(2): user: one | assistant: one", ask(thread, 4), "the context before turn 2, exactly");
+        assertEquals("Nothing to redo.", command("/redo", "undo"), "a new turn ends what could be redone");
+        assertEquals("Undone to turn 2. 1 undo(s) remaining.", command("/undo", "undo"));
+        assertEquals("Redone to turn 3.", command("/redo", "undo"));
+        assertTrue(ask(thread, 5).startsWith("history(4): user: one | assistant: one | user: history | assistant: history(2)"));
+
+        assertEquals("Thread cleared.", command("/clear", "undo"));
+        assertEquals("Nothing to undo.", command("/undo", "undo"));
+        assertEquals("history(0): ", ask(thread, 6));
+        assertEquals(6, get(ALICE, "/v1/chat/threads/" + thread).json().getJsonArray("turns").size(),
+                "the stored history keeps every turn");
+
+        Path gate = gates.resolve("busy-" + System.nanoTime());
+        send(ALICE, content("await " + gate + "; busy", "undo"));
+        Api.Reply busy = send(ALICE, content("/undo", "undo"));
+        assertEquals(409, busy.status(), busy.body());
+        assertEquals("thread_busy", busy.errorCode());
+        Files.createFile(gate);
+        awaitTurns(ALICE, thread, 7);
+    }
+
+    /** Sends {@code history} to the thread and returns what the engine was given, once it is turn {@code n}. */
+    private static String ask(String thread, int n) throws InterruptedException {
+        send(ALICE, content("history", "undo"));
+        return awaitTurns(ALICE, thread, n).get(n - 1).getString("response");
+    }
+
+    private static String command(String text, String threadId) {
+        Api.Reply reply = send(ALICE, content(text, threadId));
+        assertEquals(200, reply.status(), reply.body());
+        return reply.json().getString("message");
     }
 
     @Test

@@ -4,6 +4,12 @@ import dev.switchboard.core.conversation.ApprovalAuthority;
 import dev.switchboard.core.conversation.Submissions;
 import dev.switchboard.core.conversation.ThreadKey;
 import dev.switchboard.core.conversation.ThreadResolution;
+import dev.switchboard.core.conversation.UndoLine;
+import dev.switchboard.core.history.ContextWindow;
+import dev.switchboard.core.history.ThreadContexts;
+import dev.switchboard.core.history.ThreadItems;
+import dev.switchboard.core.thread.ThreadDirectory;
+import dev.switchboard.core.thread.ThreadRepository;
 import dev.switchboard.core.idempotency.UniqueViolation;
 import dev.switchboard.core.runtime.ServeRuntime;
 import jakarta.annotation.Resource;
@@ -12,6 +18,7 @@ import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -24,6 +31,11 @@ import java.util.UUID;
 @Stateless
 public class ChatLedger {
 
+    static final String NOTHING_TO_UNDO = "Nothing to undo.";
+    static final String NOTHING_TO_REDO = "Nothing to redo.";
+    static final String CLEARED = "Thread cleared.";
+    static final String BUSY = "A turn is running on this thread. Use /interrupt first.";
+
     /** Spec §12.4's answer to a thread id the user does not own. */
     public static final String INVALID_THREAD = "Invalid or unauthorized thread ID.";
 
@@ -35,6 +47,18 @@ public class ChatLedger {
 
     @Resource
     SessionContext context;
+
+    @Inject
+    ThreadDirectory directory;
+
+    @Inject
+    ThreadRepository threads;
+
+    @Inject
+    ThreadItems items;
+
+    @Inject
+    ThreadContexts contexts;
 
     /**
      * Creates the user's session unless it exists, in a transaction of its own; true when this call
@@ -97,42 +121,101 @@ public class ChatLedger {
     }
 
     /**
-     * {@code /thread new}: a fresh thread, made active; a caller that names no thread id of its own
-     * continues in it (the key without an id is mapped to it).
+     * {@code /thread new}: a fresh thread, made active, and the key the command came with now leads
+     * to it — a channel that always sends the same thread id (or none) continues in the new thread
+     * (decision I2).
      */
     public UUID newThread(ThreadKey key, long now) {
         lockedSession(key.userId());
         UUID id = UUID.randomUUID();
-        records.createThread(id, key.userId(), key.channel(), now);
+        createThread(key, id, now);
         records.activate(key.userId(), id, now);
-        if (key.externalThreadId().isEmpty()) {
-            records.map(key, id);
-        }
+        records.map(key, id);
         return id;
     }
 
-    /** {@code /thread <id>}: the user's thread becomes active (and the channel's current one for callers without an id). */
+    /** {@code /thread <id>}: the user's thread becomes active, and the key the command came with leads to it. */
     public boolean switchTo(ThreadKey key, UUID threadId, long now) {
         lockedSession(key.userId());
         if (!owned(key.userId(), threadId)) {
             return false;
         }
         records.activate(key.userId(), threadId, now);
-        if (key.externalThreadId().isEmpty()) {
-            records.map(key, threadId);
-        }
+        records.map(key, threadId);
         return true;
     }
 
-    /** Notes a message on the thread (its title is its first). */
-    public void touch(UUID threadId, String text, long now) {
+    /** Notes a message on the thread (its title is its first) and the session's activity (decision I1). */
+    public void touch(String userKey, UUID threadId, String text, long now) {
         records.touch(threadId, text, now);
+        records.touchSession(userKey, now);
+    }
+
+    /** The commands that change what a thread's engine is given. */
+    public enum ContextEdit {
+        UNDO, REDO, CLEAR
+    }
+
+    /**
+     * {@code /undo}, {@code /redo}, {@code /clear} (spec §10): the thread's context window goes
+     * back to a checkpoint, forward again, or empty; the stored history stays whole. Under the
+     * thread's lane lock, refused while a turn is active (its result would land in a context
+     * that no longer exists).
+     *
+     * @return the spec's answer
+     * @throws ChatRejectedException {@code BUSY} while the thread has an active turn
+     */
+    public String edit(String userKey, UUID chatThread, ContextEdit edit, long now) {
+        Optional<Long> found = directory.find(userKey, chatThread.toString());
+        UndoLine<ContextWindow> line = ChatUndo.read(records.undo(chatThread));
+        if (found.isEmpty()) { // no turn yet: nothing to go back or forward to
+            return edit == ContextEdit.UNDO ? NOTHING_TO_UNDO : edit == ContextEdit.REDO ? NOTHING_TO_REDO : CLEARED;
+        }
+        long threadId = found.get();
+        threads.lock(threadId);
+        if (!threads.activeTurns(threadId).isEmpty()) {
+            throw new ChatRejectedException(ChatRejectedException.Reason.BUSY, BUSY);
+        }
+        long last = items.lastSeq(threadId);
+        ContextWindow current = contexts.of(threadId).closedAt(last);
+        int currentTurn = items.runsIn(threadId, current) + 1;
+        String answer;
+        ContextWindow next;
+        if (edit == ContextEdit.CLEAR) {
+            line.clear();
+            next = new ContextWindow(List.of(), last + 1);
+            answer = CLEARED;
+        } else {
+            Optional<UndoLine.Checkpoint<ContextWindow>> to = edit == ContextEdit.UNDO
+                    ? line.undo(currentTurn, current) : line.redo(currentTurn, current);
+            if (to.isEmpty()) {
+                return edit == ContextEdit.UNDO ? NOTHING_TO_UNDO : NOTHING_TO_REDO;
+            }
+            next = to.get().state().openFrom(last + 1);
+            answer = edit == ContextEdit.UNDO
+                    ? "Undone to turn " + to.get().turnNumber() + ". " + line.undoCount() + " undo(s) remaining."
+                    : "Redone to turn " + to.get().turnNumber() + ".";
+        }
+        contexts.write(threadId, next, now);
+        records.writeUndo(chatThread, ChatUndo.write(line));
+        return answer;
     }
 
     private void create(ThreadKey key, UUID id, long now) {
-        records.createThread(id, key.userId(), key.channel(), now);
+        createThread(key, id, now);
         records.activate(key.userId(), id, now);
         records.map(key, id);
+    }
+
+    /**
+     * The chat thread and, unless another door made it already, its Switchboard thread — here,
+     * under the session's lock, so a user's first messages on it do not race to create it.
+     */
+    private void createThread(ThreadKey key, UUID id, long now) {
+        records.createThread(id, key.userId(), key.channel(), now);
+        if (threads.thread(key.userId(), id.toString()).isEmpty()) {
+            threads.create(key.userId(), id.toString(), now);
+        }
     }
 
     private boolean owned(String userKey, UUID threadId) {

@@ -8,6 +8,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -24,12 +25,15 @@ public class ChatRecords {
     private static final String SESSION = "SELECT " + SESSION_COLUMNS + " FROM chat_sessions WHERE user_key = ?";
     private static final String LOCK_SESSION = SESSION + " FOR UPDATE";
     private static final String ACTIVATE = "UPDATE chat_sessions SET active_thread = ?, last_active_at = ? WHERE user_key = ?";
+    private static final String TOUCH_SESSION = "UPDATE chat_sessions SET last_active_at = ? WHERE user_key = ?";
 
     private static final String THREAD_COLUMNS = "thread_id, user_key, source_channel, title, created_at, updated_at";
     private static final String CREATE_THREAD = "INSERT INTO chat_threads (" + THREAD_COLUMNS + ") VALUES (?, ?, ?, NULL, ?, ?)";
     private static final String THREAD = "SELECT " + THREAD_COLUMNS + " FROM chat_threads WHERE thread_id = ?";
     private static final String THREADS = "SELECT " + THREAD_COLUMNS + " FROM chat_threads WHERE user_key = ?"
             + " ORDER BY updated_at DESC, thread_id FETCH FIRST ? ROWS ONLY";
+    private static final String UNDO = "SELECT undo FROM chat_threads WHERE thread_id = ?";
+    private static final String WRITE_UNDO = "UPDATE chat_threads SET undo = ? WHERE thread_id = ?";
     private static final String TOUCH = "UPDATE chat_threads SET updated_at = ?, title = COALESCE(title, ?) WHERE thread_id = ?";
 
     private static final String MAPPED = "SELECT thread_id FROM chat_thread_keys WHERE user_key = ? AND channel = ?"
@@ -92,6 +96,13 @@ public class ChatRecords {
         }, "activating thread " + threadId);
     }
 
+    public void touchSession(String userKey, long now) {
+        statements.update(TOUCH_SESSION, s -> {
+            s.setLong(1, now);
+            s.setString(2, userKey);
+        }, "touching the session of " + userKey);
+    }
+
     public void createThread(UUID threadId, String userKey, String sourceChannel, long now) {
         statements.updateOne(CREATE_THREAD, s -> {
             s.setString(1, threadId.toString());
@@ -113,6 +124,19 @@ public class ChatRecords {
             s.setString(1, userKey);
             s.setInt(2, limit);
         }, ChatRecords::thread, "listing the chat threads of " + userKey);
+    }
+
+    /** The thread's stored undo line (JSON), null when it has none. */
+    public String undo(UUID threadId) {
+        return statements.query(UNDO, s -> s.setString(1, threadId.toString()), rs -> rs.getString(1),
+                "reading the undo line of " + threadId).stream().filter(Objects::nonNull).findFirst().orElse(null);
+    }
+
+    public void writeUndo(UUID threadId, String json) {
+        statements.updateOne(WRITE_UNDO, s -> {
+            s.setString(1, json);
+            s.setString(2, threadId.toString());
+        }, "writing the undo line of " + threadId);
     }
 
     /** Notes activity on a thread; its title is the first text it was given. */

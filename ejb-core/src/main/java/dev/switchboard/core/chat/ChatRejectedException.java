@@ -18,6 +18,8 @@ public class ChatRejectedException extends RuntimeException {
         NOT_FOUND,
         /** An approval answer for a thread that waits for none (spec §6 step 4). */
         NO_PENDING_APPROVAL,
+        /** A command that cannot run while the thread has an active turn. */
+        BUSY,
         /** A command this gateway does not carry out. */
         UNSUPPORTED
     }

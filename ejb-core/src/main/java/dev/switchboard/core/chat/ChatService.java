@@ -92,6 +92,18 @@ public class ChatService {
         if (submission instanceof Submission.Interrupt) {
             return new ChatReply(threadId, ChatReply.OK, interrupt(userKey, threadId), null, null);
         }
+        if (submission instanceof Submission.Undo) {
+            return new ChatReply(threadId, ChatReply.OK, ledger.edit(userKey, threadId, ChatLedger.ContextEdit.UNDO,
+                    clock.millis()), null, null);
+        }
+        if (submission instanceof Submission.Redo) {
+            return new ChatReply(threadId, ChatReply.OK, ledger.edit(userKey, threadId, ChatLedger.ContextEdit.REDO,
+                    clock.millis()), null, null);
+        }
+        if (submission instanceof Submission.Clear) {
+            return new ChatReply(threadId, ChatReply.OK, ledger.edit(userKey, threadId, ChatLedger.ContextEdit.CLEAR,
+                    clock.millis()), null, null);
+        }
         if (submission instanceof Submission.UserInput input) {
             return talk(userKey, threadId, input.content());
         }
@@ -162,7 +174,7 @@ public class ChatService {
         } catch (TurnRejectedException e) {
             throw new ChatRejectedException(ChatRejectedException.Reason.QUEUE_FULL, e.getMessage());
         }
-        ledger.touch(threadId, text, clock.millis());
+        ledger.touch(userKey, threadId, text, clock.millis());
         String runId = queries.turn(userKey, outcome.turn().turnId())
                 .map(t -> t.conversation().runs().get(0).runId()).orElse(null);
         if (outcome.waitingFor() > 0) {

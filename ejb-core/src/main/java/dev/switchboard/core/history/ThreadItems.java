@@ -15,6 +15,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
 import javax.sql.DataSource;
 
 /**
@@ -39,8 +40,8 @@ public class ThreadItems {
             });
     private static final String AFTER = "SELECT id, item_id, run_id, turn_id, item, created_at FROM thread_items"
             + " WHERE thread_id = ? AND id > ? ORDER BY id FETCH FIRST ? ROWS ONLY";
-    private static final String RECENT = "SELECT id, item_id, run_id, turn_id, item, created_at FROM thread_items"
-            + " WHERE thread_id = ? ORDER BY id DESC FETCH FIRST ? ROWS ONLY";
+    private static final String SELECT = "SELECT id, item_id, run_id, turn_id, item, created_at FROM thread_items";
+    private static final String RECENT = SELECT + " WHERE thread_id = ? ORDER BY id DESC FETCH FIRST ? ROWS ONLY";
 
     @Resource(lookup = "jdbc/switchboard")
     DataSource dataSource;
@@ -92,6 +93,80 @@ public class ThreadItems {
         }, ThreadItems::item, "reading the items of thread " + threadId));
         Collections.reverse(items);
         return items;
+    }
+
+    /** The latest {@code limit} items of the thread inside {@code window}, oldest first. */
+    public List<StoredItem> recent(long threadId, int limit, ContextWindow window) {
+        if (window.equals(ContextWindow.ALL)) {
+            return recent(threadId, limit);
+        }
+        if (limit == 0) {
+            return List.of();
+        }
+        List<StoredItem> items = new ArrayList<>(statements.query(SELECT + " WHERE thread_id = ? AND " + inWindow(window)
+                + " ORDER BY id DESC FETCH FIRST ? ROWS ONLY", s -> {
+                    int i = bindWindow(s, 1, threadId, window);
+                    s.setInt(i, limit);
+                }, ThreadItems::item, "reading the context of thread " + threadId));
+        Collections.reverse(items);
+        return items;
+    }
+
+    /** How many runs (turns) have items inside {@code window}. */
+    public int runsIn(long threadId, ContextWindow window) {
+        return statements.query("SELECT COUNT(DISTINCT run_id) FROM thread_items WHERE thread_id = ? AND "
+                + inWindow(window), s -> bindWindow(s, 1, threadId, window), rs -> rs.getInt(1),
+                "counting the turns of thread " + threadId).get(0);
+    }
+
+    /** The seqs of the thread's items inside {@code window}, by run, runs in order. */
+    public List<List<Long>> seqsByRun(long threadId, ContextWindow window) {
+        List<List<Long>> runs = new ArrayList<>();
+        String[] lastRun = {null};
+        statements.query("SELECT id, run_id FROM thread_items WHERE thread_id = ? AND " + inWindow(window)
+                + " ORDER BY id", s -> bindWindow(s, 1, threadId, window), rs -> {
+                    if (!rs.getString(2).equals(lastRun[0])) {
+                        runs.add(new ArrayList<>());
+                        lastRun[0] = rs.getString(2);
+                    }
+                    runs.get(runs.size() - 1).add(rs.getLong(1));
+                    return null;
+                }, "reading the turns of thread " + threadId);
+        return runs;
+    }
+
+    /** The first item a turn added to the thread, if it added any. */
+    public Optional<Long> firstOf(long threadId, String turnId) {
+        return statements.query("SELECT MIN(id) FROM thread_items WHERE thread_id = ? AND turn_id = ?", s -> {
+            s.setLong(1, threadId);
+            s.setString(2, turnId);
+        }, rs -> Statements.getLong(rs, 1), "reading the items of turn " + turnId).stream()
+                .filter(java.util.Objects::nonNull).findFirst();
+    }
+
+    /** The thread's newest item seq, 0 when it has none. */
+    public long lastSeq(long threadId) {
+        Long last = statements.query("SELECT MAX(id) FROM thread_items WHERE thread_id = ?", s -> s.setLong(1, threadId),
+                rs -> Statements.getLong(rs, 1), "reading the items of thread " + threadId).get(0);
+        return last == null ? 0 : last;
+    }
+
+    private static String inWindow(ContextWindow window) {
+        StringBuilder sql = new StringBuilder("(id >= ?");
+        window.ranges().forEach(r -> sql.append(" OR id BETWEEN ? AND ?"));
+        return sql.append(')').toString();
+    }
+
+    private static int bindWindow(java.sql.PreparedStatement s, int first, long threadId, ContextWindow window)
+            throws SQLException {
+        int i = first;
+        s.setLong(i++, threadId);
+        s.setLong(i++, window.openFrom());
+        for (ContextWindow.Range r : window.ranges()) {
+            s.setLong(i++, r.first());
+            s.setLong(i++, r.last());
+        }
+        return i;
     }
 
     private static StoredItem item(ResultSet rs) throws SQLException {

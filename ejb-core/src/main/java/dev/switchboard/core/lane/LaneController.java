@@ -6,6 +6,7 @@ import dev.switchboard.core.engine.ClientCall;
 import dev.switchboard.core.engine.EngineSelector;
 import dev.switchboard.core.history.HistorySettings;
 import dev.switchboard.core.history.ResponseRecords;
+import dev.switchboard.core.history.ThreadContexts;
 import dev.switchboard.core.history.ThreadItems;
 import dev.switchboard.core.lifecycle.RunProgressLedger;
 import dev.switchboard.core.lifecycle.RunProgressStreams;
@@ -84,6 +85,9 @@ public class LaneController {
     ThreadItems items;
 
     @Inject
+    ThreadContexts contexts;
+
+    @Inject
     HistorySettings history;
 
     @Inject
@@ -104,10 +108,13 @@ public class LaneController {
     private LeaseKeeper keeper;
     private String owner;
 
-    /** A run's history — a response's resolved conversation, else its thread's latest items — and client request. */
+    /**
+     * A run's history — a response's resolved conversation, else its thread's latest items inside
+     * its context window — and client request.
+     */
     private EngineInputs engineInputs(Claim claim) {
-        Supplier<List<JsonObject>> threadHistory = () -> items.recent(claim.threadId(), history.maxItems()).stream()
-                .map(ThreadItems.StoredItem::item).toList();
+        Supplier<List<JsonObject>> threadHistory = () -> items.recent(claim.threadId(), history.maxItems(),
+                contexts.of(claim.threadId())).stream().map(ThreadItems.StoredItem::item).toList();
         if (!ResponseRecords.SOURCE.equals(claim.source())) {
             return new EngineInputs(threadHistory, null);
         }

@@ -8,8 +8,8 @@ package dev.switchboard.core.lifecycle;
  * @param firstRunSource that run's source ({@code ingress:<source>} for events)
  * @param firstRunCreatedAt when that run was created, epoch ms
  */
-public record TurnEnded(String turnId, String userKey, String outcome, String message, String firstRunId,
-        String firstRunSource, long firstRunCreatedAt) {
+public record TurnEnded(String turnId, String userKey, String threadKey, String outcome, String message,
+        String firstRunId, String firstRunSource, long firstRunCreatedAt) {
 
     public boolean isCompleted() {
         return "completed".equals(outcome);

@@ -112,7 +112,7 @@ public class RpcMethods {
         } catch (ChatRejectedException e) {
             throw new RpcException(switch (e.reason()) {
                 case NOT_FOUND -> RpcError.invalidField("thread_id", e.getMessage());
-                case QUEUE_FULL -> RpcError.internal(e.getMessage());
+                case QUEUE_FULL, BUSY -> RpcError.internal(e.getMessage());
                 default -> RpcError.invalidField("content", e.getMessage());
             });
         } catch (IdempotencyConflictException e) {

@@ -121,7 +121,7 @@ public class TurnTracker implements LaneListener {
         }
         if (!turn.runs().isEmpty()) {
             LaneRows.TurnRun first = turn.runs().get(0);
-            ended.fire(new TurnEnded(turnId, turn.userKey(), outcome.outcome(), outcome.message(),
+            ended.fire(new TurnEnded(turnId, turn.userKey(), turn.threadKey(), outcome.outcome(), outcome.message(),
                     first.runId(), first.source(), first.createdAt()));
         }
     }

@@ -130,6 +130,8 @@ public class ChatResource {
                 return new ApiException(429, "queue_full", e.getMessage());
             case NOT_FOUND:
                 return new ApiException(404, "thread_not_found", e.getMessage());
+            case BUSY:
+                return new ApiException(409, "thread_busy", e.getMessage());
             case NO_PENDING_APPROVAL:
                 return new ApiException(409, "no_pending_approval", e.getMessage());
             default:

@@ -1,0 +1,60 @@
+package dev.switchboard.core.chat;
+
+import dev.switchboard.core.conversation.Submissions;
+import dev.switchboard.core.conversation.UndoLine;
+import dev.switchboard.core.history.ContextWindow;
+import dev.switchboard.core.history.ThreadContexts;
+import dev.switchboard.core.history.ThreadItems;
+import dev.switchboard.core.lifecycle.TurnEnded;
+import dev.switchboard.core.thread.ThreadDirectory;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * Takes a chat thread's undo checkpoints (spec §10): when one of its turns ends having added to
+ * the thread's history, the context window as it was before that turn's first item becomes the
+ * checkpoint "Before turn N" — in the transaction that ended the turn, under its lane's lock, so
+ * checkpoints follow the turns' order exactly. A turn that added nothing (interrupted before its
+ * engine answered, merged into a later one) leaves nothing to undo. Threads that are not chat
+ * threads cost nothing: their keys are not UUIDs, or no chat thread has the key.
+ */
+@ApplicationScoped
+public class ChatCheckpoints {
+
+    @Inject
+    ChatRecords records;
+
+    @Inject
+    ThreadDirectory directory;
+
+    @Inject
+    ThreadItems items;
+
+    @Inject
+    ThreadContexts contexts;
+
+    void turnEnded(@Observes TurnEnded turn) {
+        Optional<UUID> chatThread = turn.threadKey() == null ? Optional.empty() : Submissions.uuid(turn.threadKey());
+        if (chatThread.isEmpty()) {
+            return;
+        }
+        Optional<ChatRecords.ThreadRow> row = records.thread(chatThread.get())
+                .filter(t -> t.userKey().equals(turn.userKey()));
+        Optional<Long> threadId = row.flatMap(t -> directory.find(turn.userKey(), turn.threadKey()));
+        if (threadId.isEmpty()) {
+            return;
+        }
+        Optional<Long> first = items.firstOf(threadId.get(), turn.turnId());
+        if (first.isEmpty()) {
+            return;
+        }
+        ContextWindow before = contexts.of(threadId.get()).closedAt(first.get() - 1);
+        int number = items.runsIn(threadId.get(), before) + 1;
+        UndoLine<ContextWindow> line = ChatUndo.read(records.undo(chatThread.get()));
+        line.checkpoint(number, before, "Before turn " + number);
+        records.writeUndo(chatThread.get(), ChatUndo.write(line));
+    }
+}
