@@ -47,3 +47,13 @@ CREATE TABLE thread_contexts (
     updated_at BIGINT NOT NULL,
     CONSTRAINT thread_contexts_pk PRIMARY KEY (thread_id)
 );
+
+-- One instance at a time runs a periodic task: it claims the task's row until its next period
+-- (an UPDATE that only one instance's condition matches). The first task: pruning idle chat sessions.
+CREATE TABLE periodic_claims (
+    name     VARCHAR(64)  NOT NULL,
+    owner    VARCHAR(128),
+    until_at BIGINT       NOT NULL,
+    CONSTRAINT periodic_claims_pk PRIMARY KEY (name)
+);
+INSERT INTO periodic_claims (name, owner, until_at) VALUES ('chat-session-pruning', NULL, 0);

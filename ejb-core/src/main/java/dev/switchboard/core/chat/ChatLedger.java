@@ -2,6 +2,7 @@ package dev.switchboard.core.chat;
 
 import dev.switchboard.core.conversation.ApprovalAuthority;
 import dev.switchboard.core.conversation.Submissions;
+import dev.switchboard.core.conversation.SessionPruning;
 import dev.switchboard.core.conversation.ThreadKey;
 import dev.switchboard.core.conversation.ThreadResolution;
 import dev.switchboard.core.conversation.UndoLine;
@@ -10,14 +11,18 @@ import dev.switchboard.core.history.ThreadContexts;
 import dev.switchboard.core.history.ThreadItems;
 import dev.switchboard.core.thread.ThreadDirectory;
 import dev.switchboard.core.thread.ThreadRepository;
+import dev.switchboard.core.turn.TurnQueries;
 import dev.switchboard.core.idempotency.UniqueViolation;
 import dev.switchboard.core.runtime.ServeRuntime;
 import jakarta.annotation.Resource;
+import jakarta.ejb.EJB;
 import jakarta.ejb.SessionContext;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -31,6 +36,8 @@ import java.util.UUID;
 @Stateless
 public class ChatLedger {
 
+    /** The periodic claim of the pruning task (V14). */
+    static final String PRUNING = "chat-session-pruning";
     static final String NOTHING_TO_UNDO = "Nothing to undo.";
     static final String NOTHING_TO_REDO = "Nothing to redo.";
     static final String CLEARED = "Thread cleared.";
@@ -59,6 +66,9 @@ public class ChatLedger {
 
     @Inject
     ThreadContexts contexts;
+
+    @EJB
+    TurnQueries queries;
 
     /**
      * Creates the user's session unless it exists, in a transaction of its own; true when this call
@@ -222,10 +232,41 @@ public class ChatLedger {
         return records.thread(threadId).filter(t -> t.userKey().equals(userKey)).isPresent();
     }
 
+    /** Locks the user's session row, making it again if pruning removed it since the caller ensured it. */
     private void lockedSession(String userKey) {
         if (records.lockSession(userKey).isEmpty()) {
-            throw new IllegalStateException("no chat session for " + userKey);
+            records.createSession(userKey, UUID.randomUUID(), System.currentTimeMillis());
+            records.lockSession(userKey);
         }
+    }
+
+    /** Claims this period's pruning for {@code owner}; false when another instance has it. */
+    @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+    public boolean claimPruning(String owner, long now, long until) {
+        return records.claim(PRUNING, owner, now, until);
+    }
+
+    /**
+     * Prunes the user's session if it is still idle since before {@code cutoff} and none of its
+     * threads has an active turn, under the session's lock; empty when it was kept.
+     */
+    @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+    public Optional<SessionEnded> prune(String userKey, long cutoff, long now) {
+        Optional<ChatRecords.SessionRow> session = records.lockSession(userKey);
+        if (session.isEmpty()) {
+            return Optional.empty();
+        }
+        List<UUID> threadIds = records.threadIds(userKey);
+        boolean busy = !threadIds.isEmpty() && queries.activeTurnCounts(userKey,
+                threadIds.stream().map(UUID::toString).toList()).values().stream().anyMatch(n -> n > 0);
+        List<SessionPruning.Candidate> stale = SessionPruning.stale(List.of(new SessionPruning.Candidate(userKey,
+                Instant.ofEpochMilli(session.get().lastActiveAt()), busy)), Instant.ofEpochMilli(now),
+                Duration.ofMillis(now - cutoff));
+        if (stale.isEmpty()) {
+            return Optional.empty();
+        }
+        records.removeSession(userKey);
+        return Optional.of(new SessionEnded(userKey, session.get().sessionId(), threadIds, now));
     }
 
     private ThreadResolution.Lookup lookup(String userKey) {

@@ -36,6 +36,15 @@ public class ChatRecords {
     private static final String WRITE_UNDO = "UPDATE chat_threads SET undo = ? WHERE thread_id = ?";
     private static final String TOUCH = "UPDATE chat_threads SET updated_at = ?, title = COALESCE(title, ?) WHERE thread_id = ?";
 
+    private static final String IDLE_SESSIONS = "SELECT " + SESSION_COLUMNS + " FROM chat_sessions"
+            + " WHERE last_active_at < ? ORDER BY last_active_at FETCH FIRST ? ROWS ONLY";
+    private static final String COUNT_SESSIONS = "SELECT COUNT(*) FROM chat_sessions";
+    private static final String DELETE_SESSION = "DELETE FROM chat_sessions WHERE user_key = ?";
+    private static final String DELETE_KEYS = "DELETE FROM chat_thread_keys WHERE user_key = ?";
+    private static final String DROP_UNDO = "UPDATE chat_threads SET undo = NULL WHERE user_key = ?";
+    private static final String THREAD_IDS = "SELECT thread_id FROM chat_threads WHERE user_key = ?";
+    private static final String CLAIM = "UPDATE periodic_claims SET owner = ?, until_at = ? WHERE name = ? AND until_at <= ?";
+
     private static final String MAPPED = "SELECT thread_id FROM chat_thread_keys WHERE user_key = ? AND channel = ?"
             + " AND external_key = ?";
     private static final String MAPPED_ANYWHERE = "SELECT 1 FROM chat_thread_keys WHERE thread_id = ? FETCH FIRST 1 ROWS ONLY";
@@ -167,6 +176,44 @@ public class ChatRecords {
             bindKey(s, key);
             s.setString(4, threadId.toString());
         }, "mapping a thread key to " + threadId);
+    }
+
+    /** Sessions last active before {@code cutoff}, the longest idle first, at most {@code limit}. */
+    public List<SessionRow> idleSessions(long cutoff, int limit) {
+        return statements.query(IDLE_SESSIONS, s -> {
+            s.setLong(1, cutoff);
+            s.setInt(2, limit);
+        }, ChatRecords::session, "listing idle chat sessions");
+    }
+
+    public long sessionCount() {
+        return statements.query(COUNT_SESSIONS, s -> { }, rs -> rs.getLong(1), "counting chat sessions").get(0);
+    }
+
+    /** The ids of every chat thread of the user's. */
+    public List<UUID> threadIds(String userKey) {
+        return statements.query(THREAD_IDS, s -> s.setString(1, userKey), rs -> UUID.fromString(rs.getString(1)),
+                "listing the chat threads of " + userKey);
+    }
+
+    /**
+     * Removes the user's session, every thread key of theirs and their threads' undo lines (spec
+     * §2.5); the threads and their history stay, reachable again by their ids.
+     */
+    public void removeSession(String userKey) {
+        statements.update(DELETE_KEYS, s -> s.setString(1, userKey), "removing the thread keys of " + userKey);
+        statements.update(DROP_UNDO, s -> s.setString(1, userKey), "removing the undo lines of " + userKey);
+        statements.update(DELETE_SESSION, s -> s.setString(1, userKey), "removing the session of " + userKey);
+    }
+
+    /** Claims the periodic task {@code name} for {@code owner} until {@code until}, unless another holds it past {@code now}. */
+    public boolean claim(String name, String owner, long now, long until) {
+        return statements.update(CLAIM, s -> {
+            s.setString(1, owner);
+            s.setLong(2, until);
+            s.setString(3, name);
+            s.setLong(4, now);
+        }, "claiming " + name) == 1;
     }
 
     /** {@code ''} for an absent channel thread id, {@code '='} + the id for a present one (V14). */

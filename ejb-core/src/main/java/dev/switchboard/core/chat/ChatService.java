@@ -2,6 +2,7 @@ package dev.switchboard.core.chat;
 
 import dev.switchboard.core.clock.InstanceClock;
 import dev.switchboard.core.conversation.PendingMessages;
+import dev.switchboard.core.conversation.SessionPruning;
 import dev.switchboard.core.conversation.Submission;
 import dev.switchboard.core.conversation.Submissions;
 import dev.switchboard.core.conversation.ThreadKey;
@@ -206,6 +207,7 @@ public class ChatService {
         long now = clock.millis();
         boolean created = ledger.ensureSession(userKey, sessionId, now);
         if (created) {
+            SessionPruning.countWarning((int) Math.min(Integer.MAX_VALUE, records.sessionCount())).ifPresent(LOG::warning);
             sessionStarted.fireAsync(new SessionStarted(userKey, sessionId, now)).exceptionally(error -> {
                 LOG.log(Level.WARNING, "A SessionStarted observer failed; the session is unaffected", error);
                 return null;
