@@ -5,7 +5,8 @@
 -- adds who owns the UUID and the channel that created it. A channel's own thread ids map to threads
 -- through chat_thread_keys; external_key is '' for an absent id and '=' + the id for a present
 -- one, so an absent id and an empty one are different keys. chat_threads.undo holds the thread's
--- undo and redo checkpoints (JSON), each a context window.
+-- undo and redo checkpoints (JSON), each a context window; chat_threads.pending the tool approval
+-- the thread waits for (JSON); chat_sessions.auto_approved the tools the user said "always" to.
 --
 -- thread_contexts: which of a thread's items its engine is given (JSON: closed ranges of item seqs
 -- and the seq from which every newer item is in), for threads whose context was changed by undo,
@@ -15,6 +16,7 @@ CREATE TABLE chat_sessions (
     user_key       VARCHAR(128) NOT NULL,
     session_id     VARCHAR(36)  NOT NULL,
     active_thread  VARCHAR(36),
+    auto_approved  TEXT,
     created_at     BIGINT       NOT NULL,
     last_active_at BIGINT       NOT NULL,
     CONSTRAINT chat_sessions_pk PRIMARY KEY (user_key)
@@ -26,6 +28,7 @@ CREATE TABLE chat_threads (
     source_channel VARCHAR(64)  NOT NULL,
     title          VARCHAR(100),
     undo           TEXT,
+    pending        TEXT,
     created_at     BIGINT       NOT NULL,
     updated_at     BIGINT       NOT NULL,
     CONSTRAINT chat_threads_pk PRIMARY KEY (thread_id)

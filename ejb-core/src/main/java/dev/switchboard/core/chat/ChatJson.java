@@ -26,8 +26,14 @@ public final class ChatJson {
         JsonObjectBuilder json = Jsons.createObjectBuilder().add("id", t.threadId().toString()).add("state", t.state())
                 .add("active_turns", t.activeTurns());
         nullable(json, "title", t.title());
-        return json.add("channel", t.sourceChannel()).add("created_at", Lifecycle.time(t.createdAt()))
-                .add("updated_at", Lifecycle.time(t.updatedAt())).add("active", t.active()).build();
+        json.add("channel", t.sourceChannel()).add("created_at", Lifecycle.time(t.createdAt()))
+                .add("updated_at", Lifecycle.time(t.updatedAt())).add("active", t.active());
+        if (t.pending() == null) {
+            json.addNull("pending_approval");
+        } else {
+            json.add("pending_approval", t.pending().shown(t.threadId().toString()));
+        }
+        return json.build();
     }
 
     /** {@code {"active_thread": id|null, "threads": [...]}}. */

@@ -70,6 +70,9 @@ public class ChatLedger {
     @EJB
     TurnQueries queries;
 
+    @Inject
+    ChatApprovalLedger approvals;
+
     /**
      * Creates the user's session unless it exists, in a transaction of its own; true when this call
      * created it. The session's insert decides a race (a concurrent creator waits on the key, then
@@ -208,7 +211,18 @@ public class ChatLedger {
         }
         contexts.write(threadId, next, now);
         records.writeUndo(chatThread, ChatUndo.write(line));
+        approvals.drop(userKey, chatThread, edit.name().toLowerCase(java.util.Locale.ROOT));
         return answer;
+    }
+
+    /** Drops the thread's pending approval (decision I5); false when it waited for none. */
+    public boolean dropApproval(String userKey, UUID chatThread, String why) {
+        return approvals.drop(userKey, chatThread, why);
+    }
+
+    /** Shows the thread's pending approval again ({@code approval/requested}). */
+    public void remindApproval(String userKey, UUID chatThread, ChatPending pending) {
+        approvals.remind(userKey, chatThread, pending);
     }
 
     private void create(ThreadKey key, UUID id, long now) {

@@ -27,7 +27,7 @@ public record ChatMessage(String content, String channel, Optional<String> threa
 
         private final String field;
 
-        InvalidException(String field, String message) {
+        public InvalidException(String field, String message) {
             super(field + ": " + message);
             this.field = field;
         }

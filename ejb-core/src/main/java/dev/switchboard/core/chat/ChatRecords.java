@@ -32,6 +32,11 @@ public class ChatRecords {
     private static final String THREAD = "SELECT " + THREAD_COLUMNS + " FROM chat_threads WHERE thread_id = ?";
     private static final String THREADS = "SELECT " + THREAD_COLUMNS + " FROM chat_threads WHERE user_key = ?"
             + " ORDER BY updated_at DESC, thread_id FETCH FIRST ? ROWS ONLY";
+    private static final String PENDING = "SELECT pending FROM chat_threads WHERE thread_id = ?";
+    private static final String LOCK_PENDING = PENDING + " FOR UPDATE";
+    private static final String WRITE_PENDING = "UPDATE chat_threads SET pending = ? WHERE thread_id = ?";
+    private static final String AUTO_APPROVED = "SELECT auto_approved FROM chat_sessions WHERE user_key = ?";
+    private static final String WRITE_AUTO_APPROVED = "UPDATE chat_sessions SET auto_approved = ? WHERE user_key = ?";
     private static final String UNDO = "SELECT undo FROM chat_threads WHERE thread_id = ?";
     private static final String WRITE_UNDO = "UPDATE chat_threads SET undo = ? WHERE thread_id = ?";
     private static final String TOUCH = "UPDATE chat_threads SET updated_at = ?, title = COALESCE(title, ?) WHERE thread_id = ?";
@@ -133,6 +138,39 @@ public class ChatRecords {
             s.setString(1, userKey);
             s.setInt(2, limit);
         }, ChatRecords::thread, "listing the chat threads of " + userKey);
+    }
+
+    /** The approval the thread waits for (JSON), null when none. */
+    public String pending(UUID threadId) {
+        return statements.query(PENDING, s -> s.setString(1, threadId.toString()), rs -> rs.getString(1),
+                "reading the approval of " + threadId).stream().filter(Objects::nonNull).findFirst().orElse(null);
+    }
+
+    /** As {@link #pending}, the thread's row locked until the transaction ends. */
+    public String lockPending(UUID threadId) {
+        return statements.query(LOCK_PENDING, s -> s.setString(1, threadId.toString()), rs -> rs.getString(1),
+                "locking the approval of " + threadId).stream().filter(Objects::nonNull).findFirst().orElse(null);
+    }
+
+    /** {@code json} null: the thread waits for nothing. */
+    public void writePending(UUID threadId, String json) {
+        statements.updateOne(WRITE_PENDING, s -> {
+            s.setString(1, json);
+            s.setString(2, threadId.toString());
+        }, "writing the approval of " + threadId);
+    }
+
+    /** The tools the user approved for the rest of their session (JSON array), null when none. */
+    public String autoApproved(String userKey) {
+        return statements.query(AUTO_APPROVED, s -> s.setString(1, userKey), rs -> rs.getString(1),
+                "reading the approved tools of " + userKey).stream().filter(Objects::nonNull).findFirst().orElse(null);
+    }
+
+    public void writeAutoApproved(String userKey, String json) {
+        statements.update(WRITE_AUTO_APPROVED, s -> {
+            s.setString(1, json);
+            s.setString(2, userKey);
+        }, "writing the approved tools of " + userKey);
     }
 
     /** The thread's stored undo line (JSON), null when it has none. */

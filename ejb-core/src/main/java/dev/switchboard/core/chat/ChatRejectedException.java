@@ -18,6 +18,10 @@ public class ChatRejectedException extends RuntimeException {
         NOT_FOUND,
         /** An approval answer for a thread that waits for none (spec §6 step 4). */
         NO_PENDING_APPROVAL,
+        /** An approval answer from a channel that may not give it (spec §8.4). */
+        NOT_AUTHORIZED,
+        /** An approval answer that names another request than the pending one. */
+        MISMATCH,
         /** A command that cannot run while the thread has an active turn. */
         BUSY,
         /** A command this gateway does not carry out. */

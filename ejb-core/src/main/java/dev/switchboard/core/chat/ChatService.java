@@ -1,17 +1,21 @@
 package dev.switchboard.core.chat;
 
 import dev.switchboard.core.clock.InstanceClock;
+import dev.switchboard.core.conversation.ApprovalAuthority;
+import dev.switchboard.core.conversation.Approvals;
 import dev.switchboard.core.conversation.PendingMessages;
 import dev.switchboard.core.conversation.SessionPruning;
 import dev.switchboard.core.conversation.Submission;
 import dev.switchboard.core.conversation.Submissions;
 import dev.switchboard.core.conversation.ThreadKey;
 import dev.switchboard.core.conversation.ThreadState;
+import dev.switchboard.core.engine.ToolResumption;
 import dev.switchboard.core.idempotency.UniqueViolation;
 import dev.switchboard.core.lifecycle.Lifecycle;
 import dev.switchboard.core.turn.TurnAdmission;
 import dev.switchboard.core.turn.TurnInput;
 import dev.switchboard.core.turn.TurnLedger;
+import dev.switchboard.core.turn.TurnPolicy;
 import dev.switchboard.core.turn.TurnQueries;
 import dev.switchboard.core.turn.TurnRejectedException;
 import dev.switchboard.core.turn.TurnService;
@@ -48,6 +52,7 @@ public class ChatService {
     static final String INTERRUPTED = "Interrupted.";
     static final String NOTHING_TO_INTERRUPT = "Nothing to interrupt.";
     static final String USER_INTERRUPT = "interrupted by /interrupt";
+    static final String NO_PENDING_APPROVAL = "no pending approval on this thread";
     /** The most threads one listing returns. */
     public static final int MAX_THREADS = 500;
 
@@ -108,12 +113,14 @@ public class ChatService {
         if (submission instanceof Submission.UserInput input) {
             return talk(userKey, threadId, input.content());
         }
-        if (submission instanceof Submission.ApprovalResponse) {
-            return talk(userKey, threadId, content); // a bare keyword with nothing pending is input (spec §8.1)
+        if (submission instanceof Submission.ApprovalResponse keyword) {
+            if (pending(threadId).isEmpty()) {
+                return talk(userKey, threadId, content); // a bare keyword with nothing pending is input (spec §8.1)
+            }
+            return answer(userKey, channel, threadId, Optional.empty(), keyword.approved(), keyword.always());
         }
-        if (submission instanceof Submission.ExecApproval) {
-            throw new ChatRejectedException(ChatRejectedException.Reason.NO_PENDING_APPROVAL,
-                    "no pending approval on this thread");
+        if (submission instanceof Submission.ExecApproval exec) {
+            return answer(userKey, channel, threadId, Optional.of(exec.requestId()), exec.approved(), exec.always());
         }
         throw new ChatRejectedException(ChatRejectedException.Reason.UNSUPPORTED,
                 "This command is not available through the chat gateway yet: " + content.strip());
@@ -167,6 +174,11 @@ public class ChatService {
     }
 
     private ChatReply talk(String userKey, UUID threadId, String text) {
+        Optional<ChatPending> waiting = pending(threadId);
+        if (waiting.isPresent()) { // spec §7.2: shown the request again; the input is not kept
+            ledger.remindApproval(userKey, threadId, waiting.get());
+            return new ChatReply(threadId, ChatReply.OK, Approvals.reminder(waiting.get().approval()), null, null);
+        }
         TurnInput input = TurnInput.of(List.of(Lifecycle.userMessage(text)));
         TurnLedger.Outcome outcome;
         try {
@@ -176,8 +188,7 @@ public class ChatService {
             throw new ChatRejectedException(ChatRejectedException.Reason.QUEUE_FULL, e.getMessage());
         }
         ledger.touch(userKey, threadId, text, clock.millis());
-        String runId = queries.turn(userKey, outcome.turn().turnId())
-                .map(t -> t.conversation().runs().get(0).runId()).orElse(null);
+        String runId = runOf(userKey, outcome);
         if (outcome.waitingFor() > 0) {
             return new ChatReply(threadId, ChatReply.QUEUED, ChatReply.QUEUED_MESSAGE, outcome.turn().turnId(), runId);
         }
@@ -187,7 +198,7 @@ public class ChatService {
     /** Interrupts the thread's running turn and drops what waits for it (spec §3.2 {@code interrupt()}). */
     private String interrupt(String userKey, UUID threadId) {
         List<TurnView> active = queries.activeTurns(userKey, threadId.toString());
-        boolean any = false;
+        boolean any = ledger.dropApproval(userKey, threadId, "interrupt");
         for (TurnView turn : active) {
             try {
                 turns.interrupt(userKey, turn.turnId(), USER_INTERRUPT);
@@ -215,9 +226,60 @@ public class ChatService {
         }
     }
 
-    private static ChatThreadView view(ChatRecords.ThreadRow row, long activeTurns, Optional<UUID> active) {
-        ThreadState state = activeTurns > 0 ? ThreadState.PROCESSING : ThreadState.IDLE;
+    private ChatThreadView view(ChatRecords.ThreadRow row, long activeTurns, Optional<UUID> active) {
+        ChatPending pending = pending(row.threadId()).orElse(null);
+        ThreadState state = activeTurns > 0 ? ThreadState.PROCESSING
+                : pending != null ? ThreadState.AWAITING_APPROVAL : ThreadState.IDLE;
         return new ChatThreadView(row.threadId(), state.label(), (int) activeTurns, row.title(), row.sourceChannel(),
-                row.createdAt(), row.updatedAt(), active.filter(row.threadId()::equals).isPresent());
+                row.createdAt(), row.updatedAt(), active.filter(row.threadId()::equals).isPresent(), pending);
+    }
+
+    private Optional<ChatPending> pending(UUID threadId) {
+        return Optional.ofNullable(records.pending(threadId)).map(ChatPending::fromJson);
+    }
+
+    /**
+     * An answer to the thread's pending approval (spec §8.2): from a channel allowed to give it
+     * (§8.4), for the pending request ({@code requestId} empty: whatever is pending). Approve and
+     * deny each start the turn that carries them out — the waiting call and the calls after it, or
+     * the rejection — which takes the approval away in its own transaction, so an approval is
+     * answered once.
+     */
+    public ChatReply answer(String userKey, String channel, UUID threadId, Optional<UUID> requestId, boolean approved,
+            boolean always) {
+        ChatRecords.ThreadRow row = records.thread(threadId).filter(t -> t.userKey().equals(userKey))
+                .orElseThrow(() -> new ChatRejectedException(ChatRejectedException.Reason.NOT_FOUND, "Thread not found."));
+        ChatPending pending = pending(threadId).orElseThrow(() -> new ChatRejectedException(
+                ChatRejectedException.Reason.NO_PENDING_APPROVAL, NO_PENDING_APPROVAL));
+        if (!ApprovalAuthority.isApprovalAuthorized(row.sourceChannel(), channel)) {
+            throw new ChatRejectedException(ChatRejectedException.Reason.NOT_AUTHORIZED,
+                    "approval not authorized for this channel");
+        }
+        Approvals.Verdict verdict = Approvals.judge(ThreadState.AWAITING_APPROVAL, pending.approval(), requestId,
+                approved, always);
+        ToolResumption resumption;
+        String message = null;
+        if (verdict instanceof Approvals.Mismatch mismatch) {
+            throw new ChatRejectedException(ChatRejectedException.Reason.MISMATCH, mismatch.reply());
+        } else if (verdict instanceof Approvals.Denied denied) {
+            resumption = new ToolResumption(pending.requestId().toString(), pending.calls(), false, false, denied.reply());
+            message = denied.reply();
+        } else if (verdict instanceof Approvals.Approved yes) {
+            resumption = new ToolResumption(pending.requestId().toString(), pending.calls(), true, yes.remember(), null);
+        } else {
+            throw new ChatRejectedException(ChatRejectedException.Reason.NO_PENDING_APPROVAL, NO_PENDING_APPROVAL);
+        }
+        TurnLedger.Outcome outcome;
+        try {
+            outcome = turns.start(userKey, threadId.toString(), TurnInput.of(List.of(resumption.inputItem())), null,
+                    TurnAdmission.of(TurnPolicy.FOLLOWUP, Integer.MAX_VALUE), ToolResumption.SOURCE);
+        } catch (ApprovalGoneException e) {
+            throw new ChatRejectedException(ChatRejectedException.Reason.NO_PENDING_APPROVAL, NO_PENDING_APPROVAL);
+        }
+        return new ChatReply(threadId, ChatReply.STARTED, message, outcome.turn().turnId(), runOf(userKey, outcome));
+    }
+
+    private String runOf(String userKey, TurnLedger.Outcome outcome) {
+        return queries.turn(userKey, outcome.turn().turnId()).map(t -> t.conversation().runs().get(0).runId()).orElse(null);
     }
 }

@@ -2,7 +2,11 @@ package dev.switchboard.core.chat;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import dev.switchboard.core.conversation.Approvals;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /** The chat gateway's settings, from MicroProfile Config. */
@@ -16,6 +20,50 @@ public class ChatSettings {
     @Inject
     @ConfigProperty(name = "switchboard.chat.prune-every-ms", defaultValue = "600000")
     long pruneEveryMs;
+
+    @Inject
+    @ConfigProperty(name = "switchboard.chat.tool-approvals", defaultValue = " ")
+    String toolApprovals;
+
+    private volatile Map<String, Approvals.Need> needs;
+
+    /**
+     * What each tool needs before it runs on a chat thread: {@code name=never|once|always,…}
+     * ({@code once}: until the user answers "always" for it in their session); unnamed tools never ask.
+     *
+     * @throws IllegalStateException for a value that does not parse
+     */
+    public Approvals.Need needOf(String tool) {
+        Map<String, Approvals.Need> parsed = needs;
+        if (parsed == null) {
+            parsed = parseNeeds(toolApprovals);
+            needs = parsed;
+        }
+        return parsed.getOrDefault(tool, Approvals.Need.NEVER);
+    }
+
+    static Map<String, Approvals.Need> parseNeeds(String value) {
+        Map<String, Approvals.Need> needs = new HashMap<>();
+        for (String entry : value.split(",")) {
+            if (entry.isBlank()) {
+                continue;
+            }
+            String[] pair = entry.split("=", 2);
+            if (pair.length != 2 || pair[0].isBlank()) {
+                throw new IllegalStateException("switchboard.chat.tool-approvals: '" + entry.strip()
+                        + "' is not name=never|once|always");
+            }
+            Approvals.Need need = switch (pair[1].strip().toLowerCase(Locale.ROOT)) {
+                case "never" -> Approvals.Need.NEVER;
+                case "once" -> Approvals.Need.UNLESS_AUTO_APPROVED;
+                case "always" -> Approvals.Need.ALWAYS;
+                default -> throw new IllegalStateException("switchboard.chat.tool-approvals: '" + entry.strip()
+                        + "' is not name=never|once|always");
+            };
+            needs.put(pair[0].strip(), need);
+        }
+        return Map.copyOf(needs);
+    }
 
     /** A session idle longer than this is pruned (spec §2.5; default 7 days). */
     public Duration sessionIdleTimeout() {

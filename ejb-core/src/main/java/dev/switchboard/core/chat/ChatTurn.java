@@ -29,7 +29,7 @@ public record ChatTurn(long seq, String turnId, String runId, String userInput, 
     public static List<ChatTurn> of(TurnQueries.Conversation conversation) {
         Map<String, List<String>> inputs = new LinkedHashMap<>();
         for (TurnItem item : conversation.items()) {
-            if ("user".equals(item.role())) {
+            if ("user".equals(item.role()) && "message".equals(item.content().getString("type", "message"))) {
                 inputs.computeIfAbsent(item.runId(), r -> new ArrayList<>()).add(text(item.content()));
             }
         }
@@ -40,10 +40,16 @@ public record ChatTurn(long seq, String turnId, String runId, String userInput, 
             }
             turns.add(new ChatTurn(run.threadSeq(), run.turnId(), run.runId(),
                     String.join("\n", inputs.getOrDefault(run.runId(), List.of())), state(run),
-                    run.outputJson() == null ? null : Lifecycle.replyText(run.outputJson()), run.errorMessage(),
+                    reply(run.outputJson()), run.errorMessage(),
                     run.createdAt(), run.finishedAt()));
         }
         return turns;
+    }
+
+    /** The run's reply; null for none (a turn that paused for an approval answers nothing). */
+    private static String reply(String outputJson) {
+        String text = outputJson == null ? null : Lifecycle.replyText(outputJson);
+        return text == null || text.isEmpty() ? null : text;
     }
 
     static String state(RunView run) {

@@ -16,10 +16,24 @@ import java.util.function.Supplier;
  * @param choice the model and thinking level the run's thread chose ({@link ModelChoice#NONE}: none)
  * @param clientCall the client's model request when the run is one (then {@code history} is the
  *        conversation before it, which the request resolved), else null
+ * @param resumption the paused tool loop the run carries on, else null
  */
 public record EngineRequest(String runId, String userKey, String threadKey, String inputText,
         String deliveryMode, int attempt, Cancellation cancellation, Supplier<List<JsonObject>> history,
-        Supplier<ClientCall> clientCall, ModelChoice choice, RunStream stream) {
+        Supplier<ClientCall> clientCall, ModelChoice choice, RunStream stream, ToolResumption resumption) {
+
+    /** A call that is not a {@link ToolResumption}. */
+    public EngineRequest(String runId, String userKey, String threadKey, String inputText, String deliveryMode,
+            int attempt, Cancellation cancellation, Supplier<List<JsonObject>> history, Supplier<ClientCall> clientCall,
+            ModelChoice choice, RunStream stream) {
+        this(runId, userKey, threadKey, inputText, deliveryMode, attempt, cancellation, history, clientCall, choice,
+                stream, null);
+    }
+
+    /** The paused tool loop this run carries on, when it is one. */
+    public Optional<ToolResumption> resumed() {
+        return Optional.ofNullable(resumption);
+    }
 
     /** A call whose progress nobody follows. */
     public EngineRequest(String runId, String userKey, String threadKey, String inputText, String deliveryMode,

@@ -31,6 +31,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 /**
  * {@code openresponses}: each run is a conversation with a model server, through its Open
@@ -131,18 +132,23 @@ public final class ModelServerEngine implements AgentEngine {
 
         Conversation(EngineRequest request) {
             this.request = request;
-            input.addAll(request.history().get());
             Optional<ClientCall> call = request.call();
             if (call.isPresent()) { // a client's request: its own items, and its instructions when it gave some
+                input.addAll(request.history().get());
                 input.addAll(call.get().input());
                 instructions = call.get().instructions().or(settings::instructions);
                 tools = call.get().offeredTools(toolDeclarations);
                 toolChoice = call.get().modelToolChoice().orElse(ModelCall.AUTO);
                 clientTools = call.get().modelToolChoice().isPresent() ? call.get().allowedToolNames() : Set.of();
             } else {
-                input.add(Jsons.createObjectBuilder().add("type", "message").add("role", "user")
-                        .add("content", Jsons.createArrayBuilder().add(Jsons.createObjectBuilder()
-                                .add("type", "input_text").add("text", request.inputText()))).build());
+                Set<String> resumed = request.resumed().map(r -> r.calls().stream()
+                        .map(c -> c.getString("call_id", "")).collect(Collectors.toSet())).orElse(Set.of());
+                input.addAll(FunctionCalls.answered(request.history().get(), resumed));
+                if (request.resumed().isEmpty()) { // a resumption carries on the message its calls answer
+                    input.add(Jsons.createObjectBuilder().add("type", "message").add("role", "user")
+                            .add("content", Jsons.createArrayBuilder().add(Jsons.createObjectBuilder()
+                                    .add("type", "input_text").add("text", request.inputText()))).build());
+                }
                 instructions = settings.instructions();
                 tools = toolDeclarations;
                 toolChoice = ModelCall.AUTO;
@@ -175,21 +181,67 @@ public final class ModelServerEngine implements AgentEngine {
             if (reply.model() != null) {
                 output.add("model", reply.model());
             }
+            return withSteps(output).build();
+        }
+
+        /** The output of a run that ends without a model's answer: a rejection's text, or a pause. */
+        JsonObjectBuilder output(String text) {
+            return withSteps(Jsons.createObjectBuilder().add("type", "message").add("text", text));
+        }
+
+        private JsonObjectBuilder withSteps(JsonObjectBuilder output) {
             output.add("usage", Jsons.createObjectBuilder().add("input_tokens", inputTokens).add("output_tokens", outputTokens));
             if (!steps.isEmpty()) {
                 JsonArrayBuilder items = Jsons.createArrayBuilder();
                 steps.forEach(items::add);
                 output.add("items", items);
             }
-            return output.build();
+            return output;
         }
     }
 
     @Override
     public CompletionStage<JsonObject> execute(EngineRequest request) {
         Conversation conversation = new Conversation(request);
-        round(conversation, 0);
+        Optional<ToolResumption> resumed = request.resumed();
+        if (resumed.isEmpty()) {
+            round(conversation, 0);
+        } else {
+            resume(conversation, resumed.get());
+        }
         return conversation.result;
+    }
+
+    /**
+     * Carries on a paused tool loop: rejected, every call left is answered with the rejection and
+     * the run ends with its text, no model call; approved, the waiting call runs as it is, the
+     * others are put to the approvals again, then the loop goes on.
+     */
+    private void resume(Conversation c, ToolResumption resumption) {
+        List<JsonObject> calls = resumption.calls();
+        if (calls.isEmpty()) {
+            round(c, 0);
+            return;
+        }
+        if (!resumption.approved()) {
+            calls.forEach(call -> c.step(FunctionCalls.output(call.getString("call_id"),
+                    "error: not approved: rejected by the user")));
+            c.result.complete(c.output(resumption.rejection() == null ? "" : resumption.rejection()).build());
+            return;
+        }
+        JsonObject approved = calls.get(0);
+        settings.tools().call(approved.getString("name"), approved.getString("arguments"))
+                .thenCompose(output -> {
+                    c.step(FunctionCalls.output(approved.getString("call_id"), output));
+                    return runTools(c, calls.subList(1, calls.size()), 0, false);
+                })
+                .whenComplete((paused, error) -> {
+                    if (error != null) {
+                        c.result.completeExceptionally(error);
+                    } else if (!paused) {
+                        round(c, 1);
+                    }
+                });
     }
 
     /** Calls the model; answers, or runs the tools it asked for and calls it again. */
@@ -211,10 +263,10 @@ public final class ModelServerEngine implements AgentEngine {
                     .filter(call -> c.clientTools.contains(call.getString("name", ""))).toList();
             if (!forClient.isEmpty()) { // run our own calls of the same turn, then hand the client its calls
                 List<JsonObject> ours = answer.functionCalls().stream().filter(call -> !forClient.contains(call)).toList();
-                runTools(c, ours, 0).whenComplete((done, toolError) -> {
+                runTools(c, ours, 0, true).whenComplete((paused, toolError) -> {
                     if (toolError != null) {
                         c.result.completeExceptionally(toolError);
-                    } else {
+                    } else if (!paused) {
                         forClient.forEach(c::step);
                         c.result.complete(c.output(answer));
                     }
@@ -228,10 +280,10 @@ public final class ModelServerEngine implements AgentEngine {
                 if (!answer.text().isEmpty()) {
                     c.step(assistantMessage(answer.text()));
                 }
-                runTools(c, answer.functionCalls(), 0).whenComplete((done, toolError) -> {
+                runTools(c, answer.functionCalls(), 0, true).whenComplete((paused, toolError) -> {
                     if (toolError != null) {
                         c.result.completeExceptionally(toolError);
-                    } else {
+                    } else if (!paused) {
                         round(c, toolRounds + 1);
                     }
                 });
@@ -239,25 +291,43 @@ public final class ModelServerEngine implements AgentEngine {
         });
     }
 
-    /** The calls from {@code index} on, one after another, each shown with its output. */
-    private CompletionStage<Void> runTools(Conversation c, List<JsonObject> calls, int index) {
+    /**
+     * The calls from {@code index} on, one after another, each shown with its output; completes
+     * true when one awaits a person — the run then ended with the calls left in its output
+     * ({@code awaiting_approval}), none of them run. {@code shown}: the calls are not steps yet
+     * (a resumption's calls already are).
+     */
+    private CompletionStage<Boolean> runTools(Conversation c, List<JsonObject> calls, int index, boolean shown) {
         if (index == calls.size()) {
-            return CompletableFuture.completedFuture(null);
+            return CompletableFuture.completedFuture(false);
         }
         if (c.request.cancelled()) {
             return CompletableFuture.failedFuture(new EngineFailure("cancelled"));
         }
         JsonObject call = calls.get(index);
-        c.step(call);
+        if (shown) {
+            c.step(call);
+        }
         String callId = call.getString("call_id");
-        return settings.approvals().decide(c.request, call)
-                .thenCompose(verdict -> verdict.allowed()
-                        ? settings.tools().call(call.getString("name"), call.getString("arguments"))
-                        : CompletableFuture.completedFuture("error: not approved: " + verdict.reason()))
-                .thenCompose(output -> {
-                    c.step(FunctionCalls.output(callId, output));
-                    return runTools(c, calls, index + 1);
-                });
+        return settings.approvals().decide(c.request, call).thenCompose(verdict -> {
+            if (verdict.awaitsPerson()) {
+                if (shown) {
+                    calls.subList(index + 1, calls.size()).forEach(c::step);
+                }
+                JsonArrayBuilder left = Jsons.createArrayBuilder();
+                calls.subList(index, calls.size()).forEach(left::add);
+                c.result.complete(c.output("").add("awaiting_approval",
+                        Jsons.createObjectBuilder().add("calls", left)).build());
+                return CompletableFuture.completedFuture(true);
+            }
+            CompletionStage<String> output = verdict.allowed()
+                    ? settings.tools().call(call.getString("name"), call.getString("arguments"))
+                    : CompletableFuture.completedFuture("error: not approved: " + verdict.reason());
+            return output.thenCompose(text -> {
+                c.step(FunctionCalls.output(callId, text));
+                return runTools(c, calls, index + 1, shown);
+            });
+        });
     }
 
     private HttpRequest request(ModelCall call) {

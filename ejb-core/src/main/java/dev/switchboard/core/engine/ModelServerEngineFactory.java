@@ -6,6 +6,7 @@ import dev.switchboard.core.engine.model.ResponsesWire;
 import dev.switchboard.core.engine.tool.HttpGetTool;
 import dev.switchboard.core.engine.tool.ToolBox;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -25,6 +26,10 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  */
 @ApplicationScoped
 public class ModelServerEngineFactory implements EngineFactory {
+
+    /** Who decides whether a tool call may run (the chat gateway's approvals, when deployed). */
+    @Inject
+    Instance<ToolApprovals> approvals;
 
     @Inject
     @ConfigProperty(name = "switchboard.engine.openresponses.base-url")
@@ -115,7 +120,8 @@ public class ModelServerEngineFactory implements EngineFactory {
         }
         return new ModelServerEngine(new ModelServerEngine.Settings(base, apiKey.filter(k -> !k.isBlank()), model,
                 instructions.filter(i -> !i.isBlank()), Duration.ofMillis(timeoutMs), maxOutputTokens, retries, wire,
-                toolBox, maxToolSteps, ToolApprovals.NONE_NEEDED, java.util.stream.Stream.concat(java.util.stream.Stream.of(model),
+                toolBox, maxToolSteps, approvals.isResolvable() ? approvals.get() : ToolApprovals.NONE_NEEDED,
+                java.util.stream.Stream.concat(java.util.stream.Stream.of(model),
                         models.orElse(List.of()).stream().map(String::strip).filter(m -> !m.isEmpty())).distinct().toList()),
                 client, services.timer());
     }

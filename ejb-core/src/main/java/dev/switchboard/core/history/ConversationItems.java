@@ -23,7 +23,8 @@ public final class ConversationItems {
     }
 
     /**
-     * @param inputMessages the run's input messages ({@code type: message} with a role and content parts)
+     * @param inputMessages the run's input messages ({@code type: message} with a role and content parts);
+     *        items of another type (what a resumed tool loop is told) are not conversation and are left out
      * @param replyText the assistant's reply, or null / empty when there is none
      */
     public static List<JsonObject> ofRun(List<JsonObject> inputMessages, String replyText) {
@@ -34,7 +35,9 @@ public final class ConversationItems {
     public static List<JsonObject> ofRun(List<JsonObject> inputMessages, List<JsonObject> steps, String replyText) {
         List<JsonObject> items = new ArrayList<>(inputMessages.size() + steps.size() + 1);
         for (JsonObject message : inputMessages) {
-            items.add(stored(message));
+            if ("message".equals(message.getString("type", "message"))) { // other input instructs the engine
+                items.add(stored(message));
+            }
         }
         for (JsonObject step : steps) {
             items.add(step.containsKey("id") && step.containsKey("status") ? step : stored(step));

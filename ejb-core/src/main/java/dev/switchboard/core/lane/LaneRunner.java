@@ -2,6 +2,7 @@ package dev.switchboard.core.lane;
 
 import dev.switchboard.core.engine.AgentEngine;
 import dev.switchboard.core.engine.EngineRequest;
+import dev.switchboard.core.engine.ToolResumption;
 import dev.switchboard.core.engine.ModelChoice;
 import dev.switchboard.core.lifecycle.RunProgress;
 import dev.switchboard.core.metrics.Meters;
@@ -205,7 +206,8 @@ final class LaneRunner {
         EngineRequest request = new EngineRequest(claim.runId(), claim.userKey(), claim.threadKey(), claim.inputText(),
                 claim.deliveryMode(), claim.attempt(), execution.cancellation(), onFirstUse(in.history()),
                 in.clientCall() == null ? null : onFirstUse(in.clientCall()),
-                new ModelChoice(claim.runtime().modelId(), claim.runtime().thinkingLevel()), execution.progress());
+                new ModelChoice(claim.runtime().modelId(), claim.runtime().thinkingLevel()), execution.progress(),
+                ToolResumption.SOURCE.equals(claim.source()) ? ToolResumption.parse(claim.inputText()).orElse(null) : null);
         execution.outcome().orTimeout(timing.runTimeoutMs(), TimeUnit.MILLISECONDS)
                 .whenComplete((output, error) -> submit(() -> finish(execution, output, error), () -> release(execution)));
         try {

@@ -1,5 +1,6 @@
 package dev.switchboard.core.rpc;
 
+import dev.switchboard.core.chat.ChatAnswer;
 import dev.switchboard.core.chat.ChatJson;
 import dev.switchboard.core.chat.ChatMessage;
 import dev.switchboard.core.chat.ChatRejectedException;
@@ -32,6 +33,7 @@ import jakarta.json.JsonValue;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 
 /**
  * The control plane's JSON-RPC methods (holon-serve spec §4 plus Switchboard's reads), for one
@@ -51,7 +53,7 @@ public class RpcMethods {
     static final Set<String> METHODS = Set.of("server/status", "server/pause", "server/resume", "server/logStream",
             "server/instances",
             "thread/start", "thread/list", "thread/read", "turn/start", "turn/steer", "turn/interrupt", "turn/read",
-            "chat/send", "chat/threads", "chat/newThread", "chat/read");
+            "chat/send", "chat/threads", "chat/newThread", "chat/read", "chat/approve");
 
     private static final int MAX_KEY_LENGTH = 512;
 
@@ -101,6 +103,7 @@ public class RpcMethods {
                         params.bounded("limit", 1, ChatService.MAX_THREADS, 50, "limit must be 1 to 500")));
                 case "chat/newThread" -> ChatJson.thread(chat.newThread(userKey, ChatMessage.channel(params.object())));
                 case "chat/read" -> chatRead(userKey, params);
+                case "chat/approve" -> chatApprove(userKey, params);
                 default -> throw new IllegalStateException("unrouted method " + name);
             };
         } catch (TurnRejectedException e) {
@@ -112,6 +115,8 @@ public class RpcMethods {
         } catch (ChatRejectedException e) {
             throw new RpcException(switch (e.reason()) {
                 case NOT_FOUND -> RpcError.invalidField("thread_id", e.getMessage());
+                case MISMATCH, NO_PENDING_APPROVAL -> RpcError.invalidField("request_id", e.getMessage());
+                case NOT_AUTHORIZED -> RpcError.invalidField("channel", e.getMessage());
                 case QUEUE_FULL, BUSY -> RpcError.internal(e.getMessage());
                 default -> RpcError.invalidField("content", e.getMessage());
             });
@@ -125,6 +130,18 @@ public class RpcMethods {
     private JsonObject chatSend(String userKey, Params params) {
         ChatMessage message = ChatMessage.of(params.object());
         return ChatJson.reply(chat.send(userKey, message.channel(), message.threadId(), message.content()));
+    }
+
+    /** {@code chat/approve}: {@code {thread_id, request_id?, action, channel?}} as {@code POST /v1/chat/threads/{id}/approval}. */
+    private JsonObject chatApprove(String userKey, Params params) {
+        String thread = params.trimmed("thread_id");
+        UUID id = thread == null ? null : Submissions.uuid(thread).orElse(null);
+        if (id == null) {
+            throw new RpcException(RpcError.invalidField("thread_id", "thread_id is required: a chat thread's id"));
+        }
+        ChatAnswer answer = ChatAnswer.of(params.object());
+        return ChatJson.reply(chat.answer(userKey, answer.channel(), id, answer.requestId(), answer.approved(),
+                answer.always()));
     }
 
     /** {@code chat/read}: {@code {thread_id, after_seq?, limit?}} as {@code GET /v1/chat/threads/{id}}. */

@@ -70,6 +70,12 @@ public class TurnLedger {
     /** {@code turn/start}: a new turn with one run, queued in the thread's lane as {@code rule} admits it. */
     public Outcome start(String userKey, String threadKey, TurnInput input, String idempotencyKey, long threadId,
             String claimFor, TurnAdmission.Rule rule) {
+        return start(userKey, threadKey, input, idempotencyKey, threadId, claimFor, rule, SOURCE);
+    }
+
+    /** As above, the run's source {@code source} (the server's own turns, such as a resumed tool loop). */
+    public Outcome start(String userKey, String threadKey, TurnInput input, String idempotencyKey, long threadId,
+            String claimFor, TurnAdmission.Rule rule, String source) {
         ThreadRepository.Locked lane = repository.lock(threadId);
         ThreadRecord thread = lane.thread();
         String fingerprint = PayloadFingerprint.of(threadKey, input.toJson().toString(), "turn");
@@ -107,7 +113,7 @@ public class TurnLedger {
         TurnInput full = admission.input();
         TurnRecord turn = new TurnRecord(turnId, userKey, threadId, threadKey, now);
         repository.add(turn);
-        RunRecord run = newRun(thread, turn, full, fingerprint, now);
+        RunRecord run = newRun(thread, turn, full, fingerprint, now, source);
         keys.remember(userKey, SOURCE, idempotencyKey, run.getRunId(), fingerprint, now);
         events.opened(TurnRef.of(turn), full.messages(), run.getRunId());
         opened.fire(new TurnOpened(userKey, threadKey, turnId, run.getRunId(), full.toJson(), now));
@@ -122,7 +128,7 @@ public class TurnLedger {
         TurnRecord turn = repository.turn(turnId);
         ThreadRecord thread = lane.thread();
         String fingerprint = PayloadFingerprint.of(turn.getThreadKey(), input.toJson().toString(), "steer");
-        RunRecord run = newRun(thread, turn, input, fingerprint, clock.millis());
+        RunRecord run = newRun(thread, turn, input, fingerprint, clock.millis(), SOURCE);
         events.queued(TurnRef.of(turn), input.messages(), run.getRunId());
         ClaimResult claim = claim(thread.getId(), claimFor);
         return new Outcome(TurnView.of(turn), thread.getId(), false, input.size(), claim, List.of(), 0);
@@ -208,9 +214,10 @@ public class TurnLedger {
         return new TurnRejectedException(TurnRejectedException.Reason.NOT_ACTIVE, "turn_id is not active");
     }
 
-    private RunRecord newRun(ThreadRecord thread, TurnRecord turn, TurnInput input, String fingerprint, long now) {
+    private RunRecord newRun(ThreadRecord thread, TurnRecord turn, TurnInput input, String fingerprint, long now,
+            String source) {
         RunRecord run = new RunRecord(UUID.randomUUID().toString(), thread.getId(), thread.takeNextSeq(),
-                turn.getUserKey(), turn.getThreadKey(), SOURCE, null, "followUp", input.text(), fingerprint, now,
+                turn.getUserKey(), turn.getThreadKey(), source, null, "followUp", input.text(), fingerprint, now,
                 turn.getTurnId(), input.toJson().toString());
         repository.add(run);
         return run;

@@ -38,9 +38,15 @@ public class TurnService {
 
     public TurnLedger.Outcome start(String userKey, String threadKey, TurnInput input, String idempotencyKey,
             TurnAdmission.Rule rule) {
+        return start(userKey, threadKey, input, idempotencyKey, rule, TurnLedger.SOURCE);
+    }
+
+    /** A turn whose run has the source {@code source}. */
+    public TurnLedger.Outcome start(String userKey, String threadKey, TurnInput input, String idempotencyKey,
+            TurnAdmission.Rule rule, String source) {
         long threadId = threads.idOf(userKey, threadKey);
         TurnLedger.Outcome outcome = UniqueViolation.retryOnce(() -> lanes.admit(threadId,
-                claimFor -> ledger.start(userKey, threadKey, input, idempotencyKey, threadId, claimFor, rule),
+                claimFor -> ledger.start(userKey, threadKey, input, idempotencyKey, threadId, claimFor, rule, source),
                 TurnLedger.Outcome::claim));
         return settled(outcome);
     }

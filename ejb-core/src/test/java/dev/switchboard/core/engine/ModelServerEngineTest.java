@@ -377,6 +377,83 @@ class ModelServerEngineTest {
         assertEquals(3, server.seen.size());
     }
 
+    /** An engine whose echo_tool waits for a person and whose current_time does not. */
+    private ModelServerEngine pausingEngine() {
+        return new ModelServerEngine(new ModelServerEngine.Settings(server.base(), Optional.empty(), "m", Optional.empty(),
+                Duration.ofSeconds(5), Optional.empty(), 0, new ResponsesWire(),
+                new ToolBox(List.of(new EchoTool(), new CurrentTimeTool(java.time.Clock.systemUTC()))), 8,
+                (request, call) -> java.util.concurrent.CompletableFuture.completedFuture("echo_tool".equals(
+                        call.getString("name")) ? ToolApprovals.Verdict.AWAIT_PERSON : ToolApprovals.Verdict.ALLOWED)),
+                HttpClient.newHttpClient(), timer);
+    }
+
+    private EngineRequest resumption(List<JsonObject> history, ToolResumption resumption) {
+        return new EngineRequest("run-2", "u", "t", resumption.toJson().toString(), "followUp", 1, Cancellation.manual(),
+                () -> history, null, ModelChoice.NONE, recording, resumption);
+    }
+
+    @Test
+    void aCallThatAwaitsAPersonEndsTheRunWithTheCallsLeftAndRunsNothingAfterIt() throws Exception {
+        server.stream(List.of(event("response.completed", 1, "response", response("resp_1", 1,
+                functionCall("call_t", "current_time", "{}"), functionCall("call_e", "echo_tool", "{\"text\":\"hi\"}"),
+                functionCall("call_t2", "current_time", "{}")))));
+        JsonObject output = run(pausingEngine(), request("x", List.of(), Cancellation.manual()));
+
+        assertEquals(1, server.seen.size(), "the model is not called again");
+        assertEquals("", output.getString("text"));
+        assertEquals(List.of("call_e", "call_t2"), output.getJsonObject("awaiting_approval").getJsonArray("calls")
+                .getValuesAs(JsonObject.class).stream().map(c -> c.getString("call_id")).toList(),
+                "the waiting call first, then the rest of the message's calls");
+        assertEquals(List.of("function_call:call_t", "function_call_output:call_t", "function_call:call_e",
+                "function_call:call_t2"), output.getJsonArray("items").getValuesAs(JsonObject.class).stream()
+                .map(i -> i.getString("type") + ":" + i.getString("call_id")).toList(),
+                "the calls before it ran; it and the rest are shown, not run");
+    }
+
+    @Test
+    void anApprovedResumptionRunsTheWaitingCallThenTheRestThenCallsTheModel() throws Exception {
+        JsonObject waiting = functionCall("call_e", "echo_tool", "{\"text\":\"hi\"}");
+        JsonObject after = functionCall("call_t", "current_time", "{}");
+        List<JsonObject> history = List.of(userItem("x"), functionCall("call_old", "echo_tool", "{}"), waiting, after);
+        server.stream(streamed("resp_3", "done"));
+        JsonObject output = run(pausingEngine(), resumption(history,
+                new ToolResumption("r1", List.of(waiting, after), true, false, null)));
+
+        assertEquals("done", output.getString("text"));
+        assertEquals(List.of("function_call_output:call_e", "function_call_output:call_t"),
+                output.getJsonArray("items").getValuesAs(JsonObject.class).stream()
+                        .map(i -> i.getString("type") + ":" + i.getString("call_id")).toList());
+        assertEquals("hi", output.getJsonArray("items").getJsonObject(0).getString("output"), "run as approved");
+        JsonArray sent = server.seen.get(0).body().getJsonArray("input");
+        assertEquals(List.of("message", "function_call:call_e", "function_call:call_t", "function_call_output:call_e",
+                "function_call_output:call_t"), sent.getValuesAs(JsonObject.class).stream()
+                .map(i -> i.getString("type") + (i.containsKey("call_id") ? ":" + i.getString("call_id") : "")).toList(),
+                "no new user message; a call nobody answered (call_old) is not sent");
+    }
+
+    @Test
+    void aRejectedResumptionAnswersEveryCallWithTheRejectionAndCallsNoModel() throws Exception {
+        JsonObject waiting = functionCall("call_e", "echo_tool", "{\"text\":\"hi\"}");
+        JsonObject output = run(pausingEngine(), resumption(List.of(userItem("x"), waiting),
+                new ToolResumption("r1", List.of(waiting), false, false, "Tool 'echo_tool' was rejected.")));
+        assertEquals("Tool 'echo_tool' was rejected.", output.getString("text"));
+        assertEquals("error: not approved: rejected by the user",
+                output.getJsonArray("items").getJsonObject(0).getString("output"));
+        assertEquals(0, server.seen.size());
+    }
+
+    @Test
+    void aResumptionThatMeetsAnotherWaitingCallPausesAgainWithWhatIsLeft() throws Exception {
+        JsonObject first = functionCall("call_1", "echo_tool", "{\"text\":\"a\"}");
+        JsonObject second = functionCall("call_2", "echo_tool", "{\"text\":\"b\"}");
+        JsonObject output = run(pausingEngine(), resumption(List.of(userItem("x"), first, second),
+                new ToolResumption("r1", List.of(first, second), true, false, null)));
+        assertEquals(List.of("call_2"), output.getJsonObject("awaiting_approval").getJsonArray("calls")
+                .getValuesAs(JsonObject.class).stream().map(c -> c.getString("call_id")).toList());
+        assertEquals(1, output.getJsonArray("items").size(), "the approved call's output only");
+        assertEquals(0, server.seen.size());
+    }
+
     @Test
     void aRefusedApprovalBecomesTheCallsOutput() throws Exception {
         server.stream(List.of(event("response.completed", 1, "response",

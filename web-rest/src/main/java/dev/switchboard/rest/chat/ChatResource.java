@@ -1,5 +1,6 @@
 package dev.switchboard.rest.chat;
 
+import dev.switchboard.core.chat.ChatAnswer;
 import dev.switchboard.core.chat.ChatJson;
 import dev.switchboard.core.chat.ChatMessage;
 import dev.switchboard.core.chat.ChatRejectedException;
@@ -109,6 +110,26 @@ public class ChatResource {
         return ChatJson.history(history.thread(), history.turns(), history.nextAfterSeq()).toString();
     }
 
+    /** {@code {"request_id":…, "action":"approve"|"always"|"deny", "channel":…}}: 202 with the turn that carries it out. */
+    @POST
+    @Path("threads/{thread_id}/approval")
+    public Response approval(@PathParam("thread_id") String threadId, @Context HttpHeaders headers, InputStream body) {
+        UUID id = Submissions.uuid(threadId).orElseThrow(ChatResource::threadNotFound);
+        ChatAnswer answer;
+        try {
+            answer = ChatAnswer.of(object(read(headers, body).value()));
+        } catch (ChatMessage.InvalidException e) {
+            throw invalid(e.getMessage());
+        }
+        ChatReply reply;
+        try {
+            reply = chat.answer(caller.user(), answer.channel(), id, answer.requestId(), answer.approved(), answer.always());
+        } catch (ChatRejectedException e) {
+            throw rejected(e);
+        }
+        return Response.status(202).entity(ChatJson.reply(reply).toString()).build();
+    }
+
     private JsonBody.Parsed read(HttpHeaders headers, InputStream body) {
         return JsonBody.read(JsonBody.mediaType(headers.getHeaderString(HttpHeaders.CONTENT_TYPE)), body, maxBodyBytes);
     }
@@ -130,6 +151,10 @@ public class ChatResource {
                 return new ApiException(429, "queue_full", e.getMessage());
             case NOT_FOUND:
                 return new ApiException(404, "thread_not_found", e.getMessage());
+            case NOT_AUTHORIZED:
+                return new ApiException(403, "approval_not_authorized", e.getMessage());
+            case MISMATCH:
+                return new ApiException(409, "request_id_mismatch", e.getMessage());
             case BUSY:
                 return new ApiException(409, "thread_busy", e.getMessage());
             case NO_PENDING_APPROVAL:

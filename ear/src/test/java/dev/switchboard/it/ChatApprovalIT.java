@@ -1,0 +1,332 @@
+package dev.switchboard.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.switchboard.testkit.Await;
+import jakarta.json.Json;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.StringReader;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.http.HttpRequest;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Tool approvals on chat threads, end to end: two instances on one database running the
+ * {@code openresponses} engine against a scripted model server on loopback, with {@code echo_tool}
+ * needing approval once per session. A call waits for a person, the thread shows the request
+ * (redacted), input is answered with a reminder, answers are checked (channel, request id, once),
+ * and approve, always and deny carry the tool loop on — across a restart and on the other instance.
+ *
+ * <p>The model: to {@code tool <x>}, a call of {@code echo_tool} with {@code x}; to
+ * {@code secret <x>}, the same with a {@code token}; to {@code both <x>}, two such calls in one
+ * message; after a tool's output, {@code tool said: <output>}; otherwise {@code heard: <text>}.
+ */
+class ChatApprovalIT {
+
+    private static final int PORT_A = 9213;
+    private static final int PORT_B = 9214;
+    private static final String ALICE = "alice-approval-token-0123456";
+    private static final String BOB = "bob-approval-token-012345678";
+    private static final Duration DEADLINE = Duration.ofSeconds(60);
+    private static final List<JsonObject> REQUESTS = new CopyOnWriteArrayList<>();
+    private static HttpServer model;
+    private static Instance a;
+    private static Instance b;
+
+    @BeforeAll
+    static void start() throws IOException {
+        model = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        model.setExecutor(Executors.newCachedThreadPool());
+        model.createContext("/v1/responses", ChatApprovalIT::answer);
+        model.start();
+        String db = TestDatabase.recreate("switchboard_it_chat_approval");
+        a = Instance.start("it-approval-a", PORT_A, env(db, PORT_A, "it-approval-a"));
+        b = Instance.start("it-approval-b", PORT_B, env(db, PORT_B, "it-approval-b"));
+    }
+
+    private static Map<String, String> env(String db, int port, String name) {
+        Map<String, String> env = Instance.defaults(db, port, name);
+        env.put("SWITCHBOARD_AUTH_TOKENS", ALICE + "=alice," + BOB + "=bob");
+        env.put("SWITCHBOARD_ENGINE", "openresponses");
+        env.put("SWITCHBOARD_ENGINE_OPENRESPONSES_BASE_URL", "http://127.0.0.1:" + model.getAddress().getPort() + "/v1");
+        env.put("SWITCHBOARD_ENGINE_OPENRESPONSES_MODEL", "scripted-model");
+        env.put("SWITCHBOARD_TOOLS", "echo_tool,current_time");
+        env.put("SWITCHBOARD_CHAT_TOOL_APPROVALS", "echo_tool=once,current_time=never");
+        return env;
+    }
+
+    @AfterAll
+    static void stop() {
+        for (Instance i : new Instance[] {a, b}) {
+            if (i != null) {
+                i.stop();
+            }
+        }
+        if (model != null) {
+            model.stop(0);
+        }
+    }
+
+    @Test
+    void aCallWaitsForAPersonWhoseApprovalCarriesTheLoopOnOnce() throws Exception {
+        String thread = threadOf(send(a, ALICE, "telegram", "room-1", "tool hello"));
+        JsonObject pending = awaitPending(a, ALICE, thread);
+        assertEquals("echo_tool", pending.getString("tool_name"));
+        assertEquals("hello", pending.getJsonObject("parameters").getString("text"));
+        assertTrue(pending.getBoolean("allow_always"));
+        String requestId = pending.getString("request_id");
+
+        Api.Reply meanwhile = send(a, ALICE, "telegram", "room-1", "what now?");
+        assertEquals(200, meanwhile.status(), meanwhile.body());
+        assertTrue(meanwhile.json().getString("message").startsWith("Waiting for approval: echo_tool — "),
+                meanwhile.body());
+        int calls = REQUESTS.size();
+
+        assertError(approve(a, ALICE, thread, requestId, "approve", "slack"), 403, "approval_not_authorized");
+        assertError(approve(a, ALICE, thread, "7d3f9b1e-0c55-4e1a-9f6b-2a4c8e0d1b39", "approve", "telegram"), 409,
+                "request_id_mismatch");
+        assertError(approve(a, BOB, thread, requestId, "approve", "web"), 404, "thread_not_found");
+        assertError(approve(a, ALICE, thread, requestId, "maybe", "web"), 400, "invalid_chat_payload");
+        assertEquals(calls, REQUESTS.size(), "nothing ran");
+
+        Api.Reply approved = approve(b, ALICE, thread, requestId, "approve", "telegram");
+        assertEquals(202, approved.status(), approved.body());
+        assertEquals("tool said: hello", lastResponse(b, ALICE, thread, 2), "carried on by the other instance");
+        assertError(approve(a, ALICE, thread, requestId, "approve", "web"), 409, "no_pending_approval");
+        JsonObject shown = get(a, ALICE, "/v1/chat/threads/" + thread).json().getJsonObject("thread");
+        assertEquals("Idle", shown.getString("state"));
+        assertTrue(shown.isNull("pending_approval"));
+        JsonArray sent = REQUESTS.get(REQUESTS.size() - 1).getJsonArray("input");
+        assertEquals("hello", sent.getJsonObject(sent.size() - 1).getString("output"), "the model got the tool's output");
+
+        String stream = get(a, ALICE, "/v1/chat/threads/" + thread + "/events?last_event_id=0", 2);
+        assertTrue(stream.indexOf("event: approval/requested") < stream.indexOf("event: approval/resolved")
+                && stream.contains("event: approval/resolved"), stream);
+        assertTrue(stream.contains("\"action\":\"approve\""), stream);
+    }
+
+    @Test
+    void denyEndsTheTurnWithoutTheModelAndAlwaysIsRemembered() throws Exception {
+        String thread = threadOf(send(a, ALICE, "web", "room-2", "tool one"));
+        awaitPending(a, ALICE, thread);
+        int calls = REQUESTS.size();
+        Api.Reply denied = send(a, ALICE, "web", "room-2", "no");
+        assertEquals(202, denied.status(), denied.body());
+        assertTrue(denied.json().getString("message").startsWith("Tool 'echo_tool' was rejected."), denied.body());
+        assertTrue(lastResponse(a, ALICE, thread, 2).startsWith("Tool 'echo_tool' was rejected."));
+        assertEquals(calls, REQUESTS.size(), "no model call for a rejection");
+
+        send(a, ALICE, "web", "room-2", "tool two");
+        awaitPending(a, ALICE, thread);
+        assertEquals(202, send(a, ALICE, "web", "room-2", "always").status());
+        assertEquals("tool said: two", lastResponse(a, ALICE, thread, 4));
+        send(a, ALICE, "web", "room-2", "tool three");
+        assertEquals("tool said: three", lastResponse(a, ALICE, thread, 5), "no approval asked after always");
+    }
+
+    @Test
+    void theRequestShowsRedactedParametersAndSurvivesACrash() throws Exception {
+        String thread = threadOf(send(a, BOB, "web", "room-3", "secret abc"));
+        JsonObject pending = awaitPending(a, BOB, thread);
+        assertEquals("[REDACTED]", pending.getJsonObject("parameters").getString("token"));
+        String stream = get(a, BOB, "/v1/chat/threads/" + thread + "/events?last_event_id=0", 2);
+        int at = stream.indexOf("event: approval/requested");
+        assertTrue(at >= 0, stream);
+        String requested = stream.substring(at, stream.indexOf("\n\n", at));
+        assertTrue(requested.contains("[REDACTED]") && !requested.contains("s3cr3t"), requested);
+
+        a.kill(); // kill -9, then the same instance again
+        a.restart();
+        JsonObject after = awaitPending(a, BOB, thread);
+        assertEquals(pending.getString("request_id"), after.getString("request_id"), "the same request after a restart");
+        assertEquals(202, approve(a, BOB, thread, after.getString("request_id"), "approve", "web").status());
+        assertEquals("tool said: abc", lastResponse(a, BOB, thread, 2));
+    }
+
+    @Test
+    void eachOfAMessagesCallsIsAskedForInTurnAndInterruptDropsWhatWaits() throws Exception {
+        String thread = threadOf(send(a, BOB, "web", "room-4", "both x"));
+        JsonObject first = awaitPending(a, BOB, thread);
+        assertEquals("x", first.getJsonObject("parameters").getString("text"));
+        assertEquals(202, approve(a, BOB, thread, first.getString("request_id"), "approve", "web").status());
+        Await.until(DEADLINE, () -> {
+            JsonObject p = pendingOf(a, BOB, thread);
+            return p != null && !p.getString("request_id").equals(first.getString("request_id"));
+        }, "the message's second call waits in turn");
+        assertEquals("x!", pendingOf(a, BOB, thread).getJsonObject("parameters").getString("text"));
+
+        Api.Reply interrupted = send(a, BOB, "web", "room-4", "/interrupt");
+        assertEquals("Interrupted.", interrupted.json().getString("message"));
+        assertTrue(pendingOf(a, BOB, thread) == null, "the approval is dropped (I5)");
+        send(a, BOB, "web", "room-4", "hello again");
+        assertEquals("heard: hello again", lastResponse(a, BOB, thread, 3));
+        JsonArray sent = REQUESTS.get(REQUESTS.size() - 1).getJsonArray("input");
+        assertFalse(sent.toString().contains("\"call_id\":\"call_2_"), "the unanswered call is not sent: " + sent);
+    }
+
+    @Test
+    void aToolThatNeedsAPersonIsRefusedWhereNobodyCanBeAsked() throws Exception {
+        Api.Reply reply = a.api.send(a.api.request("/v1/messages").header("Authorization", "Bearer " + ALICE)
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(
+                        "{\"thread_key\":\"plain\",\"text\":\"tool nope\"}")));
+        assertEquals(202, reply.status(), reply.body());
+        String runId = reply.json().getString("run_id");
+        Await.until(DEADLINE, () -> !get(a, ALICE, "/v1/runs/" + runId).json().getString("status").equals("running"),
+                "the run ends");
+        assertEquals("tool said: error: not approved: the tool needs a person's approval, which only a chat thread can"
+                + " ask for", get(a, ALICE, "/v1/runs/" + runId).json().getJsonObject("output").getString("text"));
+    }
+
+    private static void answer(HttpExchange exchange) throws IOException {
+        JsonObject request;
+        try (InputStream in = exchange.getRequestBody()) {
+            request = Json.createReader(new StringReader(new String(in.readAllBytes(), StandardCharsets.UTF_8))).readObject();
+        }
+        REQUESTS.add(request);
+        JsonArray input = request.getJsonArray("input");
+        JsonObject last = input.getJsonObject(input.size() - 1);
+        String id = "resp_" + REQUESTS.size();
+        JsonArrayBuilder output = Json.createArrayBuilder();
+        if ("function_call_output".equals(last.getString("type"))) {
+            output.add(message("tool said: " + last.getString("output")));
+        } else {
+            String text = last.getJsonArray("content").getJsonObject(0).getString("text");
+            if (text.startsWith("tool ")) {
+                output.add(call(id, 1, Json.createObjectBuilder().add("text", text.substring(5)).build()));
+            } else if (text.startsWith("secret ")) {
+                output.add(call(id, 1, Json.createObjectBuilder().add("text", text.substring(7)).add("token", "s3cr3t")
+                        .build()));
+            } else if (text.startsWith("both ")) {
+                output.add(call(id, 1, Json.createObjectBuilder().add("text", text.substring(5)).build()));
+                output.add(call(id, 2, Json.createObjectBuilder().add("text", text.substring(5) + "!").build()));
+            } else {
+                output.add(message("heard: " + text));
+            }
+        }
+        exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
+        exchange.sendResponseHeaders(200, 0);
+        try (OutputStream out = exchange.getResponseBody()) {
+            JsonObject completed = Json.createObjectBuilder().add("type", "response.completed").add("sequence_number", 1)
+                    .add("response", Json.createObjectBuilder().add("id", id).add("object", "response")
+                            .add("status", "completed").add("model", "scripted-model").add("output", output)
+                            .add("usage", Json.createObjectBuilder().add("input_tokens", 5).add("output_tokens", 2)
+                                    .add("total_tokens", 7)))
+                    .build();
+            out.write(("event: response.completed\ndata: " + completed + "\n\n").getBytes(StandardCharsets.UTF_8));
+        }
+    }
+
+    private static JsonObject call(String responseId, int n, JsonObject arguments) {
+        return Json.createObjectBuilder().add("type", "function_call").add("id", "fc_" + n)
+                .add("call_id", "call_" + n + "_" + responseId).add("name", "echo_tool")
+                .add("arguments", arguments.toString()).add("status", "completed").build();
+    }
+
+    private static JsonObject message(String text) {
+        return Json.createObjectBuilder().add("type", "message").add("id", "msg_m").add("role", "assistant")
+                .add("status", "completed").add("content", Json.createArrayBuilder().add(Json.createObjectBuilder()
+                        .add("type", "output_text").add("text", text).add("annotations", Json.createArrayBuilder())))
+                .build();
+    }
+
+    private static Api.Reply send(Instance on, String token, String channel, String threadId, String content) {
+        String body = Json.createObjectBuilder().add("channel", channel).add("thread_id", threadId)
+                .add("content", content).build().toString();
+        return on.api.send(on.api.request("/v1/chat/messages").header("Authorization", "Bearer " + token)
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)));
+    }
+
+    private static Api.Reply approve(Instance on, String token, String thread, String requestId, String action,
+            String channel) {
+        String body = Json.createObjectBuilder().add("request_id", requestId).add("action", action)
+                .add("channel", channel).build().toString();
+        return on.api.send(on.api.request("/v1/chat/threads/" + thread + "/approval")
+                .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)));
+    }
+
+    private static Api.Reply get(Instance on, String token, String path) {
+        return on.api.send(on.api.request(path).header("Authorization", "Bearer " + token).GET());
+    }
+
+    /** The body of a stream read for {@code seconds}. */
+    private static String get(Instance on, String token, String path, int seconds) throws Exception {
+        java.net.http.HttpResponse<InputStream> response = Api.CLIENT.send(on.api.request(path)
+                .header("Authorization", "Bearer " + token).GET().build(),
+                java.net.http.HttpResponse.BodyHandlers.ofInputStream());
+        StringBuilder text = new StringBuilder();
+        long until = System.nanoTime() + Duration.ofSeconds(seconds).toNanos();
+        try (InputStream in = response.body()) {
+            byte[] buffer = new byte[8192];
+            while (System.nanoTime() < until) {
+                if (in.available() > 0) {
+                    int n = in.read(buffer);
+                    if (n < 0) {
+                        break;
+                    }
+                    text.append(new String(buffer, 0, n, StandardCharsets.UTF_8));
+                } else {
+                    Thread.sleep(20);
+                }
+            }
+        }
+        return text.toString();
+    }
+
+    private static String threadOf(Api.Reply reply) {
+        assertEquals(202, reply.status(), reply.body());
+        return reply.json().getString("thread_id");
+    }
+
+    private static JsonObject pendingOf(Instance on, String token, String thread) {
+        JsonObject t = get(on, token, "/v1/chat/threads/" + thread).json().getJsonObject("thread");
+        return t.isNull("pending_approval") ? null : t.getJsonObject("pending_approval");
+    }
+
+    private static JsonObject awaitPending(Instance on, String token, String thread) throws InterruptedException {
+        Await.until(DEADLINE, () -> {
+            JsonObject t = get(on, token, "/v1/chat/threads/" + thread).json().getJsonObject("thread");
+            return "AwaitingApproval".equals(t.getString("state"));
+        }, "thread " + thread + " awaits approval");
+        return pendingOf(on, token, thread);
+    }
+
+    /** The response of the thread's {@code n}th turn, once it has ended. */
+    private static String lastResponse(Instance on, String token, String thread, int n) throws InterruptedException {
+        String[] response = new String[1];
+        Await.until(DEADLINE, () -> {
+            List<JsonObject> turns = get(on, token, "/v1/chat/threads/" + thread).json().getJsonArray("turns")
+                    .getValuesAs(JsonObject.class);
+            if (turns.size() < n || turns.get(n - 1).get("completed_at").getValueType() == JsonValue.ValueType.NULL) {
+                return false;
+            }
+            response[0] = turns.get(n - 1).isNull("response") ? null : turns.get(n - 1).getString("response");
+            return true;
+        }, "turn " + n + " of " + thread + " ends");
+        return response[0];
+    }
+
+    private static void assertError(Api.Reply reply, int status, String code) {
+        assertEquals(status, reply.status(), reply.body());
+        assertEquals(code, reply.errorCode(), reply.body());
+    }
+}
