@@ -24,6 +24,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -34,11 +35,14 @@ import org.junit.jupiter.api.Test;
  * {@code openresponses} engine against a scripted model server on loopback, with {@code echo_tool}
  * needing approval once per session. A call waits for a person, the thread shows the request
  * (redacted), input is answered with a reminder, answers are checked (channel, request id, once),
- * and approve, always and deny carry the tool loop on — across a restart and on the other instance.
+ * and approve, always and deny carry the tool loop on — across a crash and restart, on the other
+ * instance, over HTTP, keywords and the WebSocket. {@code /interrupt} while a tool works ends the
+ * turn at once.
  *
  * <p>The model: to {@code tool <x>}, a call of {@code echo_tool} with {@code x}; to
  * {@code secret <x>}, the same with a {@code token}; to {@code both <x>}, two such calls in one
- * message; after a tool's output, {@code tool said: <output>}; otherwise {@code heard: <text>}.
+ * message; to {@code fetch <x>}, a call of {@code http_get} on a page the test holds; after a
+ * tool's output, {@code tool said: <output>}; otherwise {@code heard: <text>}.
  */
 class ChatApprovalIT {
 
@@ -48,6 +52,8 @@ class ChatApprovalIT {
     private static final String BOB = "bob-approval-token-012345678";
     private static final Duration DEADLINE = Duration.ofSeconds(60);
     private static final List<JsonObject> REQUESTS = new CopyOnWriteArrayList<>();
+    private static final CountDownLatch SLOW_HIT = new CountDownLatch(1);
+    private static final CountDownLatch SLOW_RELEASE = new CountDownLatch(1);
     private static HttpServer model;
     private static Instance a;
     private static Instance b;
@@ -57,6 +63,15 @@ class ChatApprovalIT {
         model = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         model.setExecutor(Executors.newCachedThreadPool());
         model.createContext("/v1/responses", ChatApprovalIT::answer);
+        model.createContext("/slow/", exchange -> { // what http_get fetches: held until the test lets it go
+            SLOW_HIT.countDown();
+            await(SLOW_RELEASE);
+            byte[] body = "slow page".getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(200, body.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        });
         model.start();
         String db = TestDatabase.recreate("switchboard_it_chat_approval");
         a = Instance.start("it-approval-a", PORT_A, env(db, PORT_A, "it-approval-a"));
@@ -69,13 +84,15 @@ class ChatApprovalIT {
         env.put("SWITCHBOARD_ENGINE", "openresponses");
         env.put("SWITCHBOARD_ENGINE_OPENRESPONSES_BASE_URL", "http://127.0.0.1:" + model.getAddress().getPort() + "/v1");
         env.put("SWITCHBOARD_ENGINE_OPENRESPONSES_MODEL", "scripted-model");
-        env.put("SWITCHBOARD_TOOLS", "echo_tool,current_time");
+        env.put("SWITCHBOARD_TOOLS", "echo_tool,current_time,http_get");
+        env.put("SWITCHBOARD_TOOLS_HTTP_GET_ALLOW", "http://127.0.0.1:" + model.getAddress().getPort() + "/slow/");
         env.put("SWITCHBOARD_CHAT_TOOL_APPROVALS", "echo_tool=once,current_time=never");
         return env;
     }
 
     @AfterAll
     static void stop() {
+        SLOW_RELEASE.countDown();
         for (Instance i : new Instance[] {a, b}) {
             if (i != null) {
                 i.stop();
@@ -196,6 +213,47 @@ class ChatApprovalIT {
                 + " ask for", get(a, ALICE, "/v1/runs/" + runId).json().getJsonObject("output").getString("text"));
     }
 
+    @Test
+    void anApprovalCanBeAnsweredOverTheWebSocket() throws Exception {
+        String thread = threadOf(send(a, ALICE, "cli", "room-5", "tool over ws"));
+        JsonObject pending = awaitPending(a, ALICE, thread);
+        try (RpcSocket socket = RpcSocket.connect(PORT_B, "Authorization", "Bearer " + ALICE)) {
+            JsonObject answered = socket.call("chat/approve", Json.createObjectBuilder().add("thread_id", thread)
+                    .add("request_id", pending.getString("request_id")).add("action", "approve").add("channel", "cli")
+                    .build());
+            assertEquals("started", answered.getJsonObject("result").getString("status"), answered.toString());
+            JsonObject again = socket.call("chat/approve", Json.createObjectBuilder().add("thread_id", thread)
+                    .add("request_id", pending.getString("request_id")).add("action", "approve").build());
+            assertEquals(-32602, again.getJsonObject("error").getInt("code"), "answered once: " + again);
+        }
+        assertEquals("tool said: over ws", lastResponse(a, ALICE, thread, 2));
+    }
+
+    @Test
+    void interruptDuringAToolCallEndsTheTurnAtOnceAndItsLateOutputIsDropped() throws Exception {
+        String thread = threadOf(send(a, BOB, "web", "room-6", "fetch page"));
+        assertTrue(SLOW_HIT.await(30, java.util.concurrent.TimeUnit.SECONDS), "the tool is fetching");
+        Api.Reply interrupted = send(a, BOB, "web", "room-6", "/interrupt");
+        assertEquals("Interrupted.", interrupted.json().getString("message"), interrupted.body());
+        Await.until(DEADLINE, () -> "Idle".equals(get(a, BOB, "/v1/chat/threads/" + thread).json()
+                .getJsonObject("thread").getString("state")), "the thread is idle while the tool still runs");
+        SLOW_RELEASE.countDown();
+        send(a, BOB, "web", "room-6", "after the stop");
+        assertEquals("heard: after the stop", lastResponse(a, BOB, thread, 2));
+        JsonObject first = get(a, BOB, "/v1/chat/threads/" + thread).json().getJsonArray("turns").getJsonObject(0);
+        assertEquals("Interrupted", first.getString("state"));
+        assertFalse(get(a, BOB, "/v1/threads/" + thread + "/items").body().contains("slow page"),
+                "the tool's late output joined nothing");
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            latch.await(60, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     private static void answer(HttpExchange exchange) throws IOException {
         JsonObject request;
         try (InputStream in = exchange.getRequestBody()) {
@@ -215,6 +273,11 @@ class ChatApprovalIT {
             } else if (text.startsWith("secret ")) {
                 output.add(call(id, 1, Json.createObjectBuilder().add("text", text.substring(7)).add("token", "s3cr3t")
                         .build()));
+            } else if (text.startsWith("fetch ")) {
+                output.add(Json.createObjectBuilder().add("type", "function_call").add("id", "fc_f")
+                        .add("call_id", "call_f_" + id).add("name", "http_get").add("arguments", Json.createObjectBuilder()
+                                .add("url", "http://127.0.0.1:" + model.getAddress().getPort() + "/slow/" + text.substring(6))
+                                .build().toString()).add("status", "completed").build());
             } else if (text.startsWith("both ")) {
                 output.add(call(id, 1, Json.createObjectBuilder().add("text", text.substring(5)).build()));
                 output.add(call(id, 2, Json.createObjectBuilder().add("text", text.substring(5) + "!").build()));

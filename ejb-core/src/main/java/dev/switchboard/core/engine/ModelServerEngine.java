@@ -203,6 +203,8 @@ public final class ModelServerEngine implements AgentEngine {
     @Override
     public CompletionStage<JsonObject> execute(EngineRequest request) {
         Conversation conversation = new Conversation(request);
+        // a run stopped while a tool works ends now; the tool's late output is dropped with it
+        request.cancellation().onCancel(() -> conversation.fail("cancelled"));
         Optional<ToolResumption> resumed = request.resumed();
         if (resumed.isEmpty()) {
             round(conversation, 0);

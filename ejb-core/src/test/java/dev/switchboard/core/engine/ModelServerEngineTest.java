@@ -455,6 +455,40 @@ class ModelServerEngineTest {
     }
 
     @Test
+    void cancellingTheRunWhileAToolWorksEndsItAtOnce() throws Exception {
+        server.stream(List.of(event("response.completed", 1, "response", response("resp_1", 1,
+                functionCall("call_1", "forever", "{}")))));
+        java.util.concurrent.CompletableFuture<String> never = new java.util.concurrent.CompletableFuture<>();
+        CountDownLatch called = new CountDownLatch(1);
+        dev.switchboard.core.engine.tool.FunctionTool forever = new dev.switchboard.core.engine.tool.FunctionTool() {
+            public String name() {
+                return "forever";
+            }
+
+            public String description() {
+                return "never answers";
+            }
+
+            public JsonObject parameters() {
+                return Json.createObjectBuilder().add("type", "object").build();
+            }
+
+            public java.util.concurrent.CompletionStage<String> call(JsonObject arguments) {
+                called.countDown();
+                return never;
+            }
+        };
+        Cancellation cancellation = Cancellation.manual();
+        var result = engine(0, new ResponsesWire(), new ToolBox(List.of(forever)), 8)
+                .execute(request("x", List.of(), cancellation)).toCompletableFuture();
+        assertTrue(called.await(10, TimeUnit.SECONDS));
+        cancellation.cancel();
+        ExecutionException e = assertThrows(ExecutionException.class, () -> result.get(5, TimeUnit.SECONDS));
+        assertEquals("cancelled", e.getCause().getMessage());
+        assertFalse(never.isDone(), "the tool never answered: the run did not wait for it");
+    }
+
+    @Test
     void aRefusedApprovalBecomesTheCallsOutput() throws Exception {
         server.stream(List.of(event("response.completed", 1, "response",
                 response("resp_1", 1, functionCall("call_1", "echo_tool", "{\"text\":\"x\"}")))));
