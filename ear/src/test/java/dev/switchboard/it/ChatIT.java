@@ -235,7 +235,7 @@ class ChatIT {
                 "thread_id");
         assertError(send(ALICE, "[1]"), 400, "invalid_chat_payload", "object");
         assertError(send(ALICE, "{\"content\":"), 400, "invalid_json_body", "JSON");
-        assertError(send(ALICE, "{\"content\":\"/compact\"}"), 400, "unsupported_command", "/compact");
+        assertError(send(ALICE, "{\"content\":\"/summarize\"}"), 400, "unsupported_command", "/summarize");
         String approval = Json.createObjectBuilder().add("ExecApproval", Json.createObjectBuilder()
                 .add("request_id", "7d3f9b1e-0c55-4e1a-9f6b-2a4c8e0d1b38").add("approved", true)).build().toString();
         assertError(send(ALICE, content(approval, "keywords")), 409, "no_pending_approval", "no pending approval");
@@ -368,6 +368,30 @@ class ChatIT {
         Api.Reply reply = send(ALICE, content(text, threadId));
         assertEquals(200, reply.status(), reply.body());
         return reply.json().getString("message");
+    }
+
+    @Test
+    void compactSummarisesTheOlderTurnsAndKeepsTheNewestFiveAfterTheSummary() throws Exception {
+        String thread = null;
+        for (int i = 1; i <= 7; i++) {
+            thread = threadOf(send(ALICE, content("t" + i, "compact")));
+            awaitTurns(ALICE, thread, i);
+        }
+        Api.Reply compacting = send(ALICE, content("/compact", "compact"));
+        assertEquals(202, compacting.status(), compacting.body());
+        assertEquals("Compacting: summarizing 2 turn(s).", compacting.json().getString("message"));
+        List<JsonObject> turns = awaitTurns(ALICE, thread, 8);
+        String summary = turns.get(7).getString("response");
+        assertTrue(summary.contains("User: t1\n\nAssistant: t1\n\nUser: t2\n\nAssistant: t2") && !summary.contains("t3"),
+                "the engine summarised the two older turns only: " + summary);
+
+        send(ALICE, content("history", "compact"));
+        String seen = awaitTurns(ALICE, thread, 9).get(8).getString("response");
+        assertTrue(seen.startsWith("history(11): user: [Summary of the earlier conversation]\n" + summary + " | user: t3 | "),
+                "the summary first, then the newest five turns: " + seen);
+        assertTrue(seen.endsWith("| user: t7 | assistant: t7"), seen);
+        assertEquals(9, get(ALICE, "/v1/chat/threads/" + thread).json().getJsonArray("turns").size(),
+                "the stored history keeps every turn");
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.switchboard.core.chat;
 
 import dev.switchboard.core.conversation.ApprovalAuthority;
 import dev.switchboard.core.conversation.Submissions;
+import dev.switchboard.core.conversation.ContextMonitor;
 import dev.switchboard.core.conversation.SessionPruning;
 import dev.switchboard.core.conversation.ThreadKey;
 import dev.switchboard.core.conversation.ThreadResolution;
@@ -25,6 +26,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import jakarta.json.JsonObject;
 import java.util.UUID;
 
 /**
@@ -72,6 +76,9 @@ public class ChatLedger {
 
     @Inject
     ChatApprovalLedger approvals;
+
+    @Inject
+    ChatSettings settings;
 
     /**
      * Creates the user's session unless it exists, in a transaction of its own; true when this call
@@ -213,6 +220,53 @@ public class ChatLedger {
         records.writeUndo(chatThread, ChatUndo.write(line));
         approvals.drop(userKey, chatThread, edit.name().toLowerCase(java.util.Locale.ROOT));
         return answer;
+    }
+
+    /**
+     * What {@code /compact} does: an answer now (nothing to do, or the newest turns kept and the
+     * rest left out), or the transcript of the turns to leave out, for a turn whose engine
+     * summarises them ({@code prompt}; its end applies the summary, {@link ChatCompactions}).
+     */
+    public record CompactPlan(String answer, String prompt, int turns) {
+    }
+
+    /** Plans (and, for a truncation, makes) the thread's compaction (spec §11), under its lane lock. */
+    public CompactPlan compact(String userKey, UUID chatThread, long now) {
+        Optional<Long> found = directory.find(userKey, chatThread.toString());
+        ContextMonitor monitor = new ContextMonitor(settings.contextLimitTokens(), ContextMonitor.DEFAULT_THRESHOLD);
+        if (found.isEmpty()) {
+            return new CompactPlan(ChatCompaction.compacted(0, 0, 0, 0), null, 0);
+        }
+        long threadId = found.get();
+        threads.lock(threadId);
+        if (!threads.activeTurns(threadId).isEmpty()) {
+            throw new ChatRejectedException(ChatRejectedException.Reason.BUSY, BUSY);
+        }
+        ContextWindow window = contexts.of(threadId);
+        long last = items.lastSeq(threadId);
+        List<JsonObject> visible = items.recent(threadId, Integer.MAX_VALUE, window).stream()
+                .map(ThreadItems.StoredItem::item).toList();
+        long before = ChatCompaction.tokens(visible);
+        double usage = monitor.usagePercent(before);
+        ContextMonitor.Strategy strategy = monitor.suggest(before).orElse(ContextMonitor.DEFAULT_STRATEGY);
+        List<List<ThreadItems.StoredItem>> runs = items.itemsByRun(threadId, window);
+        int keep = strategy instanceof ContextMonitor.Truncate t ? t.keepRecent()
+                : strategy instanceof ContextMonitor.Summarize sum ? sum.keepRecent() : ChatCompaction.KEEP_RECENT;
+        if (runs.size() <= keep) {
+            return new CompactPlan(ChatCompaction.compacted(0, before, before, usage), null, 0);
+        }
+        List<List<ThreadItems.StoredItem>> older = runs.subList(0, runs.size() - keep);
+        List<List<ThreadItems.StoredItem>> kept = runs.subList(runs.size() - keep, runs.size());
+        if (strategy instanceof ContextMonitor.Summarize) {
+            return new CompactPlan(null, ChatCompaction.prompt(older.stream()
+                    .map(run -> run.stream().map(ThreadItems.StoredItem::item).toList()).toList()), older.size());
+        }
+        Set<Long> keptSeqs = kept.stream().flatMap(List::stream).map(ThreadItems.StoredItem::seq).collect(Collectors.toSet());
+        ContextWindow next = window.keeping(keptSeqs, last);
+        contexts.write(threadId, next, now);
+        long after = ChatCompaction.tokens(items.recent(threadId, Integer.MAX_VALUE, next).stream()
+                .map(ThreadItems.StoredItem::item).toList());
+        return new CompactPlan(ChatCompaction.compacted(older.size(), before, after, usage), null, 0);
     }
 
     /** Drops the thread's pending approval (decision I5); false when it waited for none. */

@@ -10,6 +10,7 @@ import dev.switchboard.core.conversation.Submissions;
 import dev.switchboard.core.conversation.ThreadKey;
 import dev.switchboard.core.conversation.ThreadState;
 import dev.switchboard.core.engine.ToolResumption;
+import dev.switchboard.core.history.ContextWindow;
 import dev.switchboard.core.idempotency.UniqueViolation;
 import dev.switchboard.core.lifecycle.Lifecycle;
 import dev.switchboard.core.turn.TurnAdmission;
@@ -110,6 +111,9 @@ public class ChatService {
             return new ChatReply(threadId, ChatReply.OK, ledger.edit(userKey, threadId, ChatLedger.ContextEdit.CLEAR,
                     clock.millis()), null, null);
         }
+        if (submission instanceof Submission.Compact) {
+            return compact(userKey, threadId);
+        }
         if (submission instanceof Submission.UserInput input) {
             return talk(userKey, threadId, input.content());
         }
@@ -193,6 +197,22 @@ public class ChatService {
             return new ChatReply(threadId, ChatReply.QUEUED, ChatReply.QUEUED_MESSAGE, outcome.turn().turnId(), runId);
         }
         return new ChatReply(threadId, ChatReply.STARTED, null, outcome.turn().turnId(), runId);
+    }
+
+    /**
+     * {@code /compact} (spec §11): answered at once when there is nothing to do or the turns are
+     * cut; otherwise a turn whose engine summarises what is left out, applied when it ends.
+     */
+    private ChatReply compact(String userKey, UUID threadId) {
+        ChatLedger.CompactPlan plan = ledger.compact(userKey, threadId, clock.millis());
+        if (plan.prompt() == null) {
+            return new ChatReply(threadId, ChatReply.OK, plan.answer(), null, null);
+        }
+        TurnLedger.Outcome outcome = turns.start(userKey, threadId.toString(),
+                TurnInput.of(List.of(Lifecycle.userMessage(plan.prompt()))), null,
+                TurnAdmission.of(TurnPolicy.FOLLOWUP, Integer.MAX_VALUE), ContextWindow.SUMMARY_SOURCE);
+        return new ChatReply(threadId, ChatReply.STARTED, "Compacting: summarizing " + plan.turns() + " turn(s).",
+                outcome.turn().turnId(), runOf(userKey, outcome));
     }
 
     /** Interrupts the thread's running turn and drops what waits for it (spec §3.2 {@code interrupt()}). */

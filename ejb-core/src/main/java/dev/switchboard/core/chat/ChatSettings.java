@@ -27,6 +27,15 @@ public class ChatSettings {
 
     private volatile Map<String, Approvals.Need> needs;
 
+    @Inject
+    @ConfigProperty(name = "switchboard.chat.context-limit-tokens", defaultValue = "100000")
+    long contextLimitTokens;
+
+    /** The context a thread's engine is given may hold this many tokens (spec §11.1's estimate); compaction keeps it under. */
+    public long contextLimitTokens() {
+        return Math.max(100, contextLimitTokens);
+    }
+
     /**
      * What each tool needs before it runs on a chat thread: {@code name=never|once|always,…}
      * ({@code once}: until the user answers "always" for it in their session); unnamed tools never ask.

@@ -17,14 +17,23 @@ import java.util.Set;
  *
  * @param ranges disjoint, ascending, not adjacent
  * @param openFrom the first seq of the open tail; {@link #CLOSED} for a window without one (a checkpoint)
+ * @param head a message the engine is given before the window's items — the summary of what a
+ *        compaction left out (decision I10) — or null
  */
-public record ContextWindow(List<Range> ranges, long openFrom) {
+public record ContextWindow(List<Range> ranges, long openFrom, JsonObject head) {
 
     /** {@code openFrom} of a window that takes no new items. */
     public static final long CLOSED = Long.MAX_VALUE;
 
     /** Every item. */
-    public static final ContextWindow ALL = new ContextWindow(List.of(), 0);
+    public static final ContextWindow ALL = new ContextWindow(List.of(), 0, null);
+
+    /** The source of a run that summarises a thread for a compaction: its engine is given no history. */
+    public static final String SUMMARY_SOURCE = "chat:compact";
+
+    public ContextWindow(List<Range> ranges, long openFrom) {
+        this(ranges, openFrom, null);
+    }
 
     /** The seqs {@code first} to {@code last}, both included. */
     public record Range(long first, long last) {
@@ -46,23 +55,28 @@ public record ContextWindow(List<Range> ranges, long openFrom) {
     /** This window as it stood once the item {@code lastSeq} was the newest: its open tail closed there. */
     public ContextWindow closedAt(long lastSeq) {
         if (openFrom == CLOSED || openFrom > lastSeq) {
-            return new ContextWindow(ranges, CLOSED);
+            return new ContextWindow(ranges, CLOSED, head);
         }
         List<Range> closed = new ArrayList<>(ranges);
         closed.add(new Range(openFrom, lastSeq));
-        return new ContextWindow(closed, CLOSED);
+        return new ContextWindow(closed, CLOSED, head);
     }
 
     /** These ranges, taking every item from {@code seq} on. */
     public ContextWindow openFrom(long seq) {
-        return new ContextWindow(ranges, seq);
+        return new ContextWindow(ranges, seq, head);
+    }
+
+    /** This window with {@code message} given before its items (null: none). */
+    public ContextWindow withHead(JsonObject message) {
+        return new ContextWindow(ranges, openFrom, message);
     }
 
     /** Only the given seqs of this window (compaction keeps the newest turns), and every item after {@code lastSeq}. */
     public ContextWindow keeping(Set<Long> seqs, long lastSeq) {
         List<Range> kept = new ArrayList<>();
         seqs.stream().filter(this::contains).sorted().forEach(seq -> kept.add(new Range(seq, seq)));
-        return new ContextWindow(kept, lastSeq + 1);
+        return new ContextWindow(kept, lastSeq + 1, head);
     }
 
     public JsonObject toJson() {
@@ -71,6 +85,9 @@ public record ContextWindow(List<Range> ranges, long openFrom) {
         var json = Jsons.createObjectBuilder().add("ranges", list);
         if (openFrom != CLOSED) {
             json.add("open_from", openFrom);
+        }
+        if (head != null) {
+            json.add("head", head);
         }
         return json.build();
     }
@@ -82,7 +99,7 @@ public record ContextWindow(List<Range> ranges, long openFrom) {
             ranges.add(new Range(pair.getJsonNumber(0).longValue(), pair.getJsonNumber(1).longValue()));
         }
         return new ContextWindow(ranges, json.containsKey("open_from") ? json.getJsonNumber("open_from").longValue()
-                : CLOSED);
+                : CLOSED, json.containsKey("head") ? json.getJsonObject("head") : null);
     }
 
     /** Sorted, with overlapping and adjacent ranges merged. */

@@ -108,6 +108,9 @@ public class ThreadItems {
                     int i = bindWindow(s, 1, threadId, window);
                     s.setInt(i, limit);
                 }, ThreadItems::item, "reading the context of thread " + threadId));
+        if (window.head() != null) { // read newest first: the head goes last, so first once reversed
+            items.add(new StoredItem(0, window.head().getString("id", "head"), "", null, window.head(), 0));
+        }
         Collections.reverse(items);
         return items;
     }
@@ -119,19 +122,18 @@ public class ThreadItems {
                 "counting the turns of thread " + threadId).get(0);
     }
 
-    /** The seqs of the thread's items inside {@code window}, by run, runs in order. */
-    public List<List<Long>> seqsByRun(long threadId, ContextWindow window) {
-        List<List<Long>> runs = new ArrayList<>();
-        String[] lastRun = {null};
-        statements.query("SELECT id, run_id FROM thread_items WHERE thread_id = ? AND " + inWindow(window)
-                + " ORDER BY id", s -> bindWindow(s, 1, threadId, window), rs -> {
-                    if (!rs.getString(2).equals(lastRun[0])) {
-                        runs.add(new ArrayList<>());
-                        lastRun[0] = rs.getString(2);
-                    }
-                    runs.get(runs.size() - 1).add(rs.getLong(1));
-                    return null;
-                }, "reading the turns of thread " + threadId);
+    /** The thread's items inside {@code window} (not its head), by run, runs in order. */
+    public List<List<StoredItem>> itemsByRun(long threadId, ContextWindow window) {
+        List<List<StoredItem>> runs = new ArrayList<>();
+        String lastRun = null;
+        for (StoredItem item : statements.query(SELECT + " WHERE thread_id = ? AND " + inWindow(window) + " ORDER BY id",
+                s -> bindWindow(s, 1, threadId, window), ThreadItems::item, "reading the turns of thread " + threadId)) {
+            if (!item.runId().equals(lastRun)) {
+                runs.add(new ArrayList<>());
+                lastRun = item.runId();
+            }
+            runs.get(runs.size() - 1).add(item);
+        }
         return runs;
     }
 

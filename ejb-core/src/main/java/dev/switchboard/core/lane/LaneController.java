@@ -6,6 +6,7 @@ import dev.switchboard.core.engine.ClientCall;
 import dev.switchboard.core.engine.EngineSelector;
 import dev.switchboard.core.history.HistorySettings;
 import dev.switchboard.core.history.ResponseRecords;
+import dev.switchboard.core.history.ContextWindow;
 import dev.switchboard.core.history.ThreadContexts;
 import dev.switchboard.core.history.ThreadItems;
 import dev.switchboard.core.lifecycle.RunProgressLedger;
@@ -115,6 +116,9 @@ public class LaneController {
     private EngineInputs engineInputs(Claim claim) {
         Supplier<List<JsonObject>> threadHistory = () -> items.recent(claim.threadId(), history.maxItems(),
                 contexts.of(claim.threadId())).stream().map(ThreadItems.StoredItem::item).toList();
+        if (ContextWindow.SUMMARY_SOURCE.equals(claim.source())) { // its input is the transcript to summarise
+            return new EngineInputs(List::of, null);
+        }
         if (!ResponseRecords.SOURCE.equals(claim.source())) {
             return new EngineInputs(threadHistory, null);
         }

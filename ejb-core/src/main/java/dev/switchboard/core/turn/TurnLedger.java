@@ -1,6 +1,8 @@
 package dev.switchboard.core.turn;
 
 import dev.switchboard.core.clock.InstanceClock;
+import dev.switchboard.core.engine.ToolResumption;
+import dev.switchboard.core.history.ContextWindow;
 import dev.switchboard.core.idempotency.IdempotencyKeys;
 import dev.switchboard.core.idempotency.PayloadFingerprint;
 import dev.switchboard.core.lane.ClaimResult;
@@ -90,7 +92,7 @@ public class TurnLedger {
         for (TurnRecord older : active) {
             List<RunRecord> its = repository.runsOf(older.getTurnId());
             runs.put(older.getTurnId(), its);
-            facts.add(new TurnAdmission.Active(older.getTurnId(), hasStarted(its),
+            facts.add(new TurnAdmission.Active(older.getTurnId(), hasStarted(its) || isServers(its),
                     () -> its.stream().map(TurnLedger::inputOf).toList()));
         }
         TurnAdmission admission = rule.decide(threadKey, facts, input);
@@ -189,6 +191,15 @@ public class TurnLedger {
         }
         tracker.settle(turn);
         return stopped;
+    }
+
+    /**
+     * The server's own turns — a resumed tool loop, a compaction's summary — are never superseded
+     * or merged into a person's turn: to a new turn they count as started.
+     */
+    private static boolean isServers(List<RunRecord> runs) {
+        return runs.stream().anyMatch(r -> ToolResumption.SOURCE.equals(r.getSource())
+                || ContextWindow.SUMMARY_SOURCE.equals(r.getSource()));
     }
 
     /** A turn has started once any of its runs has left the queue. */

@@ -58,5 +58,8 @@ class ContextWindowTest {
         ContextWindow closed = open.closedAt(14);
         assertEquals(closed, ContextWindow.fromJson(closed.toJson()));
         assertFalse(closed.toJson().containsKey("open_from"));
+        ContextWindow headed = open.withHead(jakarta.json.Json.createObjectBuilder().add("type", "message").build());
+        assertEquals(headed, ContextWindow.fromJson(headed.toJson()));
+        assertEquals(headed.head(), headed.closedAt(20).openFrom(30).head(), "undo and redo keep a summary");
     }
 }
