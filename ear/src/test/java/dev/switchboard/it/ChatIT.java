@@ -392,6 +392,12 @@ class ChatIT {
         assertTrue(seen.endsWith("| user: t7 | assistant: t7"), seen);
         assertEquals(9, get(ALICE, "/v1/chat/threads/" + thread).json().getJsonArray("turns").size(),
                 "the stored history keeps every turn");
+
+        assertEquals("Undone to turn 6. 8 undo(s) remaining.", command("/undo", "compact"), "the history question");
+        assertEquals("Undone to turn 8. 7 undo(s) remaining.", command("/undo", "compact"), "the compaction");
+        send(ALICE, content("history", "compact"));
+        assertTrue(awaitTurns(ALICE, thread, 10).get(9).getString("response").startsWith(
+                "history(14): user: t1 | assistant: t1 | user: t2 | "), "undo brought the turns back");
     }
 
     @Test

@@ -38,8 +38,8 @@ public class ChatCheckpoints {
 
     void turnEnded(@Observes TurnEnded turn) {
         Optional<UUID> chatThread = turn.threadKey() == null ? Optional.empty() : Submissions.uuid(turn.threadKey());
-        if (chatThread.isEmpty()) {
-            return;
+        if (chatThread.isEmpty() || ContextWindow.SUMMARY_SOURCE.equals(turn.firstRunSource())) {
+            return; // a compaction's summary keeps its own checkpoint (ChatCompactions)
         }
         Optional<ChatRecords.ThreadRow> row = records.thread(chatThread.get())
                 .filter(t -> t.userKey().equals(turn.userKey()));
@@ -52,9 +52,14 @@ public class ChatCheckpoints {
             return;
         }
         ContextWindow before = contexts.of(threadId.get()).closedAt(first.get() - 1);
-        int number = items.runsIn(threadId.get(), before) + 1;
-        UndoLine<ContextWindow> line = ChatUndo.read(records.undo(chatThread.get()));
-        line.checkpoint(number, before, "Before turn " + number);
-        records.writeUndo(chatThread.get(), ChatUndo.write(line));
+        checkpoint(chatThread.get(), threadId.get(), before, "Before turn ");
+    }
+
+    /** Saves {@code before}, the context before turn N, as the thread's newest checkpoint ({@code label} + N). */
+    void checkpoint(UUID chatThread, long threadId, ContextWindow before, String label) {
+        int number = items.runsIn(threadId, before) + 1;
+        UndoLine<ContextWindow> line = ChatUndo.read(records.undo(chatThread));
+        line.checkpoint(number, before, label + number);
+        records.writeUndo(chatThread, ChatUndo.write(line));
     }
 }

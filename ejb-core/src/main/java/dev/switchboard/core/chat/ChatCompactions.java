@@ -1,5 +1,6 @@
 package dev.switchboard.core.chat;
 
+import dev.switchboard.core.conversation.Submissions;
 import dev.switchboard.core.history.ContextWindow;
 import dev.switchboard.core.history.ThreadContexts;
 import dev.switchboard.core.history.ThreadItems;
@@ -21,7 +22,8 @@ import java.util.stream.Collectors;
  * lane's lock, before the thread's next turn is claimed): the context keeps the newest
  * {@link ChatCompaction#KEEP_RECENT} turns with the summary before them (decision I10); the
  * summary turn's own items (the transcript it was given, its answer) are never part of the
- * context. A summary that failed changes nothing else: no turn is lost.
+ * context, and the context before it is the thread's newest undo checkpoint. A summary that failed
+ * changes nothing else: no turn is lost.
  */
 @ApplicationScoped
 public class ChatCompactions {
@@ -37,6 +39,9 @@ public class ChatCompactions {
 
     @Inject
     ThreadRepository repository;
+
+    @Inject
+    ChatCheckpoints checkpoints;
 
     void turnEnded(@Observes TurnEnded turn) {
         if (!ContextWindow.SUMMARY_SOURCE.equals(turn.firstRunSource()) || turn.threadKey() == null) {
@@ -57,6 +62,8 @@ public class ChatCompactions {
             contexts.write(id, without, System.currentTimeMillis());
             return;
         }
+        Submissions.uuid(turn.threadKey()).ifPresent(chat -> checkpoints.checkpoint(chat, id,
+                without.closedAt(last), "Before compaction at turn ")); // /undo brings the turns back
         List<List<ThreadItems.StoredItem>> runs = items.itemsByRun(id, without);
         Set<Long> kept = runs.subList(Math.max(0, runs.size() - ChatCompaction.KEEP_RECENT), runs.size()).stream()
                 .flatMap(List::stream).map(ThreadItems.StoredItem::seq).collect(Collectors.toSet());
