@@ -27,8 +27,10 @@ public class ChatRecords {
     private static final String ACTIVATE = "UPDATE chat_sessions SET active_thread = ?, last_active_at = ? WHERE user_key = ?";
     private static final String TOUCH_SESSION = "UPDATE chat_sessions SET last_active_at = ? WHERE user_key = ?";
 
-    private static final String THREAD_COLUMNS = "thread_id, user_key, source_channel, title, created_at, updated_at";
-    private static final String CREATE_THREAD = "INSERT INTO chat_threads (" + THREAD_COLUMNS + ") VALUES (?, ?, ?, NULL, ?, ?)";
+    private static final String THREAD_COLUMNS = "thread_id, user_key, source_channel, title, created_at, updated_at,"
+            + " pending";
+    private static final String CREATE_THREAD = "INSERT INTO chat_threads (thread_id, user_key, source_channel, title,"
+            + " created_at, updated_at) VALUES (?, ?, ?, NULL, ?, ?)";
     private static final String THREAD = "SELECT " + THREAD_COLUMNS + " FROM chat_threads WHERE thread_id = ?";
     private static final String THREADS = "SELECT " + THREAD_COLUMNS + " FROM chat_threads WHERE user_key = ?"
             + " ORDER BY updated_at DESC, thread_id FETCH FIRST ? ROWS ONLY";
@@ -76,8 +78,9 @@ public class ChatRecords {
     }
 
     /** A chat thread's row: its owner and the channel that created it. */
+    /** {@code pending}: the stored approval it waits for (JSON), or null. */
     public record ThreadRow(UUID threadId, String userKey, String sourceChannel, String title, long createdAt,
-            long updatedAt) {
+            long updatedAt, String pending) {
     }
 
     /** Creates the user's session unless it exists; true when this call created it. */
@@ -273,6 +276,6 @@ public class ChatRecords {
 
     private static ThreadRow thread(ResultSet rs) throws SQLException {
         return new ThreadRow(UUID.fromString(rs.getString(1)), rs.getString(2), rs.getString(3), rs.getString(4),
-                rs.getLong(5), rs.getLong(6));
+                rs.getLong(5), rs.getLong(6), rs.getString(7));
     }
 }

@@ -247,9 +247,8 @@ public class ChatService {
     }
 
     private ChatThreadView view(ChatRecords.ThreadRow row, long activeTurns, Optional<UUID> active) {
-        ChatPending pending = pending(row.threadId()).orElse(null);
-        ThreadState state = activeTurns > 0 ? ThreadState.PROCESSING
-                : pending != null ? ThreadState.AWAITING_APPROVAL : ThreadState.IDLE;
+        ChatPending pending = row.pending() == null ? null : ChatPending.fromJson(row.pending());
+        ThreadState state = ThreadState.of(activeTurns > 0, pending != null);
         return new ChatThreadView(row.threadId(), state.label(), (int) activeTurns, row.title(), row.sourceChannel(),
                 row.createdAt(), row.updatedAt(), active.filter(row.threadId()::equals).isPresent(), pending);
     }

@@ -48,6 +48,15 @@ public enum ThreadState {
         this.label = label;
     }
 
+    /**
+     * The state of a thread whose turns are durable runs: {@code PROCESSING} while it has an active
+     * turn (running or waiting), else {@code AWAITING_APPROVAL} while a tool call waits for a
+     * person, else {@code IDLE} — derived, never stored, so it cannot disagree with the lanes.
+     */
+    public static ThreadState of(boolean activeTurn, boolean approvalPending) {
+        return activeTurn ? PROCESSING : approvalPending ? AWAITING_APPROVAL : IDLE;
+    }
+
     /** The name clients see (the reference's). */
     public String label() {
         return label;

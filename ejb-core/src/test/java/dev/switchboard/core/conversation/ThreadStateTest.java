@@ -52,4 +52,12 @@ class ThreadStateTest {
         assertEquals(Optional.of(ThreadState.INTERRUPTED), ThreadState.ofLabel("Interrupted"));
         assertEquals(Optional.empty(), ThreadState.ofLabel("interrupted"));
     }
+
+    @Test
+    void aDurableThreadsStateIsDerivedFromItsTurnsAndItsPendingApproval() {
+        assertEquals(ThreadState.PROCESSING, ThreadState.of(true, true), "a turn, even one waiting, comes first");
+        assertEquals(ThreadState.PROCESSING, ThreadState.of(true, false));
+        assertEquals(ThreadState.AWAITING_APPROVAL, ThreadState.of(false, true));
+        assertEquals(ThreadState.IDLE, ThreadState.of(false, false));
+    }
 }
