@@ -1,5 +1,11 @@
 package dev.switchboard.it;
 
+import static dev.switchboard.it.ChatCalls.assertError;
+import static dev.switchboard.it.ChatCalls.get;
+import static dev.switchboard.it.ChatCalls.lastResponse;
+import static dev.switchboard.it.ChatCalls.send;
+import static dev.switchboard.it.ChatCalls.threadOf;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -29,6 +35,7 @@ import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+
 
 /**
  * Tool approvals on chat threads, end to end: two instances on one database running the
@@ -255,17 +262,13 @@ class ChatApprovalIT {
     }
 
     private static void answer(HttpExchange exchange) throws IOException {
-        JsonObject request;
-        try (InputStream in = exchange.getRequestBody()) {
-            request = Json.createReader(new StringReader(new String(in.readAllBytes(), StandardCharsets.UTF_8))).readObject();
-        }
+        JsonObject request = ScriptedResponses.read(exchange);
         REQUESTS.add(request);
-        JsonArray input = request.getJsonArray("input");
-        JsonObject last = input.getJsonObject(input.size() - 1);
+        JsonObject last = ScriptedResponses.last(request);
         String id = "resp_" + REQUESTS.size();
         JsonArrayBuilder output = Json.createArrayBuilder();
         if ("function_call_output".equals(last.getString("type"))) {
-            output.add(message("tool said: " + last.getString("output")));
+            output.add(ScriptedResponses.message("tool said: " + last.getString("output")));
         } else {
             String text = last.getJsonArray("content").getJsonObject(0).getString("text");
             if (text.startsWith("tool ")) {
@@ -274,48 +277,21 @@ class ChatApprovalIT {
                 output.add(call(id, 1, Json.createObjectBuilder().add("text", text.substring(7)).add("token", "s3cr3t")
                         .build()));
             } else if (text.startsWith("fetch ")) {
-                output.add(Json.createObjectBuilder().add("type", "function_call").add("id", "fc_f")
-                        .add("call_id", "call_f_" + id).add("name", "http_get").add("arguments", Json.createObjectBuilder()
-                                .add("url", "http://127.0.0.1:" + model.getAddress().getPort() + "/slow/" + text.substring(6))
-                                .build().toString()).add("status", "completed").build());
+                output.add(ScriptedResponses.functionCall("call_f_" + id, "http_get", Json.createObjectBuilder()
+                        .add("url", "http://127.0.0.1:" + model.getAddress().getPort() + "/slow/" + text.substring(6))
+                        .build()));
             } else if (text.startsWith("both ")) {
                 output.add(call(id, 1, Json.createObjectBuilder().add("text", text.substring(5)).build()));
                 output.add(call(id, 2, Json.createObjectBuilder().add("text", text.substring(5) + "!").build()));
             } else {
-                output.add(message("heard: " + text));
+                output.add(ScriptedResponses.message("heard: " + text));
             }
         }
-        exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
-        exchange.sendResponseHeaders(200, 0);
-        try (OutputStream out = exchange.getResponseBody()) {
-            JsonObject completed = Json.createObjectBuilder().add("type", "response.completed").add("sequence_number", 1)
-                    .add("response", Json.createObjectBuilder().add("id", id).add("object", "response")
-                            .add("status", "completed").add("model", "scripted-model").add("output", output)
-                            .add("usage", Json.createObjectBuilder().add("input_tokens", 5).add("output_tokens", 2)
-                                    .add("total_tokens", 7)))
-                    .build();
-            out.write(("event: response.completed\ndata: " + completed + "\n\n").getBytes(StandardCharsets.UTF_8));
-        }
+        ScriptedResponses.stream(exchange, id, output.build());
     }
 
     private static JsonObject call(String responseId, int n, JsonObject arguments) {
-        return Json.createObjectBuilder().add("type", "function_call").add("id", "fc_" + n)
-                .add("call_id", "call_" + n + "_" + responseId).add("name", "echo_tool")
-                .add("arguments", arguments.toString()).add("status", "completed").build();
-    }
-
-    private static JsonObject message(String text) {
-        return Json.createObjectBuilder().add("type", "message").add("id", "msg_m").add("role", "assistant")
-                .add("status", "completed").add("content", Json.createArrayBuilder().add(Json.createObjectBuilder()
-                        .add("type", "output_text").add("text", text).add("annotations", Json.createArrayBuilder())))
-                .build();
-    }
-
-    private static Api.Reply send(Instance on, String token, String channel, String threadId, String content) {
-        String body = Json.createObjectBuilder().add("channel", channel).add("thread_id", threadId)
-                .add("content", content).build().toString();
-        return on.api.send(on.api.request("/v1/chat/messages").header("Authorization", "Bearer " + token)
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)));
+        return ScriptedResponses.functionCall("call_" + n + "_" + responseId, "echo_tool", arguments);
     }
 
     private static Api.Reply approve(Instance on, String token, String thread, String requestId, String action,
@@ -325,39 +301,6 @@ class ChatApprovalIT {
         return on.api.send(on.api.request("/v1/chat/threads/" + thread + "/approval")
                 .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body)));
-    }
-
-    private static Api.Reply get(Instance on, String token, String path) {
-        return on.api.send(on.api.request(path).header("Authorization", "Bearer " + token).GET());
-    }
-
-    /** The body of a stream read for {@code seconds}. */
-    private static String get(Instance on, String token, String path, int seconds) throws Exception {
-        java.net.http.HttpResponse<InputStream> response = Api.CLIENT.send(on.api.request(path)
-                .header("Authorization", "Bearer " + token).GET().build(),
-                java.net.http.HttpResponse.BodyHandlers.ofInputStream());
-        StringBuilder text = new StringBuilder();
-        long until = System.nanoTime() + Duration.ofSeconds(seconds).toNanos();
-        try (InputStream in = response.body()) {
-            byte[] buffer = new byte[8192];
-            while (System.nanoTime() < until) {
-                if (in.available() > 0) {
-                    int n = in.read(buffer);
-                    if (n < 0) {
-                        break;
-                    }
-                    text.append(new String(buffer, 0, n, StandardCharsets.UTF_8));
-                } else {
-                    Thread.sleep(20);
-                }
-            }
-        }
-        return text.toString();
-    }
-
-    private static String threadOf(Api.Reply reply) {
-        assertEquals(202, reply.status(), reply.body());
-        return reply.json().getString("thread_id");
     }
 
     private static JsonObject pendingOf(Instance on, String token, String thread) {
@@ -373,23 +316,4 @@ class ChatApprovalIT {
         return pendingOf(on, token, thread);
     }
 
-    /** The response of the thread's {@code n}th turn, once it has ended. */
-    private static String lastResponse(Instance on, String token, String thread, int n) throws InterruptedException {
-        String[] response = new String[1];
-        Await.until(DEADLINE, () -> {
-            List<JsonObject> turns = get(on, token, "/v1/chat/threads/" + thread).json().getJsonArray("turns")
-                    .getValuesAs(JsonObject.class);
-            if (turns.size() < n || turns.get(n - 1).get("completed_at").getValueType() == JsonValue.ValueType.NULL) {
-                return false;
-            }
-            response[0] = turns.get(n - 1).isNull("response") ? null : turns.get(n - 1).getString("response");
-            return true;
-        }, "turn " + n + " of " + thread + " ends");
-        return response[0];
-    }
-
-    private static void assertError(Api.Reply reply, int status, String code) {
-        assertEquals(status, reply.status(), reply.body());
-        assertEquals(code, reply.errorCode(), reply.body());
-    }
 }

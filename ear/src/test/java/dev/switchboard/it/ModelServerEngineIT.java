@@ -105,7 +105,7 @@ class ModelServerEngineIT {
             JsonObject also = null;
             int inputTokens = 10 * input.size();
             if ("function_call_output".equals(last.getString("type"))) {
-                item = message(streamText(out, seq, "tool said: " + last.getString("output")));
+                item = ScriptedResponses.message(streamText(out, seq, "tool said: " + last.getString("output")));
             } else {
                 String text = last.getJsonArray("content").getJsonObject(0).getString("text");
                 if (text.startsWith("tool ")) {
@@ -123,9 +123,9 @@ class ModelServerEngineIT {
                 } else if (text.startsWith("slow: ")) {
                     send(out, delta(seq++, "part one "));
                     await(DELTA_SEEN);
-                    item = message("part one " + streamText(out, seq, "part two"));
+                    item = ScriptedResponses.message("part one " + streamText(out, seq, "part two"));
                 } else {
-                    item = message(streamText(out, seq, "heard " + input.size() + ": " + text));
+                    item = ScriptedResponses.message(streamText(out, seq, "heard " + input.size() + ": " + text));
                 }
             }
             send(out, event("response.completed", 99).add("response", Json.createObjectBuilder()
@@ -151,13 +151,6 @@ class ModelServerEngineIT {
     private static JsonObjectBuilder delta(int seq, String text) {
         return event("response.output_text.delta", seq).add("item_id", "msg_m").add("output_index", 0)
                 .add("content_index", 0).add("delta", text);
-    }
-
-    private static JsonObject message(String text) {
-        return Json.createObjectBuilder().add("type", "message").add("id", "msg_m").add("role", "assistant")
-                .add("status", "completed").add("content", Json.createArrayBuilder().add(Json.createObjectBuilder()
-                        .add("type", "output_text").add("text", text).add("annotations", Json.createArrayBuilder())))
-                .build();
     }
 
     private static void send(OutputStream out, JsonObjectBuilder event) throws IOException {

@@ -1,7 +1,9 @@
 package dev.switchboard.core.chat;
 
 import dev.switchboard.core.clock.InstanceClock;
+import dev.switchboard.core.conversation.PendingAuth;
 import dev.switchboard.core.conversation.Submissions;
+import dev.switchboard.core.credential.Credentials;
 import dev.switchboard.core.engine.ToolResumption;
 import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.lifecycle.TurnEnded;
@@ -14,25 +16,44 @@ import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
-import jakarta.json.JsonValue;
 import java.io.StringReader;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
 /**
- * Keeps a chat thread's pending approval in step with its turns, in their transactions: a turn
- * whose run paused for a person leaves the approval it waits for (and {@code approval/requested}),
- * in the transaction that ends it; the turn that carries out an answer takes it away (and
+ * Keeps what a chat thread waits for in step with its turns, in their transactions: a turn whose
+ * run paused for a person leaves the approval it waits for (and {@code approval/requested}), one
+ * that paused for the user's credential the auth prompt (and {@code auth/required}), in the
+ * transaction that ends it; the turn that carries out an answer takes the approval away (and
  * {@code approval/resolved}, and an "always" is remembered) in the transaction that opens it — or,
  * when the approval is gone by then, that turn is rolled back. So an approval is answered once,
- * on any instance, and one survives a restart.
+ * on any instance, and one survives a restart. A token given for the prompt is sealed into the
+ * user's credentials in the transaction that ends auth mode ({@code auth/completed}).
  */
 @ApplicationScoped
 public class ChatApprovalLedger {
 
     static final String REQUESTED = "approval/requested";
     static final String RESOLVED = "approval/resolved";
+    static final String AUTH_REQUIRED = "auth/required";
+    static final String AUTH_COMPLETED = "auth/completed";
+    static final String NO_PENDING_AUTH = "No authentication is pending on this thread.";
+
+    /** What became of a token given to a thread that asked for a credential. */
+    public enum TokenOutcome {
+        /** Stored; the waiting calls may run. */
+        ACCEPTED,
+        /** Not a token: asked again, with a fresh TTL. */
+        INVALID,
+        /** Too late: auth mode ended. */
+        EXPIRED,
+        /** The thread waits for no credential (given, cancelled or dropped meanwhile). */
+        NONE
+    }
+
+    @Inject
+    Credentials credentials;
 
     @Inject
     ChatRecords records;
@@ -56,24 +77,83 @@ public class ChatApprovalLedger {
         }
         RunRecord run = repository.run(turn.firstRunId());
         String output = run == null ? null : run.getOutputJson();
-        if (output == null || !output.contains("\"awaiting_approval\"")) {
+        if (output == null || !output.contains("\"awaiting_")) {
             return;
         }
-        JsonObject awaiting;
+        JsonObject result;
         try (JsonReader reader = Jsons.createReader(new StringReader(output))) {
-            JsonValue found = reader.readObject().get("awaiting_approval");
-            if (!(found instanceof JsonObject o)) {
-                return;
+            result = reader.readObject();
+        }
+        if (result.get("awaiting_approval") instanceof JsonObject awaiting) {
+            List<JsonObject> calls = awaiting.getJsonArray("calls").getValuesAs(JsonObject.class);
+            if (!calls.isEmpty()) {
+                ChatPending pending = ChatPending.of(calls, settings::needOf, turn.turnId(), clock.millis());
+                records.writePending(chatThread.get(), pending.toJson());
+                outbox.append(turn.userKey(), turn.threadKey(), REQUESTED, pending.shown(turn.threadKey()));
             }
-            awaiting = o;
+        } else if (result.get("awaiting_token") instanceof JsonObject awaiting) {
+            List<JsonObject> calls = awaiting.getJsonArray("calls").getValuesAs(JsonObject.class);
+            if (!calls.isEmpty()) {
+                ChatAuthPrompt prompt = ChatAuthPrompt.of(awaiting.getString("credential"), calls, turn.turnId(),
+                        clock.millis());
+                records.writePendingAuth(chatThread.get(), prompt.toJson());
+                outbox.append(turn.userKey(), turn.threadKey(), AUTH_REQUIRED,
+                        prompt.shown(turn.threadKey(), settings.authTtl()));
+            }
         }
-        List<JsonObject> calls = awaiting.getJsonArray("calls").getValuesAs(JsonObject.class);
-        if (calls.isEmpty()) {
-            return;
+    }
+
+    /**
+     * A token for the credential the thread waits for (spec §9), under the thread's lock: sealed
+     * into the user's credentials, or — not a token — asked for again, or — too late — auth mode
+     * ended. The token itself is in no row, notification or log line.
+     *
+     * @param prompt receives the prompt the token answers (all but {@link TokenOutcome#NONE})
+     */
+    public TokenOutcome giveToken(String userKey, UUID thread, String text, java.util.function.Consumer<ChatAuthPrompt> prompt) {
+        records.lockSession(userKey); // one user's credential writes one at a time
+        String stored = records.lockPendingAuth(thread);
+        if (stored == null) {
+            return TokenOutcome.NONE;
         }
-        ChatPending pending = ChatPending.of(calls, settings::needOf, turn.turnId(), clock.millis());
-        records.writePending(chatThread.get(), pending.toJson());
-        outbox.append(turn.userKey(), turn.threadKey(), REQUESTED, pending.shown(turn.threadKey()));
+        ChatAuthPrompt asked = ChatAuthPrompt.fromJson(stored);
+        prompt.accept(asked);
+        long now = clock.millis();
+        if (asked.auth().isExpired(java.time.Instant.ofEpochMilli(now), settings.authTtl())) {
+            endAuth(userKey, thread, asked, "expired", asked.auth().expiredReply());
+            return TokenOutcome.EXPIRED;
+        }
+        Optional<String> token = PendingAuth.token(text);
+        if (token.isEmpty()) {
+            ChatAuthPrompt again = asked.renewed(now);
+            records.writePendingAuth(thread, again.toJson());
+            outbox.append(userKey, thread.toString(), AUTH_REQUIRED, Jsons.createObjectBuilder(
+                    again.shown(thread.toString(), settings.authTtl())).add("message", PendingAuth.INVALID_TOKEN).build());
+            return TokenOutcome.INVALID;
+        }
+        credentials.put(userKey, asked.credential(), token.get(), now);
+        endAuth(userKey, thread, asked, "ready", "Authentication for " + asked.credential() + " completed.");
+        return TokenOutcome.ACCEPTED;
+    }
+
+    /** Ends the thread's auth mode without a token ({@code why}: cancelled, expired, interrupt, …); false when it was in none. */
+    public boolean endAuth(String userKey, UUID thread, String why) {
+        String stored = records.lockPendingAuth(thread);
+        if (stored == null) {
+            return false;
+        }
+        ChatAuthPrompt asked = ChatAuthPrompt.fromJson(stored);
+        endAuth(userKey, thread, asked, "expired".equals(why) ? "expired" : "cancelled",
+                "expired".equals(why) ? asked.auth().expiredReply() : "Authentication for " + asked.credential()
+                        + " cancelled (" + why + ").");
+        return true;
+    }
+
+    private void endAuth(String userKey, UUID thread, ChatAuthPrompt asked, String state, String message) {
+        records.writePendingAuth(thread, null);
+        outbox.append(userKey, thread.toString(), AUTH_COMPLETED, Jsons.createObjectBuilder()
+                .add("thread_id", thread.toString()).add("request_id", asked.requestId().toString())
+                .add("credential", asked.credential()).add("state", state).add("message", message).build());
     }
 
     void turnOpened(@Observes TurnOpened opened) {
@@ -81,8 +161,8 @@ public class ChatApprovalLedger {
                 .filter(item -> ToolResumption.ITEM_TYPE.equals(item.getString("type", "")))
                 .findFirst()
                 .flatMap(item -> ToolResumption.parse(item.getJsonArray("content").getJsonObject(0).getString("text")));
-        if (resumption.isEmpty()) {
-            return;
+        if (resumption.isEmpty() || resumption.get().recheck()) {
+            return; // a credential's resumption: auth mode ended when the token was stored
         }
         UUID thread = chatThread(opened.userKey(), opened.threadKey())
                 .orElseThrow(() -> new ApprovalGoneException("the thread is not a chat thread"));
@@ -101,11 +181,15 @@ public class ChatApprovalLedger {
                 !answer.approved() ? "deny" : answer.always() ? "always" : "approve", opened.turnId()));
     }
 
-    /** Drops the thread's pending approval, if any (interrupt, clear, undo, redo: decision I5), telling clients. */
+    /**
+     * Drops what the thread waits for, if anything — its pending approval, its auth prompt
+     * (interrupt, clear, undo, redo: decision I5) — telling clients.
+     */
     public boolean drop(String userKey, UUID thread, String why) {
+        boolean auth = endAuth(userKey, thread, why);
         String stored = records.lockPending(thread);
         if (stored == null) {
-            return false;
+            return auth;
         }
         records.writePending(thread, null);
         outbox.append(userKey, thread.toString(), RESOLVED, Jsons.createObjectBuilder(resolved(thread.toString(),

@@ -33,6 +33,11 @@ public final class ChatJson {
         } else {
             json.add("pending_approval", t.pending().shown(t.threadId().toString()));
         }
+        if (t.pendingAuth() == null) {
+            json.addNull("pending_auth");
+        } else {
+            json.add("pending_auth", t.pendingAuth());
+        }
         return json.build();
     }
 

@@ -274,6 +274,20 @@ public class ChatLedger {
         return approvals.drop(userKey, chatThread, why);
     }
 
+    /**
+     * A token for the credential the thread waits for, in one transaction: stored sealed and auth
+     * mode ended, or asked again, or expired ({@link ChatApprovalLedger#giveToken}).
+     */
+    public ChatApprovalLedger.TokenOutcome giveToken(String userKey, UUID chatThread, String text,
+            java.util.function.Consumer<ChatAuthPrompt> prompt) {
+        return approvals.giveToken(userKey, chatThread, text, prompt);
+    }
+
+    /** Ends the thread's auth mode without a token; false when it was in none. */
+    public boolean endAuth(String userKey, UUID chatThread, String why) {
+        return approvals.endAuth(userKey, chatThread, why);
+    }
+
     /** Shows the thread's pending approval again ({@code approval/requested}). */
     public void remindApproval(String userKey, UUID chatThread, ChatPending pending) {
         approvals.remind(userKey, chatThread, pending);

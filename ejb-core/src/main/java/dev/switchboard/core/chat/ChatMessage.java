@@ -62,6 +62,15 @@ public record ChatMessage(String content, String channel, Optional<String> threa
         return name.getString();
     }
 
+    /** The {@code token} member of an auth answer: a non-empty string (never echoed in an error). */
+    public static String token(JsonObject json) {
+        JsonValue token = json.get("token");
+        if (!(token instanceof JsonString text) || text.getString().isBlank()) {
+            throw new InvalidException("token", "token is required: a non-empty string");
+        }
+        return text.getString();
+    }
+
     private static Optional<String> threadId(JsonObject json) {
         JsonValue id = json.get("thread_id");
         if (id == null || id.getValueType() == JsonValue.ValueType.NULL) {

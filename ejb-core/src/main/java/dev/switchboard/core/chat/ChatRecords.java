@@ -28,7 +28,7 @@ public class ChatRecords {
     private static final String TOUCH_SESSION = "UPDATE chat_sessions SET last_active_at = ? WHERE user_key = ?";
 
     private static final String THREAD_COLUMNS = "thread_id, user_key, source_channel, title, created_at, updated_at,"
-            + " pending";
+            + " pending, pending_auth";
     private static final String CREATE_THREAD = "INSERT INTO chat_threads (thread_id, user_key, source_channel, title,"
             + " created_at, updated_at) VALUES (?, ?, ?, NULL, ?, ?)";
     private static final String THREAD = "SELECT " + THREAD_COLUMNS + " FROM chat_threads WHERE thread_id = ?";
@@ -37,6 +37,9 @@ public class ChatRecords {
     private static final String PENDING = "SELECT pending FROM chat_threads WHERE thread_id = ?";
     private static final String LOCK_PENDING = PENDING + " FOR UPDATE";
     private static final String WRITE_PENDING = "UPDATE chat_threads SET pending = ? WHERE thread_id = ?";
+    private static final String PENDING_AUTH = "SELECT pending_auth FROM chat_threads WHERE thread_id = ?";
+    private static final String LOCK_PENDING_AUTH = PENDING_AUTH + " FOR UPDATE";
+    private static final String WRITE_PENDING_AUTH = "UPDATE chat_threads SET pending_auth = ? WHERE thread_id = ?";
     private static final String AUTO_APPROVED = "SELECT auto_approved FROM chat_sessions WHERE user_key = ?";
     private static final String WRITE_AUTO_APPROVED = "UPDATE chat_sessions SET auto_approved = ? WHERE user_key = ?";
     private static final String UNDO = "SELECT undo FROM chat_threads WHERE thread_id = ?";
@@ -78,9 +81,9 @@ public class ChatRecords {
     }
 
     /** A chat thread's row: its owner and the channel that created it. */
-    /** {@code pending}: the stored approval it waits for (JSON), or null. */
+    /** {@code pending}: the stored approval it waits for (JSON), or null; {@code pendingAuth} likewise the credential. */
     public record ThreadRow(UUID threadId, String userKey, String sourceChannel, String title, long createdAt,
-            long updatedAt, String pending) {
+            long updatedAt, String pending, String pendingAuth) {
     }
 
     /** Creates the user's session unless it exists; true when this call created it. */
@@ -161,6 +164,26 @@ public class ChatRecords {
             s.setString(1, json);
             s.setString(2, threadId.toString());
         }, "writing the approval of " + threadId);
+    }
+
+    /** The credential the thread waits for (JSON), null when none. */
+    public String pendingAuth(UUID threadId) {
+        return statements.query(PENDING_AUTH, s -> s.setString(1, threadId.toString()), rs -> rs.getString(1),
+                "reading the auth prompt of " + threadId).stream().filter(Objects::nonNull).findFirst().orElse(null);
+    }
+
+    /** As {@link #pendingAuth}, the thread's row locked until the transaction ends. */
+    public String lockPendingAuth(UUID threadId) {
+        return statements.query(LOCK_PENDING_AUTH, s -> s.setString(1, threadId.toString()), rs -> rs.getString(1),
+                "locking the auth prompt of " + threadId).stream().filter(Objects::nonNull).findFirst().orElse(null);
+    }
+
+    /** {@code json} null: the thread waits for no credential. */
+    public void writePendingAuth(UUID threadId, String json) {
+        statements.updateOne(WRITE_PENDING_AUTH, s -> {
+            s.setString(1, json);
+            s.setString(2, threadId.toString());
+        }, "writing the auth prompt of " + threadId);
     }
 
     /** The tools the user approved for the rest of their session (JSON array), null when none. */
@@ -276,6 +299,6 @@ public class ChatRecords {
 
     private static ThreadRow thread(ResultSet rs) throws SQLException {
         return new ThreadRow(UUID.fromString(rs.getString(1)), rs.getString(2), rs.getString(3), rs.getString(4),
-                rs.getLong(5), rs.getLong(6), rs.getString(7));
+                rs.getLong(5), rs.getLong(6), rs.getString(7), rs.getString(8));
     }
 }

@@ -24,6 +24,12 @@ public class ChatRejectedException extends RuntimeException {
         MISMATCH,
         /** A command that cannot run while the thread has an active turn. */
         BUSY,
+        /** A token for a thread that waits for no credential. */
+        NO_PENDING_AUTH,
+        /** A token that came after the thread's auth prompt expired (spec §9). */
+        AUTH_EXPIRED,
+        /** A token that is not one (blank, spaces inside, too long): the thread asks again. */
+        INVALID_TOKEN,
         /** A command this gateway does not carry out. */
         UNSUPPORTED
     }

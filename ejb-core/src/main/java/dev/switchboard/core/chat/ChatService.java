@@ -3,6 +3,7 @@ package dev.switchboard.core.chat;
 import dev.switchboard.core.clock.InstanceClock;
 import dev.switchboard.core.conversation.ApprovalAuthority;
 import dev.switchboard.core.conversation.Approvals;
+import dev.switchboard.core.conversation.PendingAuth;
 import dev.switchboard.core.conversation.PendingMessages;
 import dev.switchboard.core.conversation.SessionPruning;
 import dev.switchboard.core.conversation.Submission;
@@ -73,6 +74,9 @@ public class ChatService {
     InstanceClock clock;
 
     @Inject
+    ChatSettings settings;
+
+    @Inject
     Event<SessionStarted> sessionStarted;
 
     /**
@@ -96,6 +100,16 @@ public class ChatService {
             return new ChatReply(to.threadId(), ChatReply.OK, "Switched to thread " + to.threadId() + ".", null, null);
         }
         UUID threadId = UniqueViolation.retryOnce(() -> ledger.resolve(key, clock.millis()));
+        Optional<ChatAuthPrompt> auth = Optional.ofNullable(records.pendingAuth(threadId)).map(ChatAuthPrompt::fromJson);
+        if (auth.isPresent()) { // spec §9: before anything else reads the text, so a token reaches nothing else
+            PendingAuth.Interception interception = auth.get().auth().intercept(submission,
+                    java.time.Instant.ofEpochMilli(clock.millis()), settings.authTtl());
+            if (interception == PendingAuth.Interception.TOKEN || interception == PendingAuth.Interception.EXPIRED_INPUT) {
+                return token(userKey, threadId, content, false);
+            }
+            ledger.endAuth(userKey, threadId, interception == PendingAuth.Interception.EXPIRED ? "expired"
+                    : "cancelled by a command");
+        }
         if (submission instanceof Submission.Interrupt) {
             return new ChatReply(threadId, ChatReply.OK, interrupt(userKey, threadId), null, null);
         }
@@ -250,7 +264,9 @@ public class ChatService {
         ChatPending pending = row.pending() == null ? null : ChatPending.fromJson(row.pending());
         ThreadState state = ThreadState.of(activeTurns > 0, pending != null);
         return new ChatThreadView(row.threadId(), state.label(), (int) activeTurns, row.title(), row.sourceChannel(),
-                row.createdAt(), row.updatedAt(), active.filter(row.threadId()::equals).isPresent(), pending);
+                row.createdAt(), row.updatedAt(), active.filter(row.threadId()::equals).isPresent(), pending,
+                row.pendingAuth() == null ? null
+                        : ChatAuthPrompt.fromJson(row.pendingAuth()).shown(row.threadId().toString(), settings.authTtl()));
     }
 
     private Optional<ChatPending> pending(UUID threadId) {
@@ -296,6 +312,70 @@ public class ChatService {
             throw new ChatRejectedException(ChatRejectedException.Reason.NO_PENDING_APPROVAL, NO_PENDING_APPROVAL);
         }
         return new ChatReply(threadId, ChatReply.STARTED, message, outcome.turn().turnId(), runOf(userKey, outcome));
+    }
+
+    /**
+     * A token for the credential the thread waits for (spec §9; the gateway's shortcut, which
+     * never passes the message path): stored sealed, then the tool calls that waited for it run in
+     * a turn of their own.
+     *
+     * @throws ChatRejectedException {@code NOT_FOUND}, {@code NO_PENDING_AUTH}, {@code AUTH_EXPIRED}, {@code INVALID_TOKEN}
+     */
+    public ChatReply giveToken(String userKey, UUID threadId, String token) {
+        records.thread(threadId).filter(t -> t.userKey().equals(userKey))
+                .orElseThrow(() -> new ChatRejectedException(ChatRejectedException.Reason.NOT_FOUND, "Thread not found."));
+        return token(userKey, threadId, token, true);
+    }
+
+    /** Ends the thread's auth mode without a token. @throws ChatRejectedException {@code NOT_FOUND}, {@code NO_PENDING_AUTH} */
+    public ChatReply cancelAuth(String userKey, UUID threadId) {
+        records.thread(threadId).filter(t -> t.userKey().equals(userKey))
+                .orElseThrow(() -> new ChatRejectedException(ChatRejectedException.Reason.NOT_FOUND, "Thread not found."));
+        if (!ledger.endAuth(userKey, threadId, "cancelled by the user")) {
+            throw new ChatRejectedException(ChatRejectedException.Reason.NO_PENDING_AUTH,
+                    ChatApprovalLedger.NO_PENDING_AUTH);
+        }
+        return new ChatReply(threadId, ChatReply.OK, "Authentication cancelled.", null, null);
+    }
+
+    /**
+     * The token path: the text never becomes input, a title, a log line or a notification —
+     * whatever happened meanwhile (another instance took the prompt), it is answered, not passed on.
+     *
+     * @param strict errors as {@link ChatRejectedException} (the shortcut) rather than replies (a message)
+     */
+    private ChatReply token(String userKey, UUID threadId, String text, boolean strict) {
+        ChatAuthPrompt[] answered = new ChatAuthPrompt[1];
+        ChatApprovalLedger.TokenOutcome outcome = ledger.giveToken(userKey, threadId, text, p -> answered[0] = p);
+        String reply;
+        ChatRejectedException.Reason refusal;
+        switch (outcome) {
+            case ACCEPTED:
+                return resumeAfterCredential(userKey, threadId, answered[0]);
+            case INVALID:
+                reply = PendingAuth.INVALID_TOKEN;
+                refusal = ChatRejectedException.Reason.INVALID_TOKEN;
+                break;
+            case EXPIRED:
+                reply = answered[0].auth().expiredReply();
+                refusal = ChatRejectedException.Reason.AUTH_EXPIRED;
+                break;
+            default:
+                reply = ChatApprovalLedger.NO_PENDING_AUTH;
+                refusal = ChatRejectedException.Reason.NO_PENDING_AUTH;
+        }
+        if (strict) {
+            throw new ChatRejectedException(refusal, reply);
+        }
+        return new ChatReply(threadId, ChatReply.OK, reply, null, null);
+    }
+
+    private ChatReply resumeAfterCredential(String userKey, UUID threadId, ChatAuthPrompt prompt) {
+        String done = "Authentication for " + prompt.credential() + " completed.";
+        ToolResumption resumption = ToolResumption.afterCredential(prompt.requestId().toString(), prompt.calls());
+        TurnLedger.Outcome outcome = turns.start(userKey, threadId.toString(), TurnInput.of(List.of(resumption.inputItem())),
+                null, TurnAdmission.of(TurnPolicy.FOLLOWUP, Integer.MAX_VALUE), ToolResumption.SOURCE);
+        return new ChatReply(threadId, ChatReply.STARTED, done, outcome.turn().turnId(), runOf(userKey, outcome));
     }
 
     private String runOf(String userKey, TurnLedger.Outcome outcome) {

@@ -28,6 +28,16 @@ public class ChatSettings {
     private volatile Map<String, Approvals.Need> needs;
 
     @Inject
+    @ConfigProperty(name = "switchboard.chat.tool-credentials", defaultValue = " ")
+    String toolCredentials;
+
+    private volatile Map<String, String> credentials;
+
+    @Inject
+    @ConfigProperty(name = "switchboard.chat.auth-ttl-s", defaultValue = "300")
+    long authTtlS;
+
+    @Inject
     @ConfigProperty(name = "switchboard.chat.context-limit-tokens", defaultValue = "100000")
     long contextLimitTokens;
 
@@ -72,6 +82,43 @@ public class ChatSettings {
             needs.put(pair[0].strip(), need);
         }
         return Map.copyOf(needs);
+    }
+
+    /**
+     * The credential a tool runs with, by name ({@code tool=credential,…}; {@code http_get} sends
+     * it as a bearer token), or null when the tool needs none. A user who has not given it is asked
+     * for it (auth mode, spec §9).
+     *
+     * @throws IllegalStateException for a value that does not parse
+     */
+    public String credentialOf(String tool) {
+        Map<String, String> parsed = credentials;
+        if (parsed == null) {
+            parsed = parseCredentials(toolCredentials);
+            credentials = parsed;
+        }
+        return parsed.get(tool);
+    }
+
+    static Map<String, String> parseCredentials(String value) {
+        Map<String, String> names = new HashMap<>();
+        for (String entry : value.split(",")) {
+            if (entry.isBlank()) {
+                continue;
+            }
+            String[] pair = entry.split("=", 2);
+            if (pair.length != 2 || pair[0].isBlank() || !pair[1].strip().matches("[A-Za-z0-9_.-]{1,64}")) {
+                throw new IllegalStateException("switchboard.chat.tool-credentials: '" + entry.strip()
+                        + "' is not tool=name (a name of 1 to 64 letters, digits, '_', '.', '-')");
+            }
+            names.put(pair[0].strip(), pair[1].strip());
+        }
+        return Map.copyOf(names);
+    }
+
+    /** How long a thread waits for a credential it asked for (spec §9: 300 s). */
+    public Duration authTtl() {
+        return Duration.ofSeconds(Math.max(1, authTtlS));
     }
 
     /** A session idle longer than this is pruned (spec §2.5; default 7 days). */

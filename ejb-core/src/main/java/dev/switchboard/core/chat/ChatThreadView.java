@@ -3,9 +3,11 @@ package dev.switchboard.core.chat;
 import java.util.UUID;
 
 /**
- * A chat thread as its owner sees it; {@code pending}: the tool approval it waits for, or null. {@code state}: the label of its
+ * A chat thread as its owner sees it; {@code pending}: the tool approval it waits for, or null;
+ * {@code pendingAuth}: the credential it waits for, as clients are shown it, or null. {@code state}: the label of its
  * {@link dev.switchboard.core.conversation.ThreadState}; {@code title}: the start of its first message (null before one).
  */
 public record ChatThreadView(UUID threadId, String state, int activeTurns, String title, String sourceChannel,
-        long createdAt, long updatedAt, boolean active, ChatPending pending) {
+        long createdAt, long updatedAt, boolean active, ChatPending pending,
+        jakarta.json.JsonObject pendingAuth) {
 }

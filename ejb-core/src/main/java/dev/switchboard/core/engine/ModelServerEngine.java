@@ -231,19 +231,30 @@ public final class ModelServerEngine implements AgentEngine {
             c.result.complete(c.output(resumption.rejection() == null ? "" : resumption.rejection()).build());
             return;
         }
-        JsonObject approved = calls.get(0);
-        settings.tools().call(approved.getString("name"), approved.getString("arguments"))
-                .thenCompose(output -> {
-                    c.step(FunctionCalls.output(approved.getString("call_id"), output));
-                    return runTools(c, calls.subList(1, calls.size()), 0, false);
-                })
-                .whenComplete((paused, error) -> {
-                    if (error != null) {
-                        c.result.completeExceptionally(error);
-                    } else if (!paused) {
-                        round(c, 1);
-                    }
-                });
+        CompletionStage<Boolean> paused;
+        if (resumption.recheck()) {
+            paused = runTools(c, calls, 0, false);
+        } else {
+            JsonObject approved = calls.get(0);
+            ToolApprovals.Verdict credential = settings.approvals().credentialOf(c.request, approved);
+            if (credential.awaitsCredential() != null) {
+                pause(c, calls, 0, false, credential);
+                return;
+            }
+            paused = settings.tools().call(approved.getString("name"), approved.getString("arguments"),
+                            credential.credential())
+                    .thenCompose(output -> {
+                        c.step(FunctionCalls.output(approved.getString("call_id"), output));
+                        return runTools(c, calls.subList(1, calls.size()), 0, false);
+                    });
+        }
+        paused.whenComplete((stopped, error) -> {
+            if (error != null) {
+                c.result.completeExceptionally(error);
+            } else if (!stopped) {
+                round(c, 1);
+            }
+        });
     }
 
     /** Calls the model; answers, or runs the tools it asked for and calls it again. */
@@ -312,24 +323,38 @@ public final class ModelServerEngine implements AgentEngine {
         }
         String callId = call.getString("call_id");
         return settings.approvals().decide(c.request, call).thenCompose(verdict -> {
-            if (verdict.awaitsPerson()) {
-                if (shown) {
-                    calls.subList(index + 1, calls.size()).forEach(c::step);
-                }
-                JsonArrayBuilder left = Jsons.createArrayBuilder();
-                calls.subList(index, calls.size()).forEach(left::add);
-                c.result.complete(c.output("").add("awaiting_approval",
-                        Jsons.createObjectBuilder().add("calls", left)).build());
+            if (verdict.awaitsPerson() || verdict.awaitsCredential() != null) {
+                pause(c, calls, index, shown, verdict);
                 return CompletableFuture.completedFuture(true);
             }
             CompletionStage<String> output = verdict.allowed()
-                    ? settings.tools().call(call.getString("name"), call.getString("arguments"))
+                    ? settings.tools().call(call.getString("name"), call.getString("arguments"), verdict.credential())
                     : CompletableFuture.completedFuture("error: not approved: " + verdict.reason());
             return output.thenCompose(text -> {
                 c.step(FunctionCalls.output(callId, text));
                 return runTools(c, calls, index + 1, shown);
             });
         });
+    }
+
+    /**
+     * Ends the run at {@code calls[index]}, which waits for a person ({@code awaiting_approval}) or
+     * for the user's credential ({@code awaiting_token}, naming it): the calls left, none of them
+     * run, are in the output for the server to keep.
+     */
+    private void pause(Conversation c, List<JsonObject> calls, int index, boolean shown, ToolApprovals.Verdict verdict) {
+        if (shown) {
+            calls.subList(index + 1, calls.size()).forEach(c::step);
+        }
+        JsonArrayBuilder left = Jsons.createArrayBuilder();
+        calls.subList(index, calls.size()).forEach(left::add);
+        JsonObjectBuilder waiting = Jsons.createObjectBuilder().add("calls", left);
+        if (verdict.awaitsCredential() != null) {
+            c.result.complete(c.output("").add("awaiting_token", waiting.add("credential", verdict.awaitsCredential()))
+                    .build());
+        } else {
+            c.result.complete(c.output("").add("awaiting_approval", waiting).build());
+        }
     }
 
     private HttpRequest request(ModelCall call) {

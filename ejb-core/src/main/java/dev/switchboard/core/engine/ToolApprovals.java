@@ -20,15 +20,42 @@ public interface ToolApprovals {
     CompletionStage<Verdict> decide(EngineRequest request, JsonObject call);
 
     /**
+     * The credential a call a person already approved runs with: {@link Verdict#ALLOWED} when its
+     * tool needs none, {@link Verdict#allowedWith} the user's secret, or
+     * {@link Verdict#awaitCredential} when the user has not given it yet.
+     */
+    default Verdict credentialOf(EngineRequest request, JsonObject call) {
+        return Verdict.ALLOWED;
+    }
+
+    /**
      * @param awaitsPerson the call waits for a person: the run ends here, its calls left for a
      *        {@link ToolResumption} to carry on
+     * @param awaitsCredential the name of the credential the call waits for (the user has not given
+     *        it yet): the run ends here as for a person, the calls left until the user gives it
+     * @param credential the user's secret the tool runs with, or null; never shown
      */
-    record Verdict(boolean allowed, String reason, boolean awaitsPerson) {
-        public static final Verdict ALLOWED = new Verdict(true, null, false);
-        public static final Verdict AWAIT_PERSON = new Verdict(false, "awaiting a person's approval", true);
+    record Verdict(boolean allowed, String reason, boolean awaitsPerson, String awaitsCredential, String credential) {
+        public static final Verdict ALLOWED = new Verdict(true, null, false, null, null);
+        public static final Verdict AWAIT_PERSON = new Verdict(false, "awaiting a person's approval", true, null, null);
 
         public static Verdict refused(String reason) {
-            return new Verdict(false, reason, false);
+            return new Verdict(false, reason, false, null, null);
+        }
+
+        public static Verdict allowedWith(String credential) {
+            return new Verdict(true, null, false, null, credential);
+        }
+
+        public static Verdict awaitCredential(String name) {
+            return new Verdict(false, "awaiting the user's credential " + name, false, name, null);
+        }
+
+        @Override
+        public String toString() { // the secret stays out of every log line
+            return "Verdict[allowed=" + allowed + ", reason=" + reason + ", awaitsPerson=" + awaitsPerson
+                    + ", awaitsCredential=" + awaitsCredential + ", credential=" + (credential == null ? "none" : "***")
+                    + "]";
         }
     }
 }

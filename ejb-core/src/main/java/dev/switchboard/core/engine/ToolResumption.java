@@ -17,11 +17,14 @@ import java.util.Optional;
  * with the model; rejected, every call gets the rejection as its output and the run answers
  * {@code rejection} without calling the model.
  *
+ * <p>{@code recheck}: the loop waited for the user's credential, which is now given — every call
+ * left is put to {@link ToolApprovals} again (it may yet wait for a person), then the loop goes on.
+ *
  * <p>Only the server makes such runs (their source is {@link #SOURCE}, which no API accepts), so
  * no message can pose as an approval.
  */
 public record ToolResumption(String requestId, List<JsonObject> calls, boolean approved, boolean always,
-        String rejection) {
+        String rejection, boolean recheck) {
 
     /** The source of a resumption's run. */
     public static final String SOURCE = "chat:approval";
@@ -32,6 +35,16 @@ public record ToolResumption(String requestId, List<JsonObject> calls, boolean a
         calls = List.copyOf(calls);
     }
 
+    /** A person's answer to an approval. */
+    public ToolResumption(String requestId, List<JsonObject> calls, boolean approved, boolean always, String rejection) {
+        this(requestId, calls, approved, always, rejection, false);
+    }
+
+    /** The loop goes on after the user gave the credential its calls waited for. */
+    public static ToolResumption afterCredential(String requestId, List<JsonObject> calls) {
+        return new ToolResumption(requestId, calls, true, false, null, true);
+    }
+
     public JsonObject toJson() {
         JsonArrayBuilder list = Jsons.createArrayBuilder();
         calls.forEach(list::add);
@@ -39,6 +52,9 @@ public record ToolResumption(String requestId, List<JsonObject> calls, boolean a
                 .add("always", always);
         if (rejection != null) {
             json.add("rejection", rejection);
+        }
+        if (recheck) {
+            json.add("recheck", true);
         }
         return json.build();
     }
@@ -53,7 +69,8 @@ public record ToolResumption(String requestId, List<JsonObject> calls, boolean a
             List<JsonObject> calls = json.getJsonArray("calls").getValuesAs(JsonObject.class);
             JsonValue rejection = json.get("rejection");
             return Optional.of(new ToolResumption(json.getString("request_id"), calls, json.getBoolean("approved"),
-                    json.getBoolean("always", false), rejection instanceof jakarta.json.JsonString s ? s.getString() : null));
+                    json.getBoolean("always", false), rejection instanceof jakarta.json.JsonString s ? s.getString() : null,
+                    json.getBoolean("recheck", false)));
         } catch (RuntimeException e) {
             return Optional.empty();
         }

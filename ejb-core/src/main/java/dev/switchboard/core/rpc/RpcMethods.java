@@ -53,7 +53,8 @@ public class RpcMethods {
     static final Set<String> METHODS = Set.of("server/status", "server/pause", "server/resume", "server/logStream",
             "server/instances",
             "thread/start", "thread/list", "thread/read", "turn/start", "turn/steer", "turn/interrupt", "turn/read",
-            "chat/send", "chat/threads", "chat/newThread", "chat/read", "chat/approve");
+            "chat/send", "chat/threads", "chat/newThread", "chat/read", "chat/approve",
+            "chat/authToken", "chat/authCancel");
 
     private static final int MAX_KEY_LENGTH = 512;
 
@@ -104,6 +105,9 @@ public class RpcMethods {
                 case "chat/newThread" -> ChatJson.thread(chat.newThread(userKey, ChatMessage.channel(params.object())));
                 case "chat/read" -> chatRead(userKey, params);
                 case "chat/approve" -> chatApprove(userKey, params);
+                case "chat/authToken" -> ChatJson.reply(chat.giveToken(userKey, chatThread(params),
+                        ChatMessage.token(params.object())));
+                case "chat/authCancel" -> ChatJson.reply(chat.cancelAuth(userKey, chatThread(params)));
                 default -> throw new IllegalStateException("unrouted method " + name);
             };
         } catch (TurnRejectedException e) {
@@ -116,6 +120,7 @@ public class RpcMethods {
             throw new RpcException(switch (e.reason()) {
                 case NOT_FOUND -> RpcError.invalidField("thread_id", e.getMessage());
                 case MISMATCH, NO_PENDING_APPROVAL -> RpcError.invalidField("request_id", e.getMessage());
+                case NO_PENDING_AUTH, AUTH_EXPIRED, INVALID_TOKEN -> RpcError.invalidField("token", e.getMessage());
                 case NOT_AUTHORIZED -> RpcError.invalidField("channel", e.getMessage());
                 case QUEUE_FULL, BUSY -> RpcError.internal(e.getMessage());
                 default -> RpcError.invalidField("content", e.getMessage());
@@ -134,14 +139,20 @@ public class RpcMethods {
 
     /** {@code chat/approve}: {@code {thread_id, request_id?, action, channel?}} as {@code POST /v1/chat/threads/{id}/approval}. */
     private JsonObject chatApprove(String userKey, Params params) {
+        UUID id = chatThread(params);
+        ChatAnswer answer = ChatAnswer.of(params.object());
+        return ChatJson.reply(chat.answer(userKey, answer.channel(), id, answer.requestId(), answer.approved(),
+                answer.always()));
+    }
+
+    /** The {@code thread_id} of a chat method's params: a chat thread's id. */
+    private static UUID chatThread(Params params) {
         String thread = params.trimmed("thread_id");
         UUID id = thread == null ? null : Submissions.uuid(thread).orElse(null);
         if (id == null) {
             throw new RpcException(RpcError.invalidField("thread_id", "thread_id is required: a chat thread's id"));
         }
-        ChatAnswer answer = ChatAnswer.of(params.object());
-        return ChatJson.reply(chat.answer(userKey, answer.channel(), id, answer.requestId(), answer.approved(),
-                answer.always()));
+        return id;
     }
 
     /** {@code chat/read}: {@code {thread_id, after_seq?, limit?}} as {@code GET /v1/chat/threads/{id}}. */

@@ -37,7 +37,7 @@ class PackageDirectionTest {
             List.of("run", "runtime"),
             List.of("lane"),
             List.of("lifecycle", "thread"),
-            List.of("idempotency", "notify", "engine", "user", "schema", "history"),
+            List.of("idempotency", "notify", "engine", "user", "schema", "history", "credential"),
             List.of("clock", "input"),
             List.of("json", "metrics", "sql"));
 

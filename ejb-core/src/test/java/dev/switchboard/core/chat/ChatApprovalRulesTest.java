@@ -72,6 +72,29 @@ class ChatApprovalRulesTest {
     }
 
     @Test
+    void toolCredentialsAreConfiguredByName() {
+        assertEquals(Map.of("http_get", "github", "b", "x.y-z"), ChatSettings.parseCredentials(" http_get=github, b=x.y-z,"));
+        assertEquals(Map.of(), ChatSettings.parseCredentials(" "));
+        assertThrows(IllegalStateException.class, () -> ChatSettings.parseCredentials("http_get"));
+        assertThrows(IllegalStateException.class, () -> ChatSettings.parseCredentials("http_get=two words"));
+    }
+
+    @Test
+    void anAuthPromptKeepsItsCallsAndShowsWhenItExpires() {
+        jakarta.json.JsonObject call = json("{\"type\":\"function_call\",\"call_id\":\"c1\",\"name\":\"http_get\","
+                + "\"arguments\":\"{}\"}");
+        ChatAuthPrompt prompt = ChatAuthPrompt.of("github", java.util.List.of(call), "turn-1", 1_000);
+        ChatAuthPrompt back = ChatAuthPrompt.fromJson(prompt.toJson());
+        assertEquals(prompt, back);
+        assertEquals("http_get", back.toolName());
+        jakarta.json.JsonObject shown = back.shown("t-1", java.time.Duration.ofSeconds(300));
+        assertEquals("1970-01-01T00:05:01Z", shown.getString("expires_at"));
+        assertEquals("github", shown.getString("credential"));
+        assertEquals(back.requestId(), back.renewed(9_000).requestId());
+        assertEquals(9_000, back.renewed(9_000).createdAt(), "asked again: a fresh TTL");
+    }
+
+    @Test
     void alwaysAddsATool() {
         assertEquals(Set.of(), ChatApprovals.autoApproved(null));
         String one = ChatApprovals.withTool(null, "b");

@@ -68,4 +68,32 @@ class ConversationRulesTest {
         assertFalse(auth.isExpired(created.plusSeconds(300)));
         assertTrue(auth.isExpired(created.plusSeconds(301)));
     }
+
+    @Test
+    void inputWithinTheTtlIsTheTokenAndACommandCancels() {
+        Instant created = Instant.parse("2026-11-26T00:00:00Z");
+        PendingAuth auth = new PendingAuth("github", created);
+        java.time.Duration ttl = PendingAuth.TTL;
+        assertEquals(PendingAuth.Interception.TOKEN, auth.intercept(Submissions.parse("ghp_abc"), created.plusSeconds(300), ttl));
+        assertEquals(PendingAuth.Interception.TOKEN, auth.intercept(Submissions.parse("yes"), created, ttl),
+                "a bare keyword is input: nothing else is pending");
+        assertEquals(PendingAuth.Interception.CANCEL, auth.intercept(Submissions.parse("/undo"), created, ttl));
+        assertEquals(PendingAuth.Interception.EXPIRED_INPUT,
+                auth.intercept(Submissions.parse("ghp_abc"), created.plusSeconds(301), ttl));
+        assertEquals(PendingAuth.Interception.EXPIRED, auth.intercept(Submissions.parse("/interrupt"), created.plusSeconds(301), ttl));
+        assertEquals(PendingAuth.Interception.EXPIRED_INPUT,
+                auth.intercept(Submissions.parse("x"), created.plusSeconds(6), java.time.Duration.ofSeconds(5)),
+                "a configured TTL");
+        assertEquals("Authentication for **github** expired. Please try again.", auth.expiredReply());
+    }
+
+    @Test
+    void aTokenIsOneTrimmedWordOfPrintableCharacters() {
+        assertEquals(Optional.of("ghp_abc.DEF-1"), PendingAuth.token("  ghp_abc.DEF-1\n"));
+        assertEquals(Optional.empty(), PendingAuth.token("   "));
+        assertEquals(Optional.empty(), PendingAuth.token("two words"));
+        assertEquals(Optional.empty(), PendingAuth.token("tab\tinside"));
+        assertEquals(Optional.empty(), PendingAuth.token("x".repeat(PendingAuth.MAX_TOKEN + 1)));
+        assertEquals(PendingAuth.MAX_TOKEN, PendingAuth.token("x".repeat(PendingAuth.MAX_TOKEN)).orElseThrow().length());
+    }
 }

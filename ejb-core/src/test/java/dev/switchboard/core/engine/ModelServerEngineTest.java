@@ -454,6 +454,93 @@ class ModelServerEngineTest {
         assertEquals(0, server.seen.size());
     }
 
+    /** A tool that answers with the credential it was given, so a test sees what reached it. */
+    private static final class KeyedTool implements dev.switchboard.core.engine.tool.FunctionTool {
+        @Override
+        public String name() {
+            return "keyed";
+        }
+
+        @Override
+        public String description() {
+            return "answers with the credential it was given";
+        }
+
+        @Override
+        public JsonObject parameters() {
+            return jakarta.json.Json.createObjectBuilder().add("type", "object").build();
+        }
+
+        @Override
+        public java.util.concurrent.CompletionStage<String> call(JsonObject arguments) {
+            return call(arguments, null);
+        }
+
+        @Override
+        public java.util.concurrent.CompletionStage<String> call(JsonObject arguments, String credential) {
+            return java.util.concurrent.CompletableFuture.completedFuture("key=" + credential);
+        }
+    }
+
+    /** An engine whose {@code keyed} tool needs the credential {@code github}, which {@code secret} holds (empty: not given). */
+    private ModelServerEngine credentialEngine(java.util.concurrent.atomic.AtomicReference<String> secret) {
+        ToolApprovals approvals = new ToolApprovals() {
+            @Override
+            public java.util.concurrent.CompletionStage<ToolApprovals.Verdict> decide(EngineRequest request, JsonObject call) {
+                return java.util.concurrent.CompletableFuture.completedFuture(credentialOf(request, call));
+            }
+
+            @Override
+            public ToolApprovals.Verdict credentialOf(EngineRequest request, JsonObject call) {
+                if (!"keyed".equals(call.getString("name"))) {
+                    return ToolApprovals.Verdict.ALLOWED;
+                }
+                return secret.get() == null ? ToolApprovals.Verdict.awaitCredential("github")
+                        : ToolApprovals.Verdict.allowedWith(secret.get());
+            }
+        };
+        return new ModelServerEngine(new ModelServerEngine.Settings(server.base(), Optional.empty(), "m", Optional.empty(),
+                Duration.ofSeconds(5), Optional.empty(), 0, new ResponsesWire(),
+                new ToolBox(List.of(new KeyedTool(), new CurrentTimeTool(java.time.Clock.systemUTC()))), 8, approvals),
+                HttpClient.newHttpClient(), timer);
+    }
+
+    @Test
+    void aCallThatAwaitsACredentialEndsTheRunNamingItAndTheCallsLeft() throws Exception {
+        server.stream(List.of(event("response.completed", 1, "response", response("resp_1", 1,
+                functionCall("call_k", "keyed", "{}"), functionCall("call_t", "current_time", "{}")))));
+        JsonObject output = run(credentialEngine(new java.util.concurrent.atomic.AtomicReference<>()),
+                request("x", List.of(), Cancellation.manual()));
+        JsonObject waiting = output.getJsonObject("awaiting_token");
+        assertEquals("github", waiting.getString("credential"));
+        assertEquals(List.of("call_k", "call_t"), waiting.getJsonArray("calls").getValuesAs(JsonObject.class).stream()
+                .map(c -> c.getString("call_id")).toList());
+        assertFalse(output.containsKey("awaiting_approval"));
+        assertEquals(1, server.seen.size());
+    }
+
+    @Test
+    void aResumptionAfterTheCredentialRunsTheCallsWithItThenCallsTheModel() throws Exception {
+        JsonObject keyed = functionCall("call_k", "keyed", "{}");
+        server.stream(streamed("resp_2", "done"));
+        JsonObject output = run(credentialEngine(new java.util.concurrent.atomic.AtomicReference<>("s3cret")),
+                resumption(List.of(userItem("x"), keyed), ToolResumption.afterCredential("r1", List.of(keyed))));
+        assertEquals("done", output.getString("text"));
+        assertEquals("key=s3cret", output.getJsonArray("items").getJsonObject(0).getString("output"),
+                "the tool ran with the user's credential");
+        assertEquals(1, server.seen.size());
+        assertFalse(ToolApprovals.Verdict.allowedWith("s3cret").toString().contains("s3cret"), "never in a log line");
+    }
+
+    @Test
+    void anApprovedCallWhoseCredentialIsMissingWaitsForIt() throws Exception {
+        JsonObject keyed = functionCall("call_k", "keyed", "{}");
+        JsonObject output = run(credentialEngine(new java.util.concurrent.atomic.AtomicReference<>()),
+                resumption(List.of(userItem("x"), keyed), new ToolResumption("r1", List.of(keyed), true, false, null)));
+        assertEquals("github", output.getJsonObject("awaiting_token").getString("credential"));
+        assertEquals(0, server.seen.size());
+    }
+
     @Test
     void cancellingTheRunWhileAToolWorksEndsItAtOnce() throws Exception {
         server.stream(List.of(event("response.completed", 1, "response", response("resp_1", 1,

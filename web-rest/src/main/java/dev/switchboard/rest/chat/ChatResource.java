@@ -16,6 +16,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
+import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -130,6 +131,36 @@ public class ChatResource {
         return Response.status(202).entity(ChatJson.reply(reply).toString()).build();
     }
 
+    /** {@code {"token":…}}: the credential the thread waits for; 202 with the turn that runs the waiting calls. */
+    @POST
+    @Path("threads/{thread_id}/auth")
+    public Response authToken(@PathParam("thread_id") String threadId, @Context HttpHeaders headers, InputStream body) {
+        UUID id = Submissions.uuid(threadId).orElseThrow(ChatResource::threadNotFound);
+        String token;
+        try {
+            token = ChatMessage.token(object(read(headers, body).value()));
+        } catch (ChatMessage.InvalidException e) {
+            throw invalid(e.getMessage());
+        }
+        try {
+            return Response.status(202).entity(ChatJson.reply(chat.giveToken(caller.user(), id, token)).toString()).build();
+        } catch (ChatRejectedException e) {
+            throw rejected(e);
+        }
+    }
+
+    /** Ends the thread's auth mode without a token. */
+    @DELETE
+    @Path("threads/{thread_id}/auth")
+    public String authCancel(@PathParam("thread_id") String threadId) {
+        UUID id = Submissions.uuid(threadId).orElseThrow(ChatResource::threadNotFound);
+        try {
+            return ChatJson.reply(chat.cancelAuth(caller.user(), id)).toString();
+        } catch (ChatRejectedException e) {
+            throw rejected(e);
+        }
+    }
+
     private JsonBody.Parsed read(HttpHeaders headers, InputStream body) {
         return JsonBody.read(JsonBody.mediaType(headers.getHeaderString(HttpHeaders.CONTENT_TYPE)), body, maxBodyBytes);
     }
@@ -159,6 +190,12 @@ public class ChatResource {
                 return new ApiException(409, "thread_busy", e.getMessage());
             case NO_PENDING_APPROVAL:
                 return new ApiException(409, "no_pending_approval", e.getMessage());
+            case NO_PENDING_AUTH:
+                return new ApiException(409, "no_pending_auth", e.getMessage());
+            case AUTH_EXPIRED:
+                return new ApiException(409, "auth_expired", e.getMessage());
+            case INVALID_TOKEN:
+                return new ApiException(400, "invalid_token", e.getMessage());
             default:
                 return new ApiException(400, "unsupported_command", e.getMessage());
         }

@@ -19,4 +19,12 @@ public interface FunctionTool {
     JsonObject parameters();
 
     CompletionStage<String> call(JsonObject arguments);
+
+    /**
+     * As {@link #call(JsonObject)}, with the user's secret the tool was configured to need
+     * ({@code credential} null: none). A tool that uses no credential ignores it.
+     */
+    default CompletionStage<String> call(JsonObject arguments, String credential) {
+        return call(arguments);
+    }
 }

@@ -68,11 +68,21 @@ public final class HttpGetTool implements FunctionTool {
 
     @Override
     public CompletionStage<String> call(JsonObject arguments) {
+        return call(arguments, null);
+    }
+
+    /** {@code credential}: sent as {@code Authorization: Bearer …} (a tool configured to need the user's token). */
+    @Override
+    public CompletionStage<String> call(JsonObject arguments, String credential) {
         String url = arguments.get("url") instanceof JsonString s ? s.getString() : "";
         if (!allows(url)) {
             return CompletableFuture.failedFuture(new IllegalArgumentException("url not allowed: " + url));
         }
-        HttpRequest request = HttpRequest.newBuilder(URI.create(url)).timeout(timeout).GET().build();
+        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(url)).timeout(timeout).GET();
+        if (credential != null) {
+            builder.header("Authorization", "Bearer " + credential);
+        }
+        HttpRequest request = builder.build();
         CompletableFuture<String> result = new CompletableFuture<>();
         client.sendAsync(request, info -> HttpResponse.BodySubscribers.fromSubscriber(new Capped(info.statusCode(), result)))
                 .whenComplete((response, error) -> {

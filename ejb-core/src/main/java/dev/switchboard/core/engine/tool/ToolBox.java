@@ -71,6 +71,11 @@ public final class ToolBox {
 
     /** Calls {@code name} with {@code argumentsJson}; completes with its output (an {@code error: …} text on failure). */
     public CompletionStage<String> call(String name, String argumentsJson) {
+        return call(name, argumentsJson, null);
+    }
+
+    /** As {@link #call(String, String)}, the tool given the user's {@code credential} (null: none). */
+    public CompletionStage<String> call(String name, String argumentsJson, String credential) {
         FunctionTool tool = tools.get(name);
         if (tool == null) {
             return CompletableFuture.completedFuture("error: no tool named " + name);
@@ -93,7 +98,7 @@ public final class ToolBox {
         }
         CompletionStage<String> output;
         try {
-            output = tool.call(arguments);
+            output = tool.call(arguments, credential);
         } catch (RuntimeException e) {
             output = CompletableFuture.failedFuture(e);
         }

@@ -1,0 +1,316 @@
+package dev.switchboard.it;
+
+import static dev.switchboard.it.ChatCalls.DEADLINE;
+import static dev.switchboard.it.ChatCalls.assertError;
+import static dev.switchboard.it.ChatCalls.get;
+import static dev.switchboard.it.ChatCalls.lastResponse;
+import static dev.switchboard.it.ChatCalls.send;
+import static dev.switchboard.it.ChatCalls.threadOf;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.switchboard.testkit.Await;
+import jakarta.json.Json;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObject;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.http.HttpRequest;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Auth mode (spec §9) end to end: the {@code openresponses} engine against a scripted model server
+ * whose {@code http_get} target wants a bearer token, with {@code http_get} configured to need the
+ * user's credential {@code github}. A call without it pauses the turn; the next message is the
+ * token — sealed into the credential store, the waiting call then runs with it — and the secret
+ * is in no log line, notification, database row or model request. Invalid tokens are asked again,
+ * commands cancel, the prompt survives kill -9 with its original TTL and expires as specified.
+ *
+ * <p>The model: to {@code fetch <x>}, a call of {@code http_get} on the test's {@code /api/<x>};
+ * after a tool's output, {@code tool said: <output>}; otherwise {@code heard: <text>}.
+ */
+class ChatAuthIT {
+
+    private static final int PORT = 9215;
+    private static final String NAME = "it-chat-auth";
+    private static final String ALICE = "alice-auth-token-0123456789";
+    private static final String BOB = "bob-auth-token-01234567890";
+    private static final String DAVE = "dave-auth-token-0123456789";
+    private static final long TTL_S = 20;
+    private static final List<JsonObject> REQUESTS = new CopyOnWriteArrayList<>();
+    private static final List<String> AUTHORIZATIONS = new CopyOnWriteArrayList<>();
+    private static HttpServer model;
+    private static String database;
+    private static Instance server;
+
+    @BeforeAll
+    static void start() throws IOException {
+        model = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        model.setExecutor(Executors.newCachedThreadPool());
+        model.createContext("/v1/responses", ChatAuthIT::answer);
+        model.createContext("/api/", ChatAuthIT::api);
+        model.start();
+        database = TestDatabase.recreate("switchboard_it_chat_auth");
+        Map<String, String> env = Instance.defaults(database, PORT, NAME);
+        env.put("SWITCHBOARD_AUTH_TOKENS", ALICE + "=alice," + BOB + "=bob," + DAVE + "=dave");
+        env.put("SWITCHBOARD_ENGINE", "openresponses");
+        env.put("SWITCHBOARD_ENGINE_OPENRESPONSES_BASE_URL", "http://127.0.0.1:" + model.getAddress().getPort() + "/v1");
+        env.put("SWITCHBOARD_ENGINE_OPENRESPONSES_MODEL", "scripted-model");
+        env.put("SWITCHBOARD_TOOLS", "http_get");
+        env.put("SWITCHBOARD_TOOLS_HTTP_GET_ALLOW", "http://127.0.0.1:" + model.getAddress().getPort() + "/api/");
+        env.put("SWITCHBOARD_CHAT_TOOL_CREDENTIALS", "http_get=github");
+        env.put("SWITCHBOARD_CHAT_AUTH_TTL_S", Long.toString(TTL_S));
+        server = Instance.start(NAME, PORT, env);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (server != null) {
+            server.stop();
+        }
+        if (model != null) {
+            model.stop(0);
+        }
+    }
+
+    @Test
+    void theNextMessageIsTheTokenTheWaitingCallRunsWithItAndTheSecretIsNowhereElse() throws Exception {
+        String secret = "ghp_S3cretAliceToken_" + System.nanoTime();
+        String thread = threadOf(send(server, ALICE, "telegram", "auth-1", "fetch repo"));
+        JsonObject prompt = awaitPrompt(ALICE, thread);
+        assertEquals("github", prompt.getString("credential"));
+        assertEquals("http_get", prompt.getString("tool_name"));
+        assertEquals(List.of(), fetched("repo"), "nothing was fetched without the credential");
+
+        Api.Reply given = send(server, ALICE, "telegram", "auth-1", "  " + secret + "  ");
+        assertEquals(202, given.status(), given.body());
+        assertEquals("Authentication for github completed.", given.json().getString("message"));
+        assertEquals("tool said: HTTP 200\nrepo for a token holder", lastResponse(server, ALICE, thread, 2));
+        assertEquals(List.of("repo Bearer " + secret), fetched("repo"), "the tool sent the token, trimmed");
+        assertTrue(prompt(ALICE, thread) == null, "auth mode ended");
+
+        send(server, ALICE, "web", "auth-1b", "fetch again");
+        String other = threadOf(send(server, ALICE, "web", "auth-1c", "fetch more"));
+        assertEquals("tool said: HTTP 200\nmore for a token holder", lastResponse(server, ALICE, other, 1),
+                "the credential is the user's, on every thread");
+        assertEquals(List.of("more Bearer " + secret), fetched("more"));
+        JsonObject turns = get(server, ALICE, "/v1/chat/threads/" + thread).json();
+        assertEquals(2, turns.getJsonArray("turns").size(), "the token was no turn");
+
+        String stream = get(server, ALICE, "/v1/chat/threads/" + thread + "/events?last_event_id=0", 2);
+        assertTrue(stream.contains("event: auth/required") && stream.contains("event: auth/completed")
+                && stream.contains("\"state\":\"ready\""), stream);
+
+        assertSecretNowhere(secret, stream);
+        Path key = Instance.outputDir(NAME).resolve("switchboard/resources/security/switchboard-credentials.key");
+        assertTrue(Files.exists(key), "the sealing key is the server's own, outside the database");
+        assertEquals(Set.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE),
+                Files.getPosixFilePermissions(key));
+    }
+
+    @Test
+    void anInvalidTokenIsAskedForAgainAndACommandCancels() throws Exception {
+        String thread = threadOf(send(server, BOB, "web", "auth-2", "fetch one"));
+        String first = awaitPrompt(BOB, thread).getString("expires_at");
+
+        Api.Reply invalid = send(server, BOB, "web", "auth-2", "two words");
+        assertEquals(200, invalid.status(), invalid.body());
+        assertEquals("Invalid token. Please try again.", invalid.json().getString("message"));
+        JsonObject again = prompt(BOB, thread);
+        assertTrue(again != null && Instant.parse(again.getString("expires_at")).compareTo(Instant.parse(first)) >= 0,
+                "asked again, with a fresh TTL: " + again);
+
+        Api.Reply undo = send(server, BOB, "web", "auth-2", "/undo");
+        assertEquals(200, undo.status(), undo.body());
+        assertTrue(prompt(BOB, thread) == null, "a command cancels auth mode");
+        send(server, BOB, "web", "auth-2", "hello");
+        assertEquals("heard: hello", lastResponse(server, BOB, thread, 2), "the next message is a turn again");
+        assertFalse(REQUESTS.stream().anyMatch(r -> r.toString().contains("two words")), "the token never reached the model");
+    }
+
+    @Test
+    void theGatewaysShortcutsTakeATokenOrCancelAndCheckTheThread() throws Exception {
+        String thread = threadOf(send(server, BOB, "cli", "auth-3", "fetch two"));
+        awaitPrompt(BOB, thread);
+        assertError(auth(ALICE, thread, "{\"token\":\"x\"}"), 404, "thread_not_found");
+        assertError(auth(BOB, thread, "{\"token\":\"\"}"), 400, "invalid_chat_payload");
+        assertError(auth(BOB, thread, "{\"token\":\"has space\"}"), 400, "invalid_token");
+        Api.Reply cancelled = server.api.send(server.api.request("/v1/chat/threads/" + thread + "/auth")
+                .header("Authorization", "Bearer " + BOB).DELETE());
+        assertEquals(200, cancelled.status(), cancelled.body());
+        assertError(auth(BOB, thread, "{\"token\":\"late\"}"), 409, "no_pending_auth");
+
+        String next = threadOf(send(server, BOB, "cli", "auth-4", "fetch three"));
+        awaitPrompt(BOB, next);
+        try (RpcSocket socket = RpcSocket.connect(PORT, "Authorization", "Bearer " + BOB)) {
+            JsonObject given = socket.call("chat/authToken", Json.createObjectBuilder().add("thread_id", next)
+                    .add("token", "bob_token_over_ws").build());
+            assertEquals("started", given.getJsonObject("result").getString("status"), given.toString());
+            JsonObject twice = socket.call("chat/authToken", Json.createObjectBuilder().add("thread_id", next)
+                    .add("token", "bob_token_over_ws").build());
+            assertEquals(-32602, twice.getJsonObject("error").getInt("code"), twice.toString());
+        }
+        assertEquals("tool said: HTTP 200\nthree for a token holder", lastResponse(server, BOB, next, 2));
+    }
+
+    @Test
+    void aPromptSurvivesACrashWithItsTtlAndExpiresAsSpecified() throws Exception {
+        String waiting = threadOf(sendAs("fetch later"));
+        JsonObject before = awaitPrompt(DAVE, waiting);
+        server.kill(); // kill -9, then the same instance again
+        server.restart();
+        JsonObject after = prompt(DAVE, waiting);
+        assertEquals(before.getString("request_id"), after.getString("request_id"), "the same prompt after a restart");
+        assertEquals(before.getString("expires_at"), after.getString("expires_at"), "with its original TTL (I11)");
+        Instant expiry = Instant.parse(after.getString("expires_at"));
+        Await.until(DEADLINE, () -> Instant.now().isAfter(expiry.plusSeconds(1)), "the prompt's TTL passes");
+        Api.Reply late = sendAs("dave_late_token");
+        assertEquals(200, late.status(), late.body());
+        assertEquals("Authentication for **github** expired. Please try again.", late.json().getString("message"));
+        assertTrue(prompt(DAVE, waiting) == null, "auth mode ended");
+        assertEquals(202, sendAs("fetch again").status());
+        awaitPrompt(DAVE, waiting); // the late token was not stored: asked again
+        assertEquals(2, get(server, DAVE, "/v1/chat/threads/" + waiting).json().getJsonArray("turns").size(),
+                "the late token was no turn");
+        assertSecretNowhere("dave_late_token", "");
+    }
+
+    private static Api.Reply sendAs(String content) {
+        return send(server, DAVE, "web", "auth-dave", content);
+    }
+
+    /** What the API saw for {@code name}: "name authorization" per request. */
+    private static List<String> fetched(String name) {
+        return AUTHORIZATIONS.stream().filter(a -> a.startsWith(name + " ")).toList();
+    }
+
+    private static Api.Reply auth(String token, String thread, String body) {
+        return server.api.send(server.api.request("/v1/chat/threads/" + thread + "/auth")
+                .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)));
+    }
+
+    private static JsonObject prompt(String token, String thread) {
+        JsonObject t = get(server, token, "/v1/chat/threads/" + thread).json().getJsonObject("thread");
+        return t.isNull("pending_auth") ? null : t.getJsonObject("pending_auth");
+    }
+
+    private static JsonObject awaitPrompt(String token, String thread) throws InterruptedException {
+        Await.until(DEADLINE, () -> prompt(token, thread) != null, "thread " + thread + " waits for a credential");
+        return prompt(token, thread);
+    }
+
+    /** The secret in no database row, log file, engine journal, model request or notification stream. */
+    private static void assertSecretNowhere(String secret, String stream) throws Exception {
+        assertFalse(stream.contains(secret), "notifications");
+        assertFalse(REQUESTS.stream().anyMatch(r -> r.toString().contains(secret)), "model requests");
+        List<String> rows = new ArrayList<>();
+        try (Connection c = TestDatabase.connect(database)) {
+            DatabaseMetaData meta = c.getMetaData();
+            List<String> tables = new ArrayList<>();
+            try (ResultSet rs = meta.getTables(null, null, "%", new String[] {"TABLE"})) {
+                while (rs.next()) {
+                    String schema = String.valueOf(rs.getString("TABLE_SCHEM")).toLowerCase(Locale.ROOT);
+                    if (!schema.startsWith("pg_") && !schema.equals("information_schema")) {
+                        tables.add("\"" + rs.getString("TABLE_SCHEM") + "\".\"" + rs.getString("TABLE_NAME") + "\"");
+                    }
+                }
+            }
+            assertTrue(tables.stream().anyMatch(t -> t.toLowerCase(Locale.ROOT).contains("chat_credentials")), tables.toString());
+            try (Statement s = c.createStatement()) {
+                for (String table : tables) {
+                    try (ResultSet rs = s.executeQuery("SELECT * FROM " + table)) {
+                        ResultSetMetaData columns = rs.getMetaData();
+                        while (rs.next()) {
+                            for (int i = 1; i <= columns.getColumnCount(); i++) {
+                                String value = rs.getString(i);
+                                if (value != null && value.contains(secret)) {
+                                    rows.add(table + "." + columns.getColumnName(i));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assertEquals(List.of(), rows, "database rows holding the secret");
+        List<Path> files = new ArrayList<>();
+        for (Path dir : List.of(Instance.outputDir(NAME), Instance.journalDir())) {
+            if (Files.isDirectory(dir)) {
+                try (Stream<Path> walk = Files.walk(dir)) {
+                    walk.filter(Files::isRegularFile).filter(f -> !f.toString().endsWith(".jar"))
+                            .filter(f -> contains(f, secret)).forEach(files::add);
+                }
+            }
+        }
+        assertEquals(List.of(), files, "files (logs, journals) holding the secret");
+    }
+
+    private static boolean contains(Path file, String secret) {
+        try {
+            return new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1).contains(secret);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The API the tool fetches: it answers a bearer token holder only, and never repeats the token. */
+    private static void api(HttpExchange exchange) throws IOException {
+        String authorization = exchange.getRequestHeaders().getFirst("Authorization");
+        String name = exchange.getRequestURI().getPath().substring("/api/".length());
+        boolean holder = authorization != null && authorization.startsWith("Bearer ");
+        AUTHORIZATIONS.add(name + " " + authorization);
+        byte[] body = (holder ? name + " for a token holder" : "no token").getBytes(StandardCharsets.UTF_8);
+        exchange.sendResponseHeaders(holder ? 200 : 401, body.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(body);
+        }
+    }
+
+    private static void answer(HttpExchange exchange) throws IOException {
+        JsonObject request = ScriptedResponses.read(exchange);
+        REQUESTS.add(request);
+        JsonObject last = ScriptedResponses.last(request);
+        String id = "resp_" + REQUESTS.size();
+        JsonArrayBuilder output = Json.createArrayBuilder();
+        if ("function_call_output".equals(last.getString("type"))) {
+            output.add(ScriptedResponses.message("tool said: " + last.getString("output")));
+        } else {
+            String text = last.getJsonArray("content").getJsonObject(0).getString("text");
+            if (text.startsWith("fetch ")) {
+                output.add(ScriptedResponses.functionCall("call_" + id, "http_get", Json.createObjectBuilder()
+                        .add("url", "http://127.0.0.1:" + model.getAddress().getPort() + "/api/" + text.substring(6))
+                        .build()));
+            } else {
+                output.add(ScriptedResponses.message("heard: " + text));
+            }
+        }
+        ScriptedResponses.stream(exchange, id, output.build());
+    }
+}
