@@ -33,14 +33,23 @@ final class ChatCalls {
 
     /** The body of a stream read for {@code seconds}. */
     static String get(Instance on, String token, String path, int seconds) throws Exception {
+        return read(on, token, path, "*/*", text -> false, Duration.ofSeconds(seconds));
+    }
+
+    /**
+     * The body of a stream ({@code accept}: its media type) read until what was read so far
+     * satisfies {@code until}, or for at most {@code deadline}.
+     */
+    static String read(Instance on, String token, String path, String accept, java.util.function.Predicate<String> until,
+            Duration deadline) throws Exception {
         java.net.http.HttpResponse<InputStream> response = Api.CLIENT.send(on.api.request(path)
-                .header("Authorization", "Bearer " + token).GET().build(),
+                .header("Authorization", "Bearer " + token).header("Accept", accept).GET().build(),
                 java.net.http.HttpResponse.BodyHandlers.ofInputStream());
         StringBuilder text = new StringBuilder();
-        long until = System.nanoTime() + Duration.ofSeconds(seconds).toNanos();
+        long end = System.nanoTime() + deadline.toNanos();
         try (InputStream in = response.body()) {
             byte[] buffer = new byte[8192];
-            while (System.nanoTime() < until) {
+            while (System.nanoTime() < end && !until.test(text.toString())) {
                 if (in.available() > 0) {
                     int n = in.read(buffer);
                     if (n < 0) {
