@@ -1,7 +1,7 @@
 // The Switchboard dashboard: one page over the same API as every other client (REST, JSON-RPC on
 // /rpc, notifications on /ws). A view is an object with optional refresh() (load its snapshot)
 // and notify(notification) (apply one live notification); register() adds one, so later views
-// (approvals, a turn's call tree) plug in without touching the others. The connection keeps the
+// (a turn's call tree) plug in without touching the others. The connection keeps the
 // last seq it applied and, after any drop or server restart, subscribes again from it: nothing
 // is missed and nothing is applied twice.
 
@@ -316,6 +316,62 @@ const eventsView = {
   },
 };
 
+// What the user's chat threads wait for (docs/chat.md): approvals answered and tokens given here,
+// as from any channel allowed to (the dashboard answers as 'web'). A token goes to chat/authToken
+// only, never into the page's log or the address.
+const WAIT_METHODS = ['approval/requested', 'approval/resolved', 'auth/required', 'auth/completed'];
+
+const waitsView = {
+  pending: null,
+  async refresh() {
+    const page = await rpc('chat/threads', {limit: 500});
+    const table = document.getElementById('waits');
+    // A row still waiting is kept as it is, so a token being typed survives other threads' news.
+    const shown = new Map([...table.children].map(row => [row.dataset.kind + ' ' + row.dataset.request, row]));
+    const rows = [];
+    for (const t of page.threads) {
+      if (t.pending_approval) {
+        rows.push(shown.get('approval ' + t.pending_approval.request_id) || this.approvalRow(t.id, t.pending_approval));
+      }
+      if (t.pending_auth) rows.push(shown.get('auth ' + t.pending_auth.request_id) || this.authRow(t.id, t.pending_auth));
+    }
+    table.replaceChildren(...rows);
+  },
+  notify(n) {
+    if (!WAIT_METHODS.includes(n.method)) return;
+    clearTimeout(this.pending); // a request and its answer in one burst are one reload
+    this.pending = setTimeout(() => attempt(() => this.refresh()), 200);
+  },
+  approvalRow(thread, approval) {
+    const answer = action => attempt(async () => {
+      await rpc('chat/approve', {thread_id: thread, request_id: approval.request_id, action, channel: 'web'});
+      await this.refresh();
+    });
+    const button = (action, text) => el('button', {type: 'button', 'data-action': action, text, onclick: () => answer(action)});
+    return el('tr', {'data-kind': 'approval', 'data-thread': thread, 'data-request': approval.request_id},
+      el('td', {text: thread}), el('td', {text: 'approval'}), el('td', {text: approval.description}),
+      el('td', {}, button('approve', 'Approve'), ...(approval.allow_always ? [button('always', 'Always')] : []),
+        button('deny', 'Deny')));
+  },
+  authRow(thread, prompt) {
+    const token = el('input', {type: 'password', autocomplete: 'off', placeholder: 'token for ' + prompt.credential});
+    const give = () => attempt(async () => {
+      const value = token.value.trim();
+      token.value = '';
+      await rpc('chat/authToken', {thread_id: thread, token: value});
+      await this.refresh();
+    });
+    return el('tr', {'data-kind': 'auth', 'data-thread': thread, 'data-request': prompt.request_id},
+      el('td', {text: thread}), el('td', {text: 'credential ' + prompt.credential}),
+      el('td', {text: `${prompt.tool_name}, until ${prompt.expires_at}`}),
+      el('td', {}, token, el('button', {type: 'button', 'data-action': 'token', text: 'Give token', onclick: give}),
+        el('button', {type: 'button', 'data-action': 'cancel', text: 'Cancel', onclick: () => attempt(async () => {
+          await rpc('chat/authCancel', {thread_id: thread});
+          await this.refresh();
+        })})));
+  },
+};
+
 const logView = {
   notify(n) {
     const p = n.params || {};
@@ -326,7 +382,7 @@ const logView = {
   },
 };
 
-[serverView, threadsView, turnsView, threadView, eventsView, logView].forEach(register);
+[serverView, threadsView, turnsView, waitsView, threadView, eventsView, logView].forEach(register);
 
 // ---------------------------------------------------------------- controls
 

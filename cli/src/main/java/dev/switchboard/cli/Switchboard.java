@@ -14,7 +14,7 @@ import picocli.CommandLine.ScopeType;
         description = "Talks to a running Switchboard server over its HTTP API and WebSocket.",
         subcommands = {HealthCommand.class, MessageCommand.class, RunCommand.class, ThreadsCommand.class,
                 TailCommand.class, RuntimeCommands.Status.class, RuntimeCommands.Pause.class, RuntimeCommands.Resume.class,
-                EventsCommand.class, IngressCommand.class, AuthCommand.class,
+                EventsCommand.class, IngressCommand.class, AuthCommand.class, ChatCommand.class,
                 ThreadRuntimeCommands.Model.class, ThreadRuntimeCommands.Thinking.class},
         footer = {"", "Environment: SWITCHBOARD_URL (or jagc's JAGC_API_URL), SWITCHBOARD_TOKEN.",
                 "Errors print the server's message on stderr; the exit status is then 1."})

@@ -237,6 +237,26 @@ class ChatApprovalIT {
     }
 
     @Test
+    void theCliListsPendingApprovalsAndAnswersThem() throws Exception {
+        String thread = threadOf(send(a, BOB, "cli", "room-cli", "tool from the terminal"));
+        JsonObject pending = awaitPending(a, BOB, thread);
+        Map<String, String> env = Map.of("SWITCHBOARD_TOKEN", BOB);
+        String url = "http://127.0.0.1:" + PORT_B;
+        Cli.Result listed = Cli.run(url, env, "chat", "pending");
+        assertEquals(0, listed.exit(), listed.toString());
+        assertTrue(listed.out().contains(thread + "  approval  " + pending.getString("request_id") + "  echo_tool "),
+                listed.toString());
+        Cli.Result refused = Cli.run(url, env, "chat", "approve", thread, "--channel", "slack");
+        assertEquals(1, refused.exit(), refused.toString());
+        assertTrue(refused.err().contains("approval not authorized for this channel"), refused.toString());
+        Cli.Result approved = Cli.run(url, env, "chat", "approve", thread, "--request-id", pending.getString("request_id"));
+        assertEquals(0, approved.exit(), approved.toString());
+        assertTrue(approved.out().startsWith("started " + thread + " turn_"), approved.toString());
+        assertEquals("tool said: from the terminal", lastResponse(a, BOB, thread, 2));
+        assertFalse(Cli.run(url, env, "chat", "pending").out().contains(thread));
+    }
+
+    @Test
     void interruptDuringAToolCallEndsTheTurnAtOnceAndItsLateOutputIsDropped() throws Exception {
         String thread = threadOf(send(a, BOB, "web", "room-6", "fetch page"));
         assertTrue(SLOW_HIT.await(30, java.util.concurrent.TimeUnit.SECONDS), "the tool is fetching");

@@ -61,7 +61,9 @@ class ChatAuthIT {
     private static final String NAME = "it-chat-auth";
     private static final String ALICE = "alice-auth-token-0123456789";
     private static final String BOB = "bob-auth-token-01234567890";
+    private static final String CAROL = "carol-auth-token-012345678";
     private static final String DAVE = "dave-auth-token-0123456789";
+    private static final String ERIN = "erin-auth-token-0123456789";
     private static final long TTL_S = 20;
     private static final List<JsonObject> REQUESTS = new CopyOnWriteArrayList<>();
     private static final List<String> AUTHORIZATIONS = new CopyOnWriteArrayList<>();
@@ -78,7 +80,8 @@ class ChatAuthIT {
         model.start();
         database = TestDatabase.recreate("switchboard_it_chat_auth");
         Map<String, String> env = Instance.defaults(database, PORT, NAME);
-        env.put("SWITCHBOARD_AUTH_TOKENS", ALICE + "=alice," + BOB + "=bob," + DAVE + "=dave");
+        env.put("SWITCHBOARD_AUTH_TOKENS", ALICE + "=alice," + BOB + "=bob," + CAROL + "=carol,"
+                + DAVE + "=dave," + ERIN + "=erin"); // one user per test: a credential, once given, is the user's
         env.put("SWITCHBOARD_ENGINE", "openresponses");
         env.put("SWITCHBOARD_ENGINE_OPENRESPONSES_BASE_URL", "http://127.0.0.1:" + model.getAddress().getPort() + "/v1");
         env.put("SWITCHBOARD_ENGINE_OPENRESPONSES_MODEL", "scripted-model");
@@ -156,19 +159,19 @@ class ChatAuthIT {
 
     @Test
     void theGatewaysShortcutsTakeATokenOrCancelAndCheckTheThread() throws Exception {
-        String thread = threadOf(send(server, BOB, "cli", "auth-3", "fetch two"));
-        awaitPrompt(BOB, thread);
-        assertError(auth(ALICE, thread, "{\"token\":\"x\"}"), 404, "thread_not_found");
-        assertError(auth(BOB, thread, "{\"token\":\"\"}"), 400, "invalid_chat_payload");
-        assertError(auth(BOB, thread, "{\"token\":\"has space\"}"), 400, "invalid_token");
+        String thread = threadOf(send(server, CAROL, "cli", "auth-3", "fetch two"));
+        awaitPrompt(CAROL, thread);
+        assertError(auth(BOB, thread, "{\"token\":\"x\"}"), 404, "thread_not_found");
+        assertError(auth(CAROL, thread, "{\"token\":\"\"}"), 400, "invalid_chat_payload");
+        assertError(auth(CAROL, thread, "{\"token\":\"has space\"}"), 400, "invalid_token");
         Api.Reply cancelled = server.api.send(server.api.request("/v1/chat/threads/" + thread + "/auth")
-                .header("Authorization", "Bearer " + BOB).DELETE());
+                .header("Authorization", "Bearer " + CAROL).DELETE());
         assertEquals(200, cancelled.status(), cancelled.body());
-        assertError(auth(BOB, thread, "{\"token\":\"late\"}"), 409, "no_pending_auth");
+        assertError(auth(CAROL, thread, "{\"token\":\"late\"}"), 409, "no_pending_auth");
 
-        String next = threadOf(send(server, BOB, "cli", "auth-4", "fetch three"));
-        awaitPrompt(BOB, next);
-        try (RpcSocket socket = RpcSocket.connect(PORT, "Authorization", "Bearer " + BOB)) {
+        String next = threadOf(send(server, CAROL, "cli", "auth-4", "fetch three"));
+        awaitPrompt(CAROL, next);
+        try (RpcSocket socket = RpcSocket.connect(PORT, "Authorization", "Bearer " + CAROL)) {
             JsonObject given = socket.call("chat/authToken", Json.createObjectBuilder().add("thread_id", next)
                     .add("token", "bob_token_over_ws").build());
             assertEquals("started", given.getJsonObject("result").getString("status"), given.toString());
@@ -176,7 +179,31 @@ class ChatAuthIT {
                     .add("token", "bob_token_over_ws").build());
             assertEquals(-32602, twice.getJsonObject("error").getInt("code"), twice.toString());
         }
-        assertEquals("tool said: HTTP 200\nthree for a token holder", lastResponse(server, BOB, next, 2));
+        assertEquals("tool said: HTTP 200\nthree for a token holder", lastResponse(server, CAROL, next, 2));
+    }
+
+    @Test
+    void theCliListsWhatAThreadWaitsForAndGivesTheTokenFromStandardInput() throws Exception {
+        String thread = threadOf(send(server, ERIN, "cli", "auth-cli", "fetch cli"));
+        awaitPrompt(ERIN, thread);
+        Map<String, String> env = Map.of("SWITCHBOARD_TOKEN", ERIN);
+        String url = "http://127.0.0.1:" + PORT;
+        Cli.Result pending = Cli.run(url, env, "chat", "pending");
+        assertEquals(0, pending.exit(), pending.toString());
+        assertTrue(pending.out().lines().anyMatch(l -> l.startsWith(thread + "  credential  github  for http_get  until ")),
+                pending.toString());
+        Cli.Result none = Cli.withInput(url, env, "", "chat", "auth", thread);
+        assertEquals(1, none.exit(), none.toString());
+        assertEquals("no token on standard input", none.err().strip());
+        Cli.Result given = Cli.withInput(url, env, "bob_cli_token\n", "chat", "auth", thread);
+        assertEquals(0, given.exit(), given.toString());
+        assertTrue(given.out().startsWith("started " + thread + " turn_"), given.toString());
+        assertTrue(given.out().contains("Authentication for github completed."), given.toString());
+        assertEquals("tool said: HTTP 200\ncli for a token holder", lastResponse(server, ERIN, thread, 2));
+        Cli.Result again = Cli.withInput(url, env, "bob_cli_token\n", "chat", "auth", thread);
+        assertEquals(1, again.exit(), again.toString());
+        assertEquals("No authentication is pending on this thread.", again.err().strip());
+        assertFalse(Cli.run(url, env, "chat", "pending").out().contains(thread));
     }
 
     @Test

@@ -56,9 +56,16 @@ final class Cli {
     }
 
     static Result run(String url, Map<String, String> env, String... args) {
+        return withInput(url, env, "", args);
+    }
+
+    /** As {@link #run(String, Map, String...)}, with {@code input} on the command's standard input. */
+    static Result withInput(String url, Map<String, String> env, String input, String... args) {
         try {
             Process process = command(url, env, args).start();
-            process.getOutputStream().close();
+            try (var stdin = process.getOutputStream()) {
+                stdin.write(input.getBytes(StandardCharsets.UTF_8));
+            }
             ByteArrayOutputStream err = new ByteArrayOutputStream();
             Thread errors = drain(process.getErrorStream(), err);
             String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

@@ -166,4 +166,110 @@ class DashboardIT {
             new Rpc(instance.api).result("server/resume", Rpc.obj());
         }
     }
+
+    /**
+     * A chat thread's tool approval and credential prompt appear live on another instance's page
+     * (running the {@code openresponses} engine against a scripted model server) and are answered
+     * there: the approved call runs, the token given in the page lets the waiting fetch run.
+     */
+    @Test
+    void approvalsAndCredentialsWaitOnThePageAndAreAnsweredThere() throws Exception {
+        com.sun.net.httpserver.HttpServer model = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
+        model.createContext("/v1/responses", DashboardIT::answer);
+        model.createContext("/api/", exchange -> {
+            boolean given = "Bearer page-token".equals(exchange.getRequestHeaders().getFirst("Authorization"));
+            byte[] body = (given ? "page ok" : "denied").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(given ? 200 : 401, body.length);
+            try (java.io.OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        });
+        model.start();
+        int port = 9217;
+        java.util.Map<String, String> env = Instance.defaults(TestDatabase.recreate("switchboard_it_dashboard_chat"), port,
+                "it-dashboard-chat");
+        String base = "http://127.0.0.1:" + model.getAddress().getPort();
+        env.put("SWITCHBOARD_ENGINE", "openresponses");
+        env.put("SWITCHBOARD_ENGINE_OPENRESPONSES_BASE_URL", base + "/v1");
+        env.put("SWITCHBOARD_ENGINE_OPENRESPONSES_MODEL", "scripted-model");
+        env.put("SWITCHBOARD_TOOLS", "echo_tool,http_get");
+        env.put("SWITCHBOARD_TOOLS_HTTP_GET_ALLOW", base + "/api/");
+        env.put("SWITCHBOARD_CHAT_TOOL_APPROVALS", "echo_tool=once");
+        env.put("SWITCHBOARD_CHAT_TOOL_CREDENTIALS", "http_get=github");
+        try (Instance chat = Instance.start("it-dashboard-chat", port, env)) {
+            browser.get("http://127.0.0.1:" + port + "/dashboard/");
+            awaitLive();
+            String approving = chatThread(chat, "tool from the page");
+            WebElement approval = waiting().until(ExpectedConditions.presenceOfElementLocated(
+                    By.cssSelector("#waits tr[data-kind='approval'][data-thread='" + approving + "']")));
+            assertTrue(approval.getText().contains("echo_tool"), approval.getText());
+            String fetching = chatThread(chat, "fetch page");
+            WebElement prompt = waiting().until(ExpectedConditions.presenceOfElementLocated(
+                    By.cssSelector("#waits tr[data-kind='auth'][data-thread='" + fetching + "']")));
+            assertTrue(prompt.getText().contains("credential github"), prompt.getText());
+            screenshot("approvals");
+
+            waitingRow("approval", approving).findElement(By.cssSelector("button[data-action='approve']")).click();
+            waiting().until(ExpectedConditions.numberOfElementsToBe(By.cssSelector("#waits tr[data-kind='approval']"), 0));
+            assertEquals("tool said: from the page", chatReply(chat, approving, 2));
+
+            WebElement row = waitingRow("auth", fetching);
+            row.findElement(By.tagName("input")).sendKeys("page-token");
+            row.findElement(By.cssSelector("button[data-action='token']")).click();
+            waiting().until(ExpectedConditions.numberOfElementsToBe(By.cssSelector("#waits tr[data-kind='auth']"), 0));
+            assertEquals("tool said: HTTP 200\npage ok", chatReply(chat, fetching, 2));
+            assertTrue(browser.findElement(By.id("log")).getText().contains("auth/completed"));
+            assertTrue(!browser.findElement(By.tagName("body")).getText().contains("page-token"), "the token is not shown");
+        } finally {
+            model.stop(0);
+        }
+    }
+
+    private static WebElement waitingRow(String kind, String thread) {
+        return browser.findElement(By.cssSelector("#waits tr[data-kind='" + kind + "'][data-thread='" + thread + "']"));
+    }
+
+    private static String chatThread(Instance on, String text) {
+        Api.Reply sent = on.api.postJson("/v1/chat/messages", jakarta.json.Json.createObjectBuilder().add("channel", "web")
+                .add("content", text).add("thread_id", text).build().toString());
+        assertEquals(202, sent.status(), sent.body());
+        return sent.json().getString("thread_id");
+    }
+
+    /** The response of a chat thread's {@code n}th turn, once it has ended. */
+    private static String chatReply(Instance on, String thread, int n) throws InterruptedException {
+        String[] reply = new String[1];
+        dev.switchboard.testkit.Await.until(WAIT, () -> {
+            List<JsonObject> turns = on.api.send(on.api.request("/v1/chat/threads/" + thread).GET()).json()
+                    .getJsonArray("turns").getValuesAs(JsonObject.class);
+            if (turns.size() < n || turns.get(n - 1).isNull("completed_at")) {
+                return false;
+            }
+            reply[0] = turns.get(n - 1).isNull("response") ? null : turns.get(n - 1).getString("response");
+            return true;
+        }, "turn " + n + " of " + thread + " ends");
+        return reply[0];
+    }
+
+    /** The scripted model: {@code tool <x>} calls echo_tool, {@code fetch <x>} http_get; a tool's output is quoted. */
+    private static void answer(com.sun.net.httpserver.HttpExchange exchange) throws IOException {
+        JsonObject last = ScriptedResponses.last(ScriptedResponses.read(exchange));
+        String id = "resp_" + System.nanoTime();
+        jakarta.json.JsonArrayBuilder output = jakarta.json.Json.createArrayBuilder();
+        if ("function_call_output".equals(last.getString("type"))) {
+            output.add(ScriptedResponses.message("tool said: " + last.getString("output")));
+        } else {
+            String text = last.getJsonArray("content").getJsonObject(0).getString("text");
+            String base = "http://127.0.0.1:" + exchange.getLocalAddress().getPort();
+            output.add(text.startsWith("tool ")
+                    ? ScriptedResponses.functionCall("call_" + id, "echo_tool",
+                            jakarta.json.Json.createObjectBuilder().add("text", text.substring(5)).build())
+                    : text.startsWith("fetch ")
+                    ? ScriptedResponses.functionCall("call_" + id, "http_get",
+                            jakarta.json.Json.createObjectBuilder().add("url", base + "/api/" + text.substring(6)).build())
+                    : ScriptedResponses.message("heard: " + text));
+        }
+        ScriptedResponses.stream(exchange, id, output.build());
+    }
 }
