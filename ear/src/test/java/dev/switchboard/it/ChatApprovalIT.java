@@ -22,8 +22,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.StringReader;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -31,7 +29,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -67,9 +64,7 @@ class ChatApprovalIT {
 
     @BeforeAll
     static void start() throws IOException {
-        model = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        model.setExecutor(Executors.newCachedThreadPool());
-        model.createContext("/v1/responses", ChatApprovalIT::answer);
+        model = ScriptedResponses.start(ChatApprovalIT::answer);
         model.createContext("/slow/", exchange -> { // what http_get fetches: held until the test lets it go
             SLOW_HIT.countDown();
             await(SLOW_RELEASE);
@@ -79,7 +74,6 @@ class ChatApprovalIT {
                 out.write(body);
             }
         });
-        model.start();
         String db = TestDatabase.recreate("switchboard_it_chat_approval");
         a = Instance.start("it-approval-a", PORT_A, env(db, PORT_A, "it-approval-a"));
         b = Instance.start("it-approval-b", PORT_B, env(db, PORT_B, "it-approval-b"));
@@ -88,9 +82,7 @@ class ChatApprovalIT {
     private static Map<String, String> env(String db, int port, String name) {
         Map<String, String> env = Instance.defaults(db, port, name);
         env.put("SWITCHBOARD_AUTH_TOKENS", ALICE + "=alice," + BOB + "=bob");
-        env.put("SWITCHBOARD_ENGINE", "openresponses");
-        env.put("SWITCHBOARD_ENGINE_OPENRESPONSES_BASE_URL", "http://127.0.0.1:" + model.getAddress().getPort() + "/v1");
-        env.put("SWITCHBOARD_ENGINE_OPENRESPONSES_MODEL", "scripted-model");
+        ScriptedResponses.engine(env, model);
         env.put("SWITCHBOARD_TOOLS", "echo_tool,current_time,http_get");
         env.put("SWITCHBOARD_TOOLS_HTTP_GET_ALLOW", "http://127.0.0.1:" + model.getAddress().getPort() + "/slow/");
         env.put("SWITCHBOARD_CHAT_TOOL_APPROVALS", "echo_tool=once,current_time=never");

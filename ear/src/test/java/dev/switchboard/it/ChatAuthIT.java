@@ -19,8 +19,6 @@ import jakarta.json.JsonObject;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -38,7 +36,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -73,18 +70,13 @@ class ChatAuthIT {
 
     @BeforeAll
     static void start() throws IOException {
-        model = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        model.setExecutor(Executors.newCachedThreadPool());
-        model.createContext("/v1/responses", ChatAuthIT::answer);
+        model = ScriptedResponses.start(ChatAuthIT::answer);
         model.createContext("/api/", ChatAuthIT::api);
-        model.start();
         database = TestDatabase.recreate("switchboard_it_chat_auth");
         Map<String, String> env = Instance.defaults(database, PORT, NAME);
         env.put("SWITCHBOARD_AUTH_TOKENS", ALICE + "=alice," + BOB + "=bob," + CAROL + "=carol,"
                 + DAVE + "=dave," + ERIN + "=erin"); // one user per test: a credential, once given, is the user's
-        env.put("SWITCHBOARD_ENGINE", "openresponses");
-        env.put("SWITCHBOARD_ENGINE_OPENRESPONSES_BASE_URL", "http://127.0.0.1:" + model.getAddress().getPort() + "/v1");
-        env.put("SWITCHBOARD_ENGINE_OPENRESPONSES_MODEL", "scripted-model");
+        ScriptedResponses.engine(env, model);
         env.put("SWITCHBOARD_TOOLS", "http_get");
         env.put("SWITCHBOARD_TOOLS_HTTP_GET_ALLOW", "http://127.0.0.1:" + model.getAddress().getPort() + "/api/");
         env.put("SWITCHBOARD_CHAT_TOOL_CREDENTIALS", "http_get=github");
@@ -94,12 +86,7 @@ class ChatAuthIT {
 
     @AfterAll
     static void stop() {
-        if (server != null) {
-            server.stop();
-        }
-        if (model != null) {
-            model.stop(0);
-        }
+        ScriptedResponses.stop(server, model);
     }
 
     @Test

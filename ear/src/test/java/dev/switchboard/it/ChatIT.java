@@ -42,6 +42,7 @@ class ChatIT {
     private static final String ALICE = "alice-chat-token-0123456789";
     private static final String BOB = "bob-chat-token-0123456789ab";
     private static final String CAROL = "carol-chat-token-012345678";
+    private static final String DAVE = "dave-chat-token-0123456789";
     private static final Duration DEADLINE = Duration.ofSeconds(60);
     private static Instance instance;
     private static Api api;
@@ -51,7 +52,7 @@ class ChatIT {
     static void start() throws IOException {
         String db = TestDatabase.recreate("switchboard_it_chat");
         Map<String, String> env = Instance.defaults(db, PORT, "it-chat");
-        env.put("SWITCHBOARD_AUTH_TOKENS", ALICE + "=alice," + BOB + "=bob," + CAROL + "=carol");
+        env.put("SWITCHBOARD_AUTH_TOKENS", ALICE + "=alice," + BOB + "=bob," + CAROL + "=carol," + DAVE + "=dave");
         instance = Instance.start("it-chat", PORT, env);
         api = instance.api;
         gates = Files.createDirectories(Path.of(System.getProperty("it.work.dir", "target/it")).toAbsolutePath()
@@ -356,6 +357,30 @@ class ChatIT {
         assertEquals("thread_busy", busy.errorCode());
         Files.createFile(gate);
         awaitTurns(ALICE, thread, 7);
+    }
+
+    @Test
+    void resumeGoesBackToANamedCheckpointAndBareResumeListsTheThreads() throws Exception {
+        String thread = threadOf(send(DAVE, content("alpha", "resume")));
+        awaitTurns(DAVE, thread, 1);
+        send(DAVE, content("beta", "resume"));
+        awaitTurns(DAVE, thread, 2);
+        List<JsonObject> checkpoints = get(DAVE, "/v1/chat/threads/" + thread).json().getJsonArray("checkpoints")
+                .getValuesAs(JsonObject.class);
+        assertEquals(List.of("Before turn 1", "Before turn 2"), checkpoints.stream().map(c -> c.getString("description"))
+                .toList());
+        String second = checkpoints.get(1).getString("id");
+        Api.Reply resumed = send(DAVE, content("/resume " + second, "resume"));
+        assertEquals(200, resumed.status(), resumed.body());
+        assertEquals("Resumed from checkpoint: Before turn 2", resumed.json().getString("message"));
+        send(DAVE, content("history", "resume"));
+        assertEquals("history(2): user: alpha | assistant: alpha", awaitTurns(DAVE, thread, 3).get(2).getString("response"),
+                "the context at that checkpoint, exactly");
+        assertError(send(DAVE, content("/resume " + second, "resume")), 404, "checkpoint_not_found", "Checkpoint not found.");
+        Api.Reply listed = send(DAVE, content("/resume", "resume"));
+        assertEquals(200, listed.status(), listed.body());
+        assertTrue(listed.json().getString("message").startsWith("Threads:\n- "), listed.body());
+        assertTrue(listed.json().getString("message").contains(thread + " (Idle) alpha"), listed.body());
     }
 
     /** Sends {@code history} to the thread and returns what the engine was given, once it is turn {@code n}. */

@@ -17,15 +17,12 @@ import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -48,17 +45,12 @@ class ChatIsolationIT {
 
     @BeforeAll
     static void start() throws IOException {
-        model = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        model.setExecutor(Executors.newCachedThreadPool());
-        model.createContext("/v1/responses", ChatIsolationIT::answer);
+        model = ScriptedResponses.start(ChatIsolationIT::answer);
         model.createContext("/api/", ChatIsolationIT::api);
-        model.start();
         String db = TestDatabase.recreate("switchboard_it_chat_isolation");
         Map<String, String> env = Instance.defaults(db, PORT, "it-chat-isolation");
         env.put("SWITCHBOARD_AUTH_TOKENS", ALICE + "=alice," + BOB + "=bob");
-        env.put("SWITCHBOARD_ENGINE", "openresponses");
-        env.put("SWITCHBOARD_ENGINE_OPENRESPONSES_BASE_URL", "http://127.0.0.1:" + model.getAddress().getPort() + "/v1");
-        env.put("SWITCHBOARD_ENGINE_OPENRESPONSES_MODEL", "scripted-model");
+        ScriptedResponses.engine(env, model);
         env.put("SWITCHBOARD_TOOLS", "echo_tool,http_get");
         env.put("SWITCHBOARD_TOOLS_HTTP_GET_ALLOW", "http://127.0.0.1:" + model.getAddress().getPort() + "/api/");
         env.put("SWITCHBOARD_CHAT_TOOL_APPROVALS", "echo_tool=always");
@@ -68,12 +60,7 @@ class ChatIsolationIT {
 
     @AfterAll
     static void stop() {
-        if (server != null) {
-            server.stop();
-        }
-        if (model != null) {
-            model.stop(0);
-        }
+        ScriptedResponses.stop(server, model);
     }
 
     @Test

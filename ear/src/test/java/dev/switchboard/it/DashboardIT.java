@@ -174,9 +174,7 @@ class DashboardIT {
      */
     @Test
     void approvalsAndCredentialsWaitOnThePageAndAreAnsweredThere() throws Exception {
-        com.sun.net.httpserver.HttpServer model = com.sun.net.httpserver.HttpServer.create(
-                new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
-        model.createContext("/v1/responses", DashboardIT::answer);
+        com.sun.net.httpserver.HttpServer model = ScriptedResponses.start(DashboardIT::answer);
         model.createContext("/api/", exchange -> {
             boolean given = "Bearer page-token".equals(exchange.getRequestHeaders().getFirst("Authorization"));
             byte[] body = (given ? "page ok" : "denied").getBytes(java.nio.charset.StandardCharsets.UTF_8);
@@ -185,14 +183,11 @@ class DashboardIT {
                 out.write(body);
             }
         });
-        model.start();
         int port = 9217;
         java.util.Map<String, String> env = Instance.defaults(TestDatabase.recreate("switchboard_it_dashboard_chat"), port,
                 "it-dashboard-chat");
-        String base = "http://127.0.0.1:" + model.getAddress().getPort();
-        env.put("SWITCHBOARD_ENGINE", "openresponses");
-        env.put("SWITCHBOARD_ENGINE_OPENRESPONSES_BASE_URL", base + "/v1");
-        env.put("SWITCHBOARD_ENGINE_OPENRESPONSES_MODEL", "scripted-model");
+        String base = ScriptedResponses.base(model);
+        ScriptedResponses.engine(env, model);
         env.put("SWITCHBOARD_TOOLS", "echo_tool,http_get");
         env.put("SWITCHBOARD_TOOLS_HTTP_GET_ALLOW", base + "/api/");
         env.put("SWITCHBOARD_CHAT_TOOL_APPROVALS", "echo_tool=once");

@@ -1,6 +1,8 @@
 package dev.switchboard.it;
 
 import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+import com.sun.net.httpserver.HttpServer;
 import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
@@ -8,7 +10,11 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.StringReader;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.Executors;
 
 /**
  * The Open Responses wire of the tests' scripted model servers: reading a request, and answering
@@ -17,6 +23,38 @@ import java.nio.charset.StandardCharsets;
 final class ScriptedResponses {
 
     private ScriptedResponses() {
+    }
+
+    /** A scripted model server on loopback answering {@code /v1/responses} with {@code responses}, started. */
+    static HttpServer start(HttpHandler responses) throws IOException {
+        HttpServer model = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        model.setExecutor(Executors.newCachedThreadPool());
+        model.createContext("/v1/responses", responses);
+        model.start();
+        return model;
+    }
+
+    /** {@code http://127.0.0.1:<port>} of a scripted server. */
+    static String base(HttpServer model) {
+        return "http://127.0.0.1:" + model.getAddress().getPort();
+    }
+
+    /** {@code env} with the {@code openresponses} engine calling {@code model}. */
+    static Map<String, String> engine(Map<String, String> env, HttpServer model) {
+        env.put("SWITCHBOARD_ENGINE", "openresponses");
+        env.put("SWITCHBOARD_ENGINE_OPENRESPONSES_BASE_URL", base(model) + "/v1");
+        env.put("SWITCHBOARD_ENGINE_OPENRESPONSES_MODEL", "scripted-model");
+        return env;
+    }
+
+    /** Stops the instance, then the model server (either may be null: a start that failed). */
+    static void stop(Instance server, HttpServer model) {
+        if (server != null) {
+            server.stop();
+        }
+        if (model != null) {
+            model.stop(0);
+        }
     }
 
     static JsonObject read(HttpExchange exchange) throws IOException {

@@ -53,6 +53,11 @@ public final class ChatCompaction {
                 .build();
     }
 
+    /** Spec §11.1's status before an automatic compaction. */
+    public static String automatic(double usagePercent) {
+        return String.format(java.util.Locale.ROOT, "Context at %.0f%% capacity, compacting...", usagePercent);
+    }
+
     /** Spec §11.1's answer to {@code /compact}. */
     public static String compacted(int removed, long before, long after, double usagePercent) {
         return "Compacted: " + removed + " turns removed, " + before + " → " + after + " tokens (was "

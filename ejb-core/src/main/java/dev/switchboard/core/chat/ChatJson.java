@@ -52,14 +52,18 @@ public final class ChatJson {
     }
 
     /** {@code {"thread": …, "turns": [...], "next_after_seq": n|null}}. */
-    public static JsonObject history(ChatThreadView thread, List<ChatTurn> turns, Long nextAfterSeq) {
+    public static JsonObject history(ChatService.History history) {
         JsonArrayBuilder list = Jsons.createArrayBuilder();
-        turns.forEach(t -> list.add(turn(t)));
-        JsonObjectBuilder json = Jsons.createObjectBuilder().add("thread", thread(thread)).add("turns", list);
-        if (nextAfterSeq == null) {
+        history.turns().forEach(t -> list.add(turn(t)));
+        JsonArrayBuilder checkpoints = Jsons.createArrayBuilder();
+        history.checkpoints().forEach(c -> checkpoints.add(Jsons.createObjectBuilder().add("id", c.id().toString())
+                .add("turn_number", c.turnNumber()).add("description", c.description())));
+        JsonObjectBuilder json = Jsons.createObjectBuilder().add("thread", thread(history.thread())).add("turns", list)
+                .add("checkpoints", checkpoints);
+        if (history.nextAfterSeq() == null) {
             json.addNull("next_after_seq");
         } else {
-            json.add("next_after_seq", nextAfterSeq);
+            json.add("next_after_seq", history.nextAfterSeq());
         }
         return json.build();
     }

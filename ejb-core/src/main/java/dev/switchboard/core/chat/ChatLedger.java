@@ -173,8 +173,10 @@ public class ChatLedger {
 
     /** The commands that change what a thread's engine is given. */
     public enum ContextEdit {
-        UNDO, REDO, CLEAR
+        UNDO, REDO, CLEAR, RESUME
     }
+
+    static final String NO_CHECKPOINT = "Checkpoint not found.";
 
     /**
      * {@code /undo}, {@code /redo}, {@code /clear} (spec §10): the thread's context window goes
@@ -186,9 +188,23 @@ public class ChatLedger {
      * @throws ChatRejectedException {@code BUSY} while the thread has an active turn
      */
     public String edit(String userKey, UUID chatThread, ContextEdit edit, long now) {
+        return edit(userKey, chatThread, edit, null, now);
+    }
+
+    /**
+     * As {@link #edit(String, UUID, ContextEdit, long)}; {@code checkpoint}: the one {@code /resume}
+     * goes back to (spec §10: it and every newer one leave the undo line, the current context
+     * becomes the only redo).
+     *
+     * @throws ChatRejectedException {@code CHECKPOINT_NOT_FOUND} for a checkpoint not on the undo line
+     */
+    public String edit(String userKey, UUID chatThread, ContextEdit edit, UUID checkpoint, long now) {
         Optional<Long> found = directory.find(userKey, chatThread.toString());
         UndoLine<ContextWindow> line = ChatUndo.read(records.undo(chatThread));
         if (found.isEmpty()) { // no turn yet: nothing to go back or forward to
+            if (edit == ContextEdit.RESUME) {
+                throw new ChatRejectedException(ChatRejectedException.Reason.CHECKPOINT_NOT_FOUND, NO_CHECKPOINT);
+            }
             return edit == ContextEdit.UNDO ? NOTHING_TO_UNDO : edit == ContextEdit.REDO ? NOTHING_TO_REDO : CLEARED;
         }
         long threadId = found.get();
@@ -205,6 +221,12 @@ public class ChatLedger {
             line.clear();
             next = new ContextWindow(List.of(), last + 1);
             answer = CLEARED;
+        } else if (edit == ContextEdit.RESUME) {
+            UndoLine.Checkpoint<ContextWindow> to = line.restore(checkpoint, currentTurn, current)
+                    .orElseThrow(() -> new ChatRejectedException(ChatRejectedException.Reason.CHECKPOINT_NOT_FOUND,
+                            NO_CHECKPOINT));
+            next = to.state().openFrom(last + 1);
+            answer = "Resumed from checkpoint: " + to.description();
         } else {
             Optional<UndoLine.Checkpoint<ContextWindow>> to = edit == ContextEdit.UNDO
                     ? line.undo(currentTurn, current) : line.redo(currentTurn, current);
@@ -225,21 +247,38 @@ public class ChatLedger {
     /**
      * What {@code /compact} does: an answer now (nothing to do, or the newest turns kept and the
      * rest left out), or the transcript of the turns to leave out, for a turn whose engine
-     * summarises them ({@code prompt}; its end applies the summary, {@link ChatCompactions}).
+     * summarises them ({@code prompt}; its end applies the summary, {@link ChatCompactions}). An
+     * automatic compaction's {@code answer} is its status line, also with a prompt.
      */
     public record CompactPlan(String answer, String prompt, int turns) {
     }
 
     /** Plans (and, for a truncation, makes) the thread's compaction (spec §11), under its lane lock. */
     public CompactPlan compact(String userKey, UUID chatThread, long now) {
+        return plan(userKey, chatThread, now, false).orElseThrow();
+    }
+
+    /**
+     * The automatic compaction before a person's turn (spec §11.1): only when the thread is idle and
+     * its context is past the threshold; then as {@link #compact}, with the answer
+     * {@code Context at N% capacity, compacting...}. Empty when nothing is to be done.
+     */
+    public Optional<CompactPlan> compactIfFull(String userKey, UUID chatThread, long now) {
+        return plan(userKey, chatThread, now, true);
+    }
+
+    private Optional<CompactPlan> plan(String userKey, UUID chatThread, long now, boolean automatic) {
         Optional<Long> found = directory.find(userKey, chatThread.toString());
         ContextMonitor monitor = new ContextMonitor(settings.contextLimitTokens(), ContextMonitor.DEFAULT_THRESHOLD);
         if (found.isEmpty()) {
-            return new CompactPlan(ChatCompaction.compacted(0, 0, 0, 0), null, 0);
+            return automatic ? Optional.empty() : Optional.of(new CompactPlan(ChatCompaction.compacted(0, 0, 0, 0), null, 0));
         }
         long threadId = found.get();
         threads.lock(threadId);
         if (!threads.activeTurns(threadId).isEmpty()) {
+            if (automatic) {
+                return Optional.empty(); // the message waits for the running turn; its context is checked no more
+            }
             throw new ChatRejectedException(ChatRejectedException.Reason.BUSY, BUSY);
         }
         ContextWindow window = contexts.of(threadId);
@@ -248,25 +287,31 @@ public class ChatLedger {
                 .map(ThreadItems.StoredItem::item).toList();
         long before = ChatCompaction.tokens(visible);
         double usage = monitor.usagePercent(before);
+        if (automatic && !monitor.needsCompaction(before)) {
+            return Optional.empty();
+        }
+        String status = automatic ? ChatCompaction.automatic(usage) : null;
         ContextMonitor.Strategy strategy = monitor.suggest(before).orElse(ContextMonitor.DEFAULT_STRATEGY);
         List<List<ThreadItems.StoredItem>> runs = items.itemsByRun(threadId, window);
         int keep = strategy instanceof ContextMonitor.Truncate t ? t.keepRecent()
                 : strategy instanceof ContextMonitor.Summarize sum ? sum.keepRecent() : ChatCompaction.KEEP_RECENT;
         if (runs.size() <= keep) {
-            return new CompactPlan(ChatCompaction.compacted(0, before, before, usage), null, 0);
+            return automatic ? Optional.empty()
+                    : Optional.of(new CompactPlan(ChatCompaction.compacted(0, before, before, usage), null, 0));
         }
         List<List<ThreadItems.StoredItem>> older = runs.subList(0, runs.size() - keep);
         List<List<ThreadItems.StoredItem>> kept = runs.subList(runs.size() - keep, runs.size());
         if (strategy instanceof ContextMonitor.Summarize) {
-            return new CompactPlan(null, ChatCompaction.prompt(older.stream()
-                    .map(run -> run.stream().map(ThreadItems.StoredItem::item).toList()).toList()), older.size());
+            return Optional.of(new CompactPlan(status, ChatCompaction.prompt(older.stream()
+                    .map(run -> run.stream().map(ThreadItems.StoredItem::item).toList()).toList()), older.size()));
         }
         Set<Long> keptSeqs = kept.stream().flatMap(List::stream).map(ThreadItems.StoredItem::seq).collect(Collectors.toSet());
         ContextWindow next = window.keeping(keptSeqs, last);
         contexts.write(threadId, next, now);
         long after = ChatCompaction.tokens(items.recent(threadId, Integer.MAX_VALUE, next).stream()
                 .map(ThreadItems.StoredItem::item).toList());
-        return new CompactPlan(ChatCompaction.compacted(older.size(), before, after, usage), null, 0);
+        String done = ChatCompaction.compacted(older.size(), before, after, usage);
+        return Optional.of(new CompactPlan(automatic ? status + " " + done : done, null, 0));
     }
 
     /** Drops the thread's pending approval (decision I5); false when it waited for none. */

@@ -30,6 +30,8 @@ public class ChatRejectedException extends RuntimeException {
         AUTH_EXPIRED,
         /** A token that is not one (blank, spaces inside, too long): the thread asks again. */
         INVALID_TOKEN,
+        /** {@code /resume <id>} naming no checkpoint of the thread's undo line. */
+        CHECKPOINT_NOT_FOUND,
         /** A command this gateway does not carry out. */
         UNSUPPORTED
     }

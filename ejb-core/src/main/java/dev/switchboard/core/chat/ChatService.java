@@ -10,6 +10,7 @@ import dev.switchboard.core.conversation.Submission;
 import dev.switchboard.core.conversation.Submissions;
 import dev.switchboard.core.conversation.ThreadKey;
 import dev.switchboard.core.conversation.ThreadState;
+import dev.switchboard.core.conversation.UndoLine;
 import dev.switchboard.core.engine.ToolResumption;
 import dev.switchboard.core.history.ContextWindow;
 import dev.switchboard.core.idempotency.UniqueViolation;
@@ -125,6 +126,13 @@ public class ChatService {
             return new ChatReply(threadId, ChatReply.OK, ledger.edit(userKey, threadId, ChatLedger.ContextEdit.CLEAR,
                     clock.millis()), null, null);
         }
+        if (submission instanceof Submission.Resume resume) {
+            return new ChatReply(threadId, ChatReply.OK, ledger.edit(userKey, threadId, ChatLedger.ContextEdit.RESUME,
+                    resume.checkpointId(), clock.millis()), null, null);
+        }
+        if (submission instanceof Submission.ListThreads) {
+            return new ChatReply(threadId, ChatReply.OK, ChatThreadView.listing(threads(userKey, 20)), null, null);
+        }
         if (submission instanceof Submission.Compact) {
             return compact(userKey, threadId);
         }
@@ -176,8 +184,12 @@ public class ChatService {
         return Optional.of(view(row.get(), running, active));
     }
 
-    /** A page of a thread's turns, oldest first; {@code nextAfterSeq} is null on the last page. */
-    public record History(ChatThreadView thread, List<ChatTurn> turns, Long nextAfterSeq) {
+    /**
+     * A page of a thread's turns, oldest first; {@code nextAfterSeq} is null on the last page;
+     * {@code checkpoints}: the undo line's, oldest first ({@code /resume <id>} goes back to one).
+     */
+    public record History(ChatThreadView thread, List<ChatTurn> turns, Long nextAfterSeq,
+            List<UndoLine.Checkpoint<ContextWindow>> checkpoints) {
     }
 
     /** One of the user's chat threads with a page of its turns (after the run seq {@code afterSeq}); empty as {@link #thread}. */
@@ -186,9 +198,10 @@ public class ChatService {
         if (thread.isEmpty()) {
             return Optional.empty();
         }
+        List<UndoLine.Checkpoint<ContextWindow>> checkpoints = ChatUndo.read(records.undo(threadId)).undoStack();
         return Optional.of(queries.thread(userKey, threadId.toString(), afterSeq, limit)
-                .map(c -> new History(thread.get(), ChatTurn.of(c.page()), c.nextAfterSeq()))
-                .orElse(new History(thread.get(), List.of(), null)));
+                .map(c -> new History(thread.get(), ChatTurn.of(c.page()), c.nextAfterSeq(), checkpoints))
+                .orElse(new History(thread.get(), List.of(), null, checkpoints)));
     }
 
     private ChatReply talk(String userKey, UUID threadId, String text) {
@@ -197,6 +210,7 @@ public class ChatService {
             ledger.remindApproval(userKey, threadId, waiting.get());
             return new ChatReply(threadId, ChatReply.OK, Approvals.reminder(waiting.get().approval()), null, null);
         }
+        String compacting = compactIfFull(userKey, threadId);
         TurnInput input = TurnInput.of(List.of(Lifecycle.userMessage(text)));
         TurnLedger.Outcome outcome;
         try {
@@ -207,10 +221,42 @@ public class ChatService {
         }
         ledger.touch(userKey, threadId, text, clock.millis());
         String runId = runOf(userKey, outcome);
+        if (compacting != null) { // the turn runs right after the summary it waits for
+            return new ChatReply(threadId, ChatReply.STARTED, compacting, outcome.turn().turnId(), runId);
+        }
         if (outcome.waitingFor() > 0) {
             return new ChatReply(threadId, ChatReply.QUEUED, ChatReply.QUEUED_MESSAGE, outcome.turn().turnId(), runId);
         }
         return new ChatReply(threadId, ChatReply.STARTED, null, outcome.turn().turnId(), runId);
+    }
+
+    /**
+     * Spec §11.1's automatic compaction before a person's turn: when the idle thread's context is
+     * past the threshold, its older turns are cut or summarised — the summary's turn queued ahead of
+     * the person's, so the person's turn is given the compacted context. A failure is logged and the
+     * turn goes on.
+     *
+     * @return the status line, or null when nothing was done
+     */
+    private String compactIfFull(String userKey, UUID threadId) {
+        try {
+            Optional<ChatLedger.CompactPlan> plan = ledger.compactIfFull(userKey, threadId, clock.millis());
+            if (plan.isEmpty()) {
+                return null;
+            }
+            if (plan.get().prompt() != null) {
+                startSummary(userKey, threadId, plan.get());
+            }
+            return plan.get().answer();
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "The automatic compaction of chat thread " + threadId + " failed; the turn goes on", e);
+            return null;
+        }
+    }
+
+    private TurnLedger.Outcome startSummary(String userKey, UUID threadId, ChatLedger.CompactPlan plan) {
+        return turns.start(userKey, threadId.toString(), TurnInput.of(List.of(Lifecycle.userMessage(plan.prompt()))), null,
+                TurnAdmission.of(TurnPolicy.FOLLOWUP, Integer.MAX_VALUE), ContextWindow.SUMMARY_SOURCE);
     }
 
     /**
@@ -222,9 +268,7 @@ public class ChatService {
         if (plan.prompt() == null) {
             return new ChatReply(threadId, ChatReply.OK, plan.answer(), null, null);
         }
-        TurnLedger.Outcome outcome = turns.start(userKey, threadId.toString(),
-                TurnInput.of(List.of(Lifecycle.userMessage(plan.prompt()))), null,
-                TurnAdmission.of(TurnPolicy.FOLLOWUP, Integer.MAX_VALUE), ContextWindow.SUMMARY_SOURCE);
+        TurnLedger.Outcome outcome = startSummary(userKey, threadId, plan);
         return new ChatReply(threadId, ChatReply.STARTED, "Compacting: summarizing " + plan.turns() + " turn(s).",
                 outcome.turn().turnId(), runOf(userKey, outcome));
     }

@@ -123,6 +123,8 @@ public final class ModelServerEngine implements AgentEngine {
         final CompletableFuture<JsonObject> result = new CompletableFuture<>();
         long inputTokens;
         long outputTokens;
+        /** The input was cut to fit the model's context (spec §11.3), which is done once per run. */
+        boolean compacted;
 
         final Optional<String> instructions;
         final JsonArray tools;
@@ -191,6 +193,9 @@ public final class ModelServerEngine implements AgentEngine {
 
         private JsonObjectBuilder withSteps(JsonObjectBuilder output) {
             output.add("usage", Jsons.createObjectBuilder().add("input_tokens", inputTokens).add("output_tokens", outputTokens));
+            if (compacted) {
+                output.add("context_compacted", true);
+            }
             if (!steps.isEmpty()) {
                 JsonArrayBuilder items = Jsons.createArrayBuilder();
                 steps.forEach(items::add);
@@ -267,6 +272,16 @@ public final class ModelServerEngine implements AgentEngine {
         attempt(c.request, request(c.call()), reply, 0);
         reply.whenComplete((answer, error) -> {
             if (error != null) {
+                if (unwrap(error) instanceof ContextOverflow.Exceeded && !c.compacted) { // spec §11.3: once
+                    List<JsonObject> fitted = ContextOverflow.emergency(c.input);
+                    if (fitted != c.input) {
+                        c.input.clear();
+                        c.input.addAll(fitted);
+                        c.compacted = true;
+                        round(c, toolRounds);
+                        return;
+                    }
+                }
                 c.result.completeExceptionally(error);
                 return;
             }
@@ -439,7 +454,9 @@ public final class ModelServerEngine implements AgentEngine {
                 reply.completeExceptionally(new EngineFailure("model server unreachable: " + cause.getClass().getSimpleName()
                         + (cause.getMessage() == null ? "" : ": " + cause.getMessage())));
             } else if (status / 100 != 2) {
-                reply.completeExceptionally(new EngineFailure("model server answered " + status + ": " + errorMessage(body)));
+                String message = "model server answered " + status + ": " + errorMessage(body);
+                reply.completeExceptionally(ContextOverflow.isOverflow(status, body) ? new ContextOverflow.Exceeded(message)
+                        : new EngineFailure(message));
             } else if (streamed != null) {
                 reply.complete(streamed);
             } else {

@@ -119,6 +119,7 @@ public class RpcMethods {
         } catch (ChatRejectedException e) {
             throw new RpcException(switch (e.reason()) {
                 case NOT_FOUND -> RpcError.invalidField("thread_id", e.getMessage());
+                case CHECKPOINT_NOT_FOUND -> RpcError.invalidField("content", e.getMessage());
                 case MISMATCH, NO_PENDING_APPROVAL -> RpcError.invalidField("request_id", e.getMessage());
                 case NO_PENDING_AUTH, AUTH_EXPIRED, INVALID_TOKEN -> RpcError.invalidField("token", e.getMessage());
                 case NOT_AUTHORIZED -> RpcError.invalidField("channel", e.getMessage());
@@ -166,7 +167,7 @@ public class RpcMethods {
         ChatService.History history = Submissions.uuid(thread)
                 .flatMap(id -> chat.history(userKey, id, Math.max(0, after), limit))
                 .orElseThrow(() -> new RpcException(RpcError.invalidField("thread_id", "Thread not found.")));
-        return ChatJson.history(history.thread(), history.turns(), history.nextAfterSeq());
+        return ChatJson.history(history);
     }
 
     private JsonObject status(String userKey) {

@@ -199,6 +199,26 @@ class ModelServerEngineTest {
     }
 
     @Test
+    void anInputLongerThanTheModelsContextIsCutToTheNewestExchangeAndTriedOnce() throws Exception {
+        server.whole(400, "{\"error\":{\"code\":\"context_length_exceeded\",\"message\":\"too long\"}}");
+        server.stream(streamed("resp_2", "fits now"));
+        JsonObject output = run(engine(0), request("newest", List.of(userItem("old one"), userItem("old two")),
+                Cancellation.manual()));
+        assertEquals("fits now", output.getString("text"));
+        assertTrue(output.getBoolean("context_compacted"));
+        JsonArray retried = server.seen.get(1).body().getJsonArray("input");
+        assertEquals(2, retried.size(), retried.toString());
+        assertEquals(ContextOverflow.NOTE, retried.getJsonObject(0).getJsonArray("content").getJsonObject(0).getString("text"));
+        assertEquals("newest", retried.getJsonObject(1).getJsonArray("content").getJsonObject(0).getString("text"));
+
+        server.whole(400, "{\"error\":{\"code\":\"context_length_exceeded\",\"message\":\"too long\"}}");
+        server.whole(400, "{\"error\":{\"code\":\"context_length_exceeded\",\"message\":\"still too long\"}}");
+        assertEquals("model server answered 400: still too long", failure(engine(0), request("newest",
+                List.of(userItem("old")), Cancellation.manual())), "tried once only");
+        assertEquals(4, server.seen.size());
+    }
+
+    @Test
     void transientFailuresAreTriedAgainUpToTheLimit() throws Exception {
         server.whole(503, "{}");
         server.whole(429, "{\"error\":{\"message\":\"slow down\"}}");

@@ -108,7 +108,7 @@ public class ChatResource {
         UUID id = Submissions.uuid(threadId).orElseThrow(ChatResource::threadNotFound);
         ChatService.History history = chat.history(caller.user(), id, after, max)
                 .orElseThrow(ChatResource::threadNotFound);
-        return ChatJson.history(history.thread(), history.turns(), history.nextAfterSeq()).toString();
+        return ChatJson.history(history).toString();
     }
 
     /** {@code {"request_id":…, "action":"approve"|"always"|"deny", "channel":…}}: 202 with the turn that carries it out. */
@@ -196,6 +196,8 @@ public class ChatResource {
                 return new ApiException(409, "auth_expired", e.getMessage());
             case INVALID_TOKEN:
                 return new ApiException(400, "invalid_token", e.getMessage());
+            case CHECKPOINT_NOT_FOUND:
+                return new ApiException(404, "checkpoint_not_found", e.getMessage());
             default:
                 return new ApiException(400, "unsupported_command", e.getMessage());
         }
