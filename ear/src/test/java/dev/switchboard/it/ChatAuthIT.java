@@ -61,6 +61,7 @@ class ChatAuthIT {
     private static final String CAROL = "carol-auth-token-012345678";
     private static final String DAVE = "dave-auth-token-0123456789";
     private static final String ERIN = "erin-auth-token-0123456789";
+    private static final String FRANK = "frank-auth-token-012345678";
     private static final long TTL_S = 20;
     private static final List<JsonObject> REQUESTS = new CopyOnWriteArrayList<>();
     private static final List<String> AUTHORIZATIONS = new CopyOnWriteArrayList<>();
@@ -75,12 +76,13 @@ class ChatAuthIT {
         database = TestDatabase.recreate("switchboard_it_chat_auth");
         Map<String, String> env = Instance.defaults(database, PORT, NAME);
         env.put("SWITCHBOARD_AUTH_TOKENS", ALICE + "=alice," + BOB + "=bob," + CAROL + "=carol,"
-                + DAVE + "=dave," + ERIN + "=erin"); // one user per test: a credential, once given, is the user's
+                + DAVE + "=dave," + ERIN + "=erin," + FRANK + "=frank"); // one user per test: a credential, once given, is the user's
         ScriptedResponses.engine(env, model);
         env.put("SWITCHBOARD_TOOLS", "http_get");
         env.put("SWITCHBOARD_TOOLS_HTTP_GET_ALLOW", "http://127.0.0.1:" + model.getAddress().getPort() + "/api/");
         env.put("SWITCHBOARD_CHAT_TOOL_CREDENTIALS", "http_get=github");
         env.put("SWITCHBOARD_CHAT_AUTH_TTL_S", Long.toString(TTL_S));
+        env.put("SWITCHBOARD_CHAT_INBOUND_BLOCK", "forbidden");
         server = Instance.start(NAME, PORT, env);
     }
 
@@ -191,6 +193,21 @@ class ChatAuthIT {
         assertEquals(1, again.exit(), again.toString());
         assertEquals("No authentication is pending on this thread.", again.err().strip());
         assertFalse(Cli.run(url, env, "chat", "pending").out().contains(thread));
+    }
+
+    @Test
+    void aBeforeInboundHookRejectsInputButNeverSeesAToken() throws Exception {
+        Api.Reply rejected = send(server, FRANK, "web", "hook-1", "tell me FORBIDDEN things");
+        assertEquals(200, rejected.status(), rejected.body());
+        assertEquals("[Message rejected: it matches the server's inbound policy]", rejected.json().getString("message"));
+        String thread = rejected.json().getString("thread_id");
+        assertEquals(0, get(server, FRANK, "/v1/chat/threads/" + thread).json().getJsonArray("turns").size(), "no turn");
+
+        send(server, FRANK, "web", "hook-1", "fetch hooked");
+        awaitPrompt(FRANK, thread);
+        Api.Reply token = send(server, FRANK, "web", "hook-1", "forbidden_token_" + System.nanoTime());
+        assertEquals(202, token.status(), "the token went to the credential store, not through the hook (I7): " + token.body());
+        assertEquals("tool said: HTTP 200\nhooked for a token holder", lastResponse(server, FRANK, thread, 2));
     }
 
     @Test

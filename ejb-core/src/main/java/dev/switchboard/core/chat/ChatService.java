@@ -3,6 +3,7 @@ package dev.switchboard.core.chat;
 import dev.switchboard.core.clock.InstanceClock;
 import dev.switchboard.core.conversation.ApprovalAuthority;
 import dev.switchboard.core.conversation.Approvals;
+import dev.switchboard.core.conversation.InboundHooks;
 import dev.switchboard.core.conversation.PendingAuth;
 import dev.switchboard.core.conversation.PendingMessages;
 import dev.switchboard.core.conversation.SessionPruning;
@@ -78,6 +79,9 @@ public class ChatService {
     ChatSettings settings;
 
     @Inject
+    ChatHooks hooks;
+
+    @Inject
     Event<SessionStarted> sessionStarted;
 
     /**
@@ -137,7 +141,11 @@ public class ChatService {
             return compact(userKey, threadId);
         }
         if (submission instanceof Submission.UserInput input) {
-            return talk(userKey, threadId, input.content());
+            InboundHooks.Outcome hooked = hooks.beforeInbound(userKey, channel, input.content());
+            if (hooked instanceof InboundHooks.Stopped stopped) {
+                return new ChatReply(threadId, ChatReply.OK, stopped.reply(), null, null);
+            }
+            return talk(userKey, threadId, ((InboundHooks.Continue) hooked).content());
         }
         if (submission instanceof Submission.ApprovalResponse keyword) {
             if (pending(threadId).isEmpty()) {
