@@ -279,8 +279,9 @@ class ChatApprovalIT {
         JsonObject last = ScriptedResponses.last(request);
         String id = "resp_" + REQUESTS.size();
         JsonArrayBuilder output = Json.createArrayBuilder();
-        if ("function_call_output".equals(last.getString("type"))) {
-            output.add(ScriptedResponses.message("tool said: " + last.getString("output")));
+        JsonObject toolSaid = ScriptedResponses.toolSaid(last);
+        if (toolSaid != null) {
+            output.add(toolSaid);
         } else {
             String text = last.getJsonArray("content").getJsonObject(0).getString("text");
             if (text.startsWith("tool ")) {
@@ -289,9 +290,7 @@ class ChatApprovalIT {
                 output.add(call(id, 1, Json.createObjectBuilder().add("text", text.substring(7)).add("token", "s3cr3t")
                         .build()));
             } else if (text.startsWith("fetch ")) {
-                output.add(ScriptedResponses.functionCall("call_f_" + id, "http_get", Json.createObjectBuilder()
-                        .add("url", "http://127.0.0.1:" + model.getAddress().getPort() + "/slow/" + text.substring(6))
-                        .build()));
+                output.add(ScriptedResponses.fetch(model, "call_f_" + id, "/slow/" + text.substring(6)));
             } else if (text.startsWith("both ")) {
                 output.add(call(id, 1, Json.createObjectBuilder().add("text", text.substring(5)).build()));
                 output.add(call(id, 2, Json.createObjectBuilder().add("text", text.substring(5) + "!").build()));

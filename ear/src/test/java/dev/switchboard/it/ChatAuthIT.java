@@ -330,14 +330,13 @@ class ChatAuthIT {
         JsonObject last = ScriptedResponses.last(request);
         String id = "resp_" + REQUESTS.size();
         JsonArrayBuilder output = Json.createArrayBuilder();
-        if ("function_call_output".equals(last.getString("type"))) {
-            output.add(ScriptedResponses.message("tool said: " + last.getString("output")));
+        JsonObject toolSaid = ScriptedResponses.toolSaid(last);
+        if (toolSaid != null) {
+            output.add(toolSaid);
         } else {
             String text = last.getJsonArray("content").getJsonObject(0).getString("text");
             if (text.startsWith("fetch ")) {
-                output.add(ScriptedResponses.functionCall("call_" + id, "http_get", Json.createObjectBuilder()
-                        .add("url", "http://127.0.0.1:" + model.getAddress().getPort() + "/api/" + text.substring(6))
-                        .build()));
+                output.add(ScriptedResponses.fetch(model, "call_" + id, "/api/" + text.substring(6)));
             } else {
                 output.add(ScriptedResponses.message("heard: " + text));
             }

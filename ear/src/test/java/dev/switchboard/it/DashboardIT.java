@@ -252,8 +252,9 @@ class DashboardIT {
         JsonObject last = ScriptedResponses.last(ScriptedResponses.read(exchange));
         String id = "resp_" + System.nanoTime();
         jakarta.json.JsonArrayBuilder output = jakarta.json.Json.createArrayBuilder();
-        if ("function_call_output".equals(last.getString("type"))) {
-            output.add(ScriptedResponses.message("tool said: " + last.getString("output")));
+        JsonObject toolSaid = ScriptedResponses.toolSaid(last);
+        if (toolSaid != null) {
+            output.add(toolSaid);
         } else {
             String text = last.getJsonArray("content").getJsonObject(0).getString("text");
             String base = "http://127.0.0.1:" + exchange.getLocalAddress().getPort();

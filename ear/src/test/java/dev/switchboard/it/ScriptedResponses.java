@@ -95,4 +95,14 @@ final class ScriptedResponses {
         return Json.createObjectBuilder().add("type", "function_call").add("id", "fc_" + callId).add("call_id", callId)
                 .add("name", name).add("arguments", arguments.toString()).add("status", "completed").build();
     }
+
+    /** What the scripted models answer to a tool's output: {@code tool said: <output>}; null when the newest item is none. */
+    static JsonObject toolSaid(JsonObject last) {
+        return "function_call_output".equals(last.getString("type")) ? message("tool said: " + last.getString("output")) : null;
+    }
+
+    /** A call of {@code http_get} on {@code <model's base><path>}. */
+    static JsonObject fetch(HttpServer model, String callId, String path) {
+        return functionCall(callId, "http_get", Json.createObjectBuilder().add("url", base(model) + path).build());
+    }
 }

@@ -37,8 +37,7 @@ public class ChatRecords {
     private static final String PENDING = "SELECT pending FROM chat_threads WHERE thread_id = ?";
     private static final String LOCK_PENDING = PENDING + " FOR UPDATE";
     private static final String WRITE_PENDING = "UPDATE chat_threads SET pending = ? WHERE thread_id = ?";
-    private static final String PENDING_AUTH = "SELECT pending_auth FROM chat_threads WHERE thread_id = ?";
-    private static final String LOCK_PENDING_AUTH = PENDING_AUTH + " FOR UPDATE";
+    private static final String LOCK_PENDING_AUTH = "SELECT pending_auth FROM chat_threads WHERE thread_id = ? FOR UPDATE";
     private static final String WRITE_PENDING_AUTH = "UPDATE chat_threads SET pending_auth = ? WHERE thread_id = ?";
     private static final String AUTO_APPROVED = "SELECT auto_approved FROM chat_sessions WHERE user_key = ?";
     private static final String WRITE_AUTO_APPROVED = "UPDATE chat_sessions SET auto_approved = ? WHERE user_key = ?";
@@ -166,13 +165,7 @@ public class ChatRecords {
         }, "writing the approval of " + threadId);
     }
 
-    /** The credential the thread waits for (JSON), null when none. */
-    public String pendingAuth(UUID threadId) {
-        return statements.query(PENDING_AUTH, s -> s.setString(1, threadId.toString()), rs -> rs.getString(1),
-                "reading the auth prompt of " + threadId).stream().filter(Objects::nonNull).findFirst().orElse(null);
-    }
-
-    /** As {@link #pendingAuth}, the thread's row locked until the transaction ends. */
+    /** The credential the thread waits for (JSON), null when none; its row locked until the transaction ends. */
     public String lockPendingAuth(UUID threadId) {
         return statements.query(LOCK_PENDING_AUTH, s -> s.setString(1, threadId.toString()), rs -> rs.getString(1),
                 "locking the auth prompt of " + threadId).stream().filter(Objects::nonNull).findFirst().orElse(null);

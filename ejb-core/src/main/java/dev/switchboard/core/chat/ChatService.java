@@ -105,7 +105,10 @@ public class ChatService {
             return new ChatReply(to.threadId(), ChatReply.OK, "Switched to thread " + to.threadId() + ".", null, null);
         }
         UUID threadId = UniqueViolation.retryOnce(() -> ledger.resolve(key, clock.millis()));
-        Optional<ChatAuthPrompt> auth = Optional.ofNullable(records.pendingAuth(threadId)).map(ChatAuthPrompt::fromJson);
+        // what the thread waits for, read once with its row: an approval, a credential, or nothing
+        Optional<ChatRecords.ThreadRow> row = records.thread(threadId);
+        Optional<ChatPending> waiting = row.map(ChatRecords.ThreadRow::pending).map(ChatPending::fromJson);
+        Optional<ChatAuthPrompt> auth = row.map(ChatRecords.ThreadRow::pendingAuth).map(ChatAuthPrompt::fromJson);
         if (auth.isPresent()) { // spec §9: before anything else reads the text, so a token reaches nothing else
             PendingAuth.Interception interception = auth.get().auth().intercept(submission,
                     java.time.Instant.ofEpochMilli(clock.millis()), settings.authTtl());
@@ -145,11 +148,11 @@ public class ChatService {
             if (hooked instanceof InboundHooks.Stopped stopped) {
                 return new ChatReply(threadId, ChatReply.OK, stopped.reply(), null, null);
             }
-            return talk(userKey, threadId, ((InboundHooks.Continue) hooked).content());
+            return talk(userKey, threadId, ((InboundHooks.Continue) hooked).content(), waiting);
         }
         if (submission instanceof Submission.ApprovalResponse keyword) {
-            if (pending(threadId).isEmpty()) {
-                return talk(userKey, threadId, content); // a bare keyword with nothing pending is input (spec §8.1)
+            if (waiting.isEmpty()) {
+                return talk(userKey, threadId, content, waiting); // a bare keyword with nothing pending is input (spec §8.1)
             }
             return answer(userKey, channel, threadId, Optional.empty(), keyword.approved(), keyword.always());
         }
@@ -212,8 +215,7 @@ public class ChatService {
                 .orElse(new History(thread.get(), List.of(), null, checkpoints)));
     }
 
-    private ChatReply talk(String userKey, UUID threadId, String text) {
-        Optional<ChatPending> waiting = pending(threadId);
+    private ChatReply talk(String userKey, UUID threadId, String text, Optional<ChatPending> waiting) {
         if (waiting.isPresent()) { // spec §7.2: shown the request again; the input is not kept
             ledger.remindApproval(userKey, threadId, waiting.get());
             return new ChatReply(threadId, ChatReply.OK, Approvals.reminder(waiting.get().approval()), null, null);
