@@ -17,10 +17,26 @@ import java.util.function.Supplier;
  * @param clientCall the client's model request when the run is one (then {@code history} is the
  *        conversation before it, which the request resolved), else null
  * @param resumption the paused tool loop the run carries on, else null
+ * @param delegation what the run knows of its delegation tree (read when first asked for); null
+ *        outside a lane (no tree: calls cannot be made)
  */
 public record EngineRequest(String runId, String userKey, String threadKey, String inputText,
         String deliveryMode, int attempt, Cancellation cancellation, Supplier<List<JsonObject>> history,
-        Supplier<ClientCall> clientCall, ModelChoice choice, RunStream stream, ToolResumption resumption) {
+        Supplier<ClientCall> clientCall, ModelChoice choice, RunStream stream, ToolResumption resumption,
+        Supplier<Delegation> delegation) {
+
+    /** A call outside any delegation tree. */
+    public EngineRequest(String runId, String userKey, String threadKey, String inputText, String deliveryMode,
+            int attempt, Cancellation cancellation, Supplier<List<JsonObject>> history, Supplier<ClientCall> clientCall,
+            ModelChoice choice, RunStream stream, ToolResumption resumption) {
+        this(runId, userKey, threadKey, inputText, deliveryMode, attempt, cancellation, history, clientCall, choice,
+                stream, resumption, null);
+    }
+
+    /** The run's place in a delegation tree, when it may have one (read on first use). */
+    public Optional<Delegation> delegated() {
+        return delegation == null ? Optional.empty() : Optional.ofNullable(delegation.get());
+    }
 
     /** A call that is not a {@link ToolResumption}. */
     public EngineRequest(String runId, String userKey, String threadKey, String inputText, String deliveryMode,

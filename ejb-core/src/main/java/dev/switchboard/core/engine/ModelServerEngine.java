@@ -51,6 +51,9 @@ import java.util.stream.Collectors;
  */
 public final class ModelServerEngine implements AgentEngine {
 
+    /** The function tool through which a model calls other agents (when its run may). */
+    public static final String DELEGATE = "delegate";
+
     static final long FIRST_RETRY_MS = 250;
 
     /**
@@ -131,15 +134,23 @@ public final class ModelServerEngine implements AgentEngine {
         final JsonValue toolChoice;
         /** Tools the client declared: a call of one ends the run, for the client to answer. */
         final Set<String> clientTools;
+        /** The run's place in a delegation tree (null outside a lane); with agents to call, the model may delegate. */
+        final Delegation tree;
+        final boolean delegates;
+        /** The index the run's next delegated call takes (counting every call of the run, across executions). */
+        int nextCall;
 
         Conversation(EngineRequest request) {
             this.request = request;
+            this.tree = request.delegation() == null ? null : request.delegated().orElse(null);
+            this.delegates = tree != null && !tree.callable().isEmpty();
+            JsonArray serverTools = delegates ? withDelegate(toolDeclarations, tree.callable()) : toolDeclarations;
             Optional<ClientCall> call = request.call();
             if (call.isPresent()) { // a client's request: its own items, and its instructions when it gave some
                 input.addAll(request.history().get());
                 input.addAll(call.get().input());
                 instructions = call.get().instructions().or(settings::instructions);
-                tools = call.get().offeredTools(toolDeclarations);
+                tools = call.get().offeredTools(serverTools);
                 toolChoice = call.get().modelToolChoice().orElse(ModelCall.AUTO);
                 clientTools = call.get().modelToolChoice().isPresent() ? call.get().allowedToolNames() : Set.of();
             } else {
@@ -151,8 +162,9 @@ public final class ModelServerEngine implements AgentEngine {
                             .add("content", Jsons.createArrayBuilder().add(Jsons.createObjectBuilder()
                                     .add("type", "input_text").add("text", request.inputText()))).build());
                 }
-                instructions = settings.instructions();
-                tools = toolDeclarations;
+                instructions = tree != null && tree.instructions() != null ? Optional.of(tree.instructions())
+                        : settings.instructions();
+                tools = serverTools;
                 toolChoice = ModelCall.AUTO;
                 clientTools = Set.of();
             }
@@ -211,7 +223,9 @@ public final class ModelServerEngine implements AgentEngine {
         // a run stopped while a tool works ends now; the tool's late output is dropped with it
         request.cancellation().onCancel(() -> conversation.fail("cancelled"));
         Optional<ToolResumption> resumed = request.resumed();
-        if (resumed.isEmpty()) {
+        if (resumed.isEmpty() && conversation.tree != null && conversation.tree.state() != null) {
+            afterReplies(conversation, conversation.tree.state());
+        } else if (resumed.isEmpty()) {
             round(conversation, 0);
         } else {
             resume(conversation, resumed.get());
@@ -308,15 +322,85 @@ public final class ModelServerEngine implements AgentEngine {
                 if (!answer.text().isEmpty()) {
                     c.step(assistantMessage(answer.text()));
                 }
-                runTools(c, answer.functionCalls(), 0, true).whenComplete((paused, toolError) -> {
+                List<JsonObject> delegations = c.delegates ? answer.functionCalls().stream()
+                        .filter(call -> DELEGATE.equals(call.getString("name", ""))).toList() : List.of();
+                List<JsonObject> tools = answer.functionCalls().stream().filter(call -> !delegations.contains(call)).toList();
+                runTools(c, tools, 0, true).whenComplete((paused, toolError) -> {
                     if (toolError != null) {
                         c.result.completeExceptionally(toolError);
-                    } else if (!paused) {
+                    } else if (!paused && delegations.isEmpty()) {
                         round(c, toolRounds + 1);
+                    } else if (!paused) {
+                        delegate(c, delegations, toolRounds);
                     }
                 });
             }
         });
+    }
+
+    /**
+     * Ends the execution asking for the model's {@code delegate} calls (one is a delegation,
+     * several a fork), keeping the loop's steps for the execution that goes on once the replies are
+     * in ({@link #afterReplies}): the model is not asked again for what it already said.
+     */
+    private void delegate(Conversation c, List<JsonObject> delegations, int toolRounds) {
+        List<Delegation.Call> calls = new ArrayList<>();
+        JsonArrayBuilder pending = Jsons.createArrayBuilder();
+        for (JsonObject call : delegations) {
+            c.step(call);
+            JsonObject arguments = arguments(call.getString("arguments", "{}"));
+            int index = c.nextCall++;
+            calls.add(new Delegation.Call(index, arguments.getString("agent", ""), arguments.getString("input", "")));
+            pending.add(Jsons.createObjectBuilder().add("call_id", call.getString("call_id", "")).add("index", index));
+        }
+        JsonArrayBuilder steps = Jsons.createArrayBuilder();
+        c.steps.forEach(steps::add);
+        c.result.complete(Delegation.callsOutput(calls, Jsons.createObjectBuilder().add("steps", steps)
+                .add("pending", pending).add("tool_rounds", toolRounds).add("next_call", c.nextCall)
+                .add("input_tokens", c.inputTokens).add("output_tokens", c.outputTokens).build()));
+    }
+
+    /**
+     * Goes on with a loop that asked for calls, now answered: its steps as they were, each
+     * {@code delegate} call's replies as its output (a broadcast's one per line, {@code from:} first),
+     * then the model again.
+     */
+    private void afterReplies(Conversation c, JsonObject state) {
+        for (JsonObject item : state.getJsonArray("steps").getValuesAs(JsonObject.class)) {
+            c.input.add(item);
+            c.steps.add(item);
+        }
+        c.inputTokens = state.getJsonNumber("input_tokens").longValue();
+        c.outputTokens = state.getJsonNumber("output_tokens").longValue();
+        c.nextCall = state.getInt("next_call");
+        for (JsonObject p : state.getJsonArray("pending").getValuesAs(JsonObject.class)) {
+            List<Delegation.Reply> replies = c.tree.repliesTo(p.getInt("index"));
+            String text = replies.isEmpty() ? "error: no reply"
+                    : replies.size() == 1 ? replies.get(0).asToolResult()
+                    : replies.stream().map(r -> r.from() + ": " + r.asToolResult()).collect(Collectors.joining("\n"));
+            c.step(FunctionCalls.output(p.getString("call_id"), text));
+        }
+        round(c, state.getInt("tool_rounds") + 1);
+    }
+
+    /** The server's tools and the {@code delegate} tool, whose {@code agent} is one of {@code callable}. */
+    static JsonArray withDelegate(JsonArray serverTools, List<String> callable) {
+        JsonArrayBuilder names = Jsons.createArrayBuilder();
+        callable.forEach(names::add);
+        JsonArrayBuilder tools = Jsons.createArrayBuilder();
+        serverTools.forEach(tools::add);
+        tools.add(Jsons.createObjectBuilder().add("type", "function").add("name", DELEGATE)
+                .add("description", "Hand a task to another agent and get its answer. Several calls in one answer run"
+                        + " in parallel; an agent name that several agents serve reaches each of them.")
+                .add("parameters", Jsons.createObjectBuilder().add("type", "object")
+                        .add("properties", Jsons.createObjectBuilder()
+                                .add("agent", Jsons.createObjectBuilder().add("type", "string").add("enum", names))
+                                .add("input", Jsons.createObjectBuilder().add("type", "string")
+                                        .add("description", "what the agent is asked")))
+                        .add("required", Jsons.createArrayBuilder().add("agent").add("input"))
+                        .add("additionalProperties", false))
+                .add("strict", false));
+        return tools.build();
     }
 
     /**
@@ -494,6 +578,15 @@ public final class ModelServerEngine implements AgentEngine {
     private static JsonObject parse(String body) {
         try (JsonReader reader = Jsons.createReader(new StringReader(body))) {
             return reader.readObject();
+        }
+    }
+
+    /** A call's arguments; none when they are not a JSON object (the call then names no agent, and is refused). */
+    private static JsonObject arguments(String json) {
+        try {
+            return parse(json);
+        } catch (RuntimeException e) {
+            return JsonValue.EMPTY_JSON_OBJECT;
         }
     }
 

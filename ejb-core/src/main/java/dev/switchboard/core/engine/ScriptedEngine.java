@@ -7,6 +7,7 @@ import jakarta.json.JsonValue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledExecutorService;
@@ -26,6 +27,16 @@ import java.util.stream.Collectors;
  *   <li>{@code fail <message>} fails the run with that message;</li>
  *   <li>{@code history} ends the script and answers with the thread's history it was given, one
  *       {@code <role>: <text>} per item joined by {@code " | "}, after {@code history(<count>): };</li>
+ *   <li>{@code call <agent> {<input>}} calls another agent with that input (itself a script, braces
+ *       nesting) and goes on once its reply is in; several joined by {@code &} —
+ *       {@code call a {x} & call b {y}} — are one fork, whose replies are all waited for. A call may
+ *       end with {@code as <name>}: it claims to come from that name (a forgery Switchboard
+ *       ignores). An execution that reaches a call whose replies are not in yet ends asking for the
+ *       call ({@link Delegation#callsOutput}); the next execution replays the script and finds them;</li>
+ *   <li>{@code replies} ends the script and answers with every reply so far, {@code <from>: <text>}
+ *       joined by {@code " | "} (an {@code ack}, a SystemError as its code and text);</li>
+ *   <li>{@code whoami} ends the script and answers with {@code agent=<name> from=<caller> self=<bool>};</li>
+ *   <li>{@code silent} ends the script answering nothing (its caller gets an {@code ack});</li>
  *   <li>anything else ends the script and is echoed like {@link EchoEngine} does.</li>
  * </ul>
  * A text with no directive behaves exactly like the echo engine without delay. Each step checks
@@ -95,20 +106,36 @@ public class ScriptedEngine implements AgentEngine {
             return true;
         }
 
+        /** Calls made so far by this execution's replay of its script: the next call's index. */
+        int calls;
+
         void step(String script) {
             long at = EngineJournal.nowMicros();
             if (!mayWork()) {
                 result.completeExceptionally(new EngineFailure("cancelled"));
                 return;
             }
-            String head = script;
-            String rest = "";
-            int semi = script.indexOf(';');
-            if (semi >= 0) {
-                head = script.substring(0, semi);
-                rest = script.substring(semi + 1).stripLeading();
-            }
+            int semi = ScriptCalls.topLevelSemicolon(script);
+            String head = semi < 0 ? script : script.substring(0, semi);
+            String rest = semi < 0 ? "" : script.substring(semi + 1).stripLeading();
             String directive = head.strip();
+            if (directive.startsWith("call ")) {
+                call(directive, rest, at);
+                return;
+            }
+            if (directive.equals("replies") || directive.equals("whoami") || directive.equals("silent")) {
+                Optional<Delegation> tree = request.delegated();
+                if (tree.isEmpty()) {
+                    result.completeExceptionally(new EngineFailure(directive + " needs a delegation tree"));
+                    return;
+                }
+                record("end", at, "completed");
+                result.complete(directive.equals("silent") ? Delegation.nothing()
+                        : EchoEngine.reply(directive.equals("replies") ? ScriptCalls.told(tree.get().replies().get())
+                                : "agent=" + tree.get().agent() + " from=" + tree.get().from() + " self="
+                                        + tree.get().selfCall(), request.deliveryMode()));
+                return;
+            }
             if (directive.startsWith("sleep ")) {
                 long ms = parseMillis(directive.substring(6).strip());
                 if (ms >= 0) {
@@ -142,6 +169,34 @@ public class ScriptedEngine implements AgentEngine {
             }
             record("end", at, "completed");
             result.complete(EchoEngine.reply(script, request.deliveryMode()));
+        }
+
+        /** A round of calls: replayed when its replies are in, else asked for. */
+        private void call(String directive, String rest, long at) {
+            Optional<Delegation> tree = request.delegated();
+            List<ScriptCalls.Planned> round;
+            try {
+                round = ScriptCalls.parse(directive);
+            } catch (IllegalArgumentException e) {
+                result.completeExceptionally(new EngineFailure(e.getMessage()));
+                return;
+            }
+            if (tree.isEmpty()) {
+                result.completeExceptionally(new EngineFailure("call needs a delegation tree"));
+                return;
+            }
+            int first = calls;
+            calls += round.size();
+            boolean answered = true;
+            for (int i = 0; i < round.size(); i++) {
+                answered &= !tree.get().repliesTo(first + i).isEmpty();
+            }
+            if (answered) {
+                step(rest);
+                return;
+            }
+            record("end", at, "completed");
+            result.complete(ScriptCalls.output(round, first));
         }
 
         private void sleep(long untilNanos, String rest) {

@@ -1,7 +1,11 @@
 package dev.switchboard.core.lane;
 
 import dev.switchboard.core.clock.InstanceClock;
+import dev.switchboard.core.delegation.DelegationSettings;
+import dev.switchboard.core.delegation.HandlerGate;
+import dev.switchboard.core.delegation.PathLedger;
 import dev.switchboard.core.clock.PeriodicTask;
+import dev.switchboard.core.engine.AgentEngine;
 import dev.switchboard.core.engine.ClientCall;
 import dev.switchboard.core.engine.EngineSelector;
 import dev.switchboard.core.history.HistorySettings;
@@ -31,6 +35,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -100,12 +105,19 @@ public class LaneController {
     @EJB
     InstanceBeacon beacon;
 
+    @Inject
+    PathLedger paths;
+
+    @Inject
+    DelegationSettings delegation;
+
     private ExecutorService workers;
     private ScheduledExecutorService timers;
     /** Writes running engines' progress: a slow write delays no lease or claim. */
     private ScheduledExecutorService progressWriters;
     private ScheduledFuture<?> polling;
     private LaneRunner runner;
+    private HandlerGate gate;
     private LeaseKeeper keeper;
     private String owner;
 
@@ -113,7 +125,20 @@ public class LaneController {
      * A run's history — a response's resolved conversation, else its thread's latest items inside
      * its context window — and client request.
      */
+    /** The engine a claim executes on: its thread's choice, behind the agents' limits for a delegated call. */
+    private AgentEngine engineFor(Claim claim) {
+        AgentEngine engine = engines.engine(claim.runtime().engine());
+        String agent = PathLedger.agentOf(claim.source());
+        return agent == null ? engine : gate.gate(engine, agent);
+    }
+
     private EngineInputs engineInputs(Claim claim) {
+        EngineInputs in = conversationInputs(claim);
+        return new EngineInputs(in.history(), in.clientCall(),
+                () -> paths.context(claim.runId(), PathLedger.isPathRun(claim.userKey())));
+    }
+
+    private EngineInputs conversationInputs(Claim claim) {
         Supplier<List<JsonObject>> threadHistory = () -> items.recent(claim.threadId(), history.maxItems(),
                 contexts.of(claim.threadId())).stream().map(ThreadItems.StoredItem::item).toList();
         if (ContextWindow.SUMMARY_SOURCE.equals(claim.source())) { // its input is the transcript to summarise
@@ -142,10 +167,12 @@ public class LaneController {
     void start() {
         owner = settings.newOwnerName();
         workers = Executors.newFixedThreadPool(settings.workerThreads(), threadFactory);
-        // Heartbeat, watchdog, poll, retries and the beacon each get a thread: one stuck in the database delays no other.
-        timers = Executors.newScheduledThreadPool(5, threadFactory);
+        // Heartbeat, watchdog, poll, retries, the beacon and the delegation sweep each get a thread: one stuck in the
+        // database delays no other.
+        timers = Executors.newScheduledThreadPool(6, threadFactory);
         progressWriters = Executors.newScheduledThreadPool(2, threadFactory);
-        runner = new LaneRunner(ledger, claim -> engines.engine(claim.runtime().engine()), owner, new LaneSlots(settings.maxConcurrent()), workers, timers,
+        gate = new HandlerGate(delegation.maxConcurrent(), delegation.maxPerAgent());
+        runner = new LaneRunner(ledger, this::engineFor, owner, new LaneSlots(settings.maxConcurrent()), workers, timers,
                 clock::nanoTime, new LaneRunner.Timing(settings.leaseMarginMs(), settings.runTimeoutMs(),
                         Math.max(MIN_RECORD_RETRY_MS, 2 * settings.leaseMs())), watch::changed, meters,
                 this::engineInputs,
@@ -159,6 +186,8 @@ public class LaneController {
         polling = timers.scheduleWithFixedDelay(PeriodicTask.guarded(LOG, "Poll for claimable lanes", keeper::poll),
                 0, settings.pollMs(), TimeUnit.MILLISECONDS);
         timers.scheduleWithFixedDelay(this::beat, 0, settings.heartbeatMs(), TimeUnit.MILLISECONDS);
+        timers.scheduleWithFixedDelay(PeriodicTask.guarded(LOG, "Delegation sweep", this::sweepDelegations),
+                delegation.sweepMs(), delegation.sweepMs(), TimeUnit.MILLISECONDS);
         LOG.info(() -> "Lane controller " + owner + " started: engine " + engines.engine().name() + ", up to "
                 + settings.maxConcurrent() + " concurrent runs, lease " + settings.leaseMs() + " ms");
         checkStuckSessionLimit();
@@ -236,6 +265,33 @@ public class LaneController {
      */
     public void cancelled(List<String> runIds) {
         runner.stop(runIds, Execution.Stop.ENDED_ELSEWHERE);
+        if (!runIds.isEmpty()) { // the paths below them close now rather than at the next sweep
+            try {
+                workers.execute(this::sweepDelegations);
+            } catch (RejectedExecutionException stopping) {
+                LOG.fine("Not swept: the lane controller is stopping");
+            }
+        }
+    }
+
+    /**
+     * Delegation's timers: calls past their deadline get their {@code timeout} (and their callee's
+     * lane is cancelled), and live paths whose run ended — below a cancelled or interrupted unit of
+     * work, or the roots of finished ones — close with everything below them. Each change is a
+     * transaction of its own; a failed one is tried again at the next sweep.
+     */
+    void sweepDelegations() {
+        for (PathLedger.SlotRow slot : ledger.overdueCalls()) {
+            apply(ledger.expireCall(slot.callerRunId(), slot.slot()));
+        }
+        for (PathLedger.Orphan orphan : ledger.orphanPaths()) {
+            apply(ledger.closeOrphan(orphan));
+        }
+    }
+
+    private void apply(PathLedger.Effects effects) {
+        effects.wake().forEach(this::wake);
+        runner.cancelLanes(effects.cancel());
     }
 
     public boolean isRunning() {

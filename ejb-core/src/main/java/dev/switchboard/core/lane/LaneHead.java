@@ -1,6 +1,7 @@
 package dev.switchboard.core.lane;
 
 import dev.switchboard.core.clock.InstanceClock;
+import dev.switchboard.core.delegation.PathLedger;
 import dev.switchboard.core.metrics.Meters;
 import dev.switchboard.core.thread.LaneRows;
 import dev.switchboard.core.thread.ThreadRepository;
@@ -42,6 +43,9 @@ public class LaneHead {
 
     @Inject
     Meters meters;
+
+    @Inject
+    PathLedger paths;
 
     /**
      * Claims the lane head for {@code owner}, adopts the attempt {@code owner}'s own live lease
@@ -97,6 +101,9 @@ public class LaneHead {
                     rows.end(run.runId(), end, now);
                     abandoned.add(run.runId());
                     listener.runEnded(run, end);
+                    if (PathLedger.isPathRun(run.userKey())) { // its caller gets a handler error; the poll wakes it
+                        paths.replied(run, end, now);
+                    }
                     current = current.released();
                     rows.write(current);
                     candidate = rows.head(current.threadId(), run.threadSeq());

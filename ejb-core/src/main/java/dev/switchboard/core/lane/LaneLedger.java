@@ -1,6 +1,8 @@
 package dev.switchboard.core.lane;
 
 import dev.switchboard.core.clock.InstanceClock;
+import dev.switchboard.core.delegation.PathLedger;
+import dev.switchboard.core.engine.Delegation;
 import dev.switchboard.core.thread.LaneRows;
 import dev.switchboard.core.thread.ThreadRepository;
 import jakarta.annotation.Resource;
@@ -9,6 +11,7 @@ import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
+import jakarta.json.JsonObject;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -17,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import javax.sql.DataSource;
@@ -52,6 +56,16 @@ public class LaneLedger implements LaneStore {
     @Inject
     InstanceClock clock;
 
+    @Inject
+    PathLedger paths;
+
+    /** The error of an outer unit of work whose delegation ended without a final answer (§3.8). */
+    static final String INCOMPLETE = "incomplete: the delegation ended without a final answer";
+    /** The error of an execution whose output asked for calls but named none it could read. */
+    static final String NO_CALLS = "the engine asked for calls but named none";
+    /** The error of a call whose path closed (it timed out) before the calls it asked for could be made. */
+    static final String CLOSED = "the call's path was closed (timed out) before its own calls were made";
+
     @Override
     public ClaimResult claim(long threadId, String owner) {
         LaneRows.Lane lane = rows.lock(threadId);
@@ -81,20 +95,98 @@ public class LaneLedger implements LaneStore {
         if (!owned) {
             return new FinishResult(true, chain ? head.claim(lane, owner, run) : ClaimResult.none());
         }
-        LaneRows.RunEnd end = errorMessage == null ? LaneRows.RunEnd.succeeded(outputJson)
-                : LaneRows.RunEnd.failed(null, errorMessage);
-        rows.end(run.runId(), end, clock.millis());
+        long now = clock.millis();
+        String error = errorMessage;
+        if (error == null && PathLedger.asksForCalls(outputJson)) {
+            JsonObject output = PathLedger.parse(outputJson);
+            Optional<List<Delegation.Call>> calls = Delegation.callsIn(output);
+            FinishResult parked = calls.isEmpty() ? null
+                    : park(claim, owner, lane, run, calls.get(), Delegation.stateIn(output), chain, now);
+            if (parked != null) {
+                return parked;
+            }
+            error = calls.isEmpty() ? NO_CALLS : CLOSED;
+        }
+        boolean pathRun = PathLedger.isPathRun(run.userKey());
+        LaneRows.RunEnd end = error != null ? LaneRows.RunEnd.failed(null, error)
+                : !pathRun && PathLedger.answersNothing(outputJson) ? LaneRows.RunEnd.failed("incomplete", INCOMPLETE)
+                : LaneRows.RunEnd.succeeded(outputJson);
+        rows.end(run.runId(), end, now);
         listener.runEnded(run, end);
+        PathLedger.Effects effects = PathLedger.Effects.NONE;
+        if (pathRun) {
+            effects = paths.replied(run, end, now);
+        } else if (claim.attempt() > 1) { // a unit of work that delegated ran again: its tree closes with it
+            paths.rootEnded(run.runId(), end, now);
+        }
         LaneRows.Lane released = lane.released();
         if (chain) {
             ClaimResult next = head.claim(released, owner, pair.size() > 1 ? pair.get(1) : null);
             if (next.claim().isEmpty()) {
                 rows.write(released); // a claim writes its own lease over this one
             }
-            return new FinishResult(false, next);
+            return new FinishResult(false, next, effects.wake(), effects.cancel());
         }
         rows.write(released);
-        return new FinishResult(false, ClaimResult.none());
+        return new FinishResult(false, ClaimResult.none(), effects.wake(), effects.cancel());
+    }
+
+    /**
+     * The execution asked for calls: they are dispatched, and the run waits for their replies —
+     * still executing, its lane parked ({@link PathLedger#PARKED}: no instance holds it, none may
+     * claim it) — or, when every call was answered at once (refused), is queued again and claimed
+     * (with {@code chain}) to go on with the answers. Null when the run's path was closed meanwhile:
+     * nothing was dispatched, and the run ends.
+     */
+    private FinishResult park(Claim claim, String owner, LaneRows.Lane lane, LaneRows.LaneRun run,
+            List<Delegation.Call> calls, JsonObject state, boolean chain, long now) {
+        PathLedger.Dispatch dispatch = paths.dispatch(run, calls, state, now);
+        if (dispatch.closed()) {
+            return null;
+        }
+        List<Long> wake = dispatch.effects().wake();
+        if (dispatch.waits()) {
+            rows.write(lane.leased(PathLedger.PARKED, PathLedger.PARKED_UNTIL, run.runId(), claim.attempt()));
+            return new FinishResult(false, ClaimResult.none(), wake, List.of());
+        }
+        rows.requeue(run.runId(), claim.attempt(), now);
+        LaneRows.Lane released = lane.released();
+        if (chain) {
+            ClaimResult next = head.claim(released, owner);
+            if (next.claim().isEmpty()) {
+                rows.write(released);
+            }
+            return new FinishResult(false, next, wake, List.of());
+        }
+        rows.write(released);
+        return new FinishResult(false, ClaimResult.none(), List.of(lane.threadId()), List.of());
+    }
+
+    @Override
+    public Cancelled cancelLane(long threadId) {
+        return new Cancelled(cancel(threadId), List.of());
+    }
+
+    /** Call slots past their deadline (read without a transaction of its own). */
+    @TransactionAttribute(TransactionAttributeType.SUPPORTS)
+    public List<PathLedger.SlotRow> overdueCalls() {
+        return paths.overdue(clock.millis());
+    }
+
+    /** Times the call slot out, if it is still pending and overdue (one transaction). */
+    public PathLedger.Effects expireCall(String callerRunId, int slot) {
+        return paths.expire(callerRunId, slot, clock.millis());
+    }
+
+    /** Live paths whose run has ended (read without a transaction of its own). */
+    @TransactionAttribute(TransactionAttributeType.SUPPORTS)
+    public List<PathLedger.Orphan> orphanPaths() {
+        return paths.orphans();
+    }
+
+    /** Closes an orphaned path and what lives below it (one transaction). */
+    public PathLedger.Effects closeOrphan(PathLedger.Orphan orphan) {
+        return paths.closeOrphan(orphan.uuid(), orphan.ended(), clock.millis());
     }
 
     /**

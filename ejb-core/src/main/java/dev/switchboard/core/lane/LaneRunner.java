@@ -207,7 +207,8 @@ final class LaneRunner {
                 claim.deliveryMode(), claim.attempt(), execution.cancellation(), onFirstUse(in.history()),
                 in.clientCall() == null ? null : onFirstUse(in.clientCall()),
                 new ModelChoice(claim.runtime().modelId(), claim.runtime().thinkingLevel()), execution.progress(),
-                ToolResumption.SOURCE.equals(claim.source()) ? ToolResumption.parse(claim.inputText()).orElse(null) : null);
+                ToolResumption.SOURCE.equals(claim.source()) ? ToolResumption.parse(claim.inputText()).orElse(null) : null,
+                in.delegation() == null ? null : onFirstUse(in.delegation()));
         execution.outcome().orTimeout(timing.runTimeoutMs(), TimeUnit.MILLISECONDS)
                 .whenComplete((output, error) -> submit(() -> finish(execution, output, error), () -> release(execution)));
         try {
@@ -264,6 +265,10 @@ final class LaneRunner {
             return;
         }
         executions.remove(execution.key(), execution);
+        result.wake().forEach(this::wake);
+        if (!result.cancel().isEmpty()) {
+            submit(() -> cancelLanes(result.cancel()), () -> { });
+        }
         if (result.fenced()) {
             LOG.info(() -> "Result of " + execution + " discarded: the run was ended elsewhere, or its lease moved on");
             meters.resultFenced();
@@ -273,6 +278,25 @@ final class LaneRunner {
         claimed(result.next(), anchor, execution.threadId(), execution);
         // Waiters last: one that posts again at once finds the slot free (or passed to the lane's next run).
         runChanged.accept(execution.claim().runId());
+    }
+
+    /**
+     * Cancels the runs of these lanes (paths a reply or a timeout closed), each in a transaction
+     * of its own; their executions here stop, and lanes their cancelling closes in turn follow.
+     */
+    void cancelLanes(List<Long> threadIds) {
+        for (long threadId : threadIds) {
+            try {
+                LaneStore.Cancelled cancelled = store.cancelLane(threadId);
+                stop(cancelled.runIds(), Execution.Stop.ENDED_ELSEWHERE);
+                if (!cancelled.lanes().isEmpty()) {
+                    cancelLanes(cancelled.lanes());
+                }
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "Cancelling the lane of thread " + threadId + " failed; the delegation sweep"
+                        + " closes it", e);
+            }
+        }
     }
 
     /** The execution ends without recording anything; its slot (and lane, if it drove it) is let go. */

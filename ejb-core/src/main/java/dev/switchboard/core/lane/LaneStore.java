@@ -10,8 +10,20 @@ import java.util.Set;
  */
 public interface LaneStore {
 
-    /** What finishing a run did. {@code fenced}: the attempt no longer owned the run, nothing was recorded. */
-    record FinishResult(boolean fenced, ClaimResult next) {
+    /**
+     * What finishing a run did. {@code fenced}: the attempt no longer owned the run, nothing was
+     * recorded; {@code wake}: lanes that have work since (a delegation's callees, a caller whose
+     * replies are in); {@code cancel}: lanes whose runs are to be cancelled (paths the finish closed).
+     */
+    record FinishResult(boolean fenced, ClaimResult next, List<Long> wake, List<Long> cancel) {
+
+        public FinishResult(boolean fenced, ClaimResult next) {
+            this(fenced, next, List.of(), List.of());
+        }
+    }
+
+    /** What cancelling a lane did: the runs it ended, and lanes below them to cancel in turn. */
+    record Cancelled(List<String> runIds, List<Long> lanes) {
     }
 
     /** A heartbeat's outcome: the attempts whose leases were renewed, and leases this owner holds for nothing it executes. */
@@ -38,6 +50,12 @@ public interface LaneStore {
 
     /** Threads whose lease {@code owner} holds, live or expired. */
     List<Long> leasedTo(String owner);
+
+    /**
+     * Cancels the unfinished runs of a path's lane (a reply or timeout closed the path), closing
+     * the paths below them.
+     */
+    Cancelled cancelLane(long threadId);
 
     /** Hands the thread's lane back (graceful stop): its executing run is queued again, not as a crash. */
     boolean handBack(long threadId, String owner);

@@ -11,6 +11,7 @@ import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.lane.InstanceBeacon;
 import dev.switchboard.core.lifecycle.Lifecycle;
 import dev.switchboard.core.run.RunJson;
+import dev.switchboard.core.run.RunService;
 import dev.switchboard.core.runtime.LogJournal;
 import dev.switchboard.core.runtime.RuntimeLedger;
 import dev.switchboard.core.runtime.RuntimeService;
@@ -54,7 +55,7 @@ public class RpcMethods {
             "server/instances",
             "thread/start", "thread/list", "thread/read", "turn/start", "turn/steer", "turn/interrupt", "turn/read",
             "chat/send", "chat/threads", "chat/newThread", "chat/read", "chat/approve",
-            "chat/authToken", "chat/authCancel");
+            "chat/authToken", "chat/authCancel", "run/tree");
 
     private static final int MAX_KEY_LENGTH = 512;
 
@@ -69,6 +70,9 @@ public class RpcMethods {
 
     @EJB
     RuntimeService runtime;
+
+    @EJB
+    RunService runs;
 
     @Inject
     Authenticator authenticator;
@@ -108,6 +112,7 @@ public class RpcMethods {
                 case "chat/authToken" -> ChatJson.reply(chat.giveToken(userKey, chatThread(params),
                         ChatMessage.token(params.object())));
                 case "chat/authCancel" -> ChatJson.reply(chat.cancelAuth(userKey, chatThread(params)));
+                case "run/tree" -> runTree(userKey, params);
                 default -> throw new IllegalStateException("unrouted method " + name);
             };
         } catch (TurnRejectedException e) {
@@ -339,6 +344,16 @@ public class RpcMethods {
         JsonObjectBuilder b = Jsons.createObjectBuilder().add("turn", turn);
         conversation(b, content.conversation());
         return b.build();
+    }
+
+    /** {@code run/tree}: {@code {run_id}} as {@code GET /v1/runs/{run_id}/tree}. */
+    private JsonObject runTree(String userKey, Params params) {
+        String runId = params.trimmed("run_id");
+        if (runId == null) {
+            throw new RpcException(RpcError.invalidField("run_id", "run_id is required"));
+        }
+        return runs.tree(userKey, runId, authenticator.isOperator(userKey))
+                .orElseThrow(() -> new RpcException(RpcError.invalidField("run_id", "run not found")));
     }
 
     private String threadOrSession(String userKey, Params params, String missingReason) {

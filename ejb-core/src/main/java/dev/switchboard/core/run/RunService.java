@@ -1,5 +1,7 @@
 package dev.switchboard.core.run;
 
+import dev.switchboard.core.delegation.CallTree;
+import dev.switchboard.core.delegation.PathLedger;
 import dev.switchboard.core.idempotency.UniqueViolation;
 import dev.switchboard.core.lane.LaneController;
 import dev.switchboard.core.lane.LaneLedger;
@@ -13,12 +15,14 @@ import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.inject.Inject;
+import jakarta.json.JsonObject;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+
 
 /**
  * The runs service the web modules call. Each ingest is committed before it returns (so the
@@ -34,6 +38,9 @@ public class RunService {
 
     @EJB
     RunLedger ledger;
+
+    @Inject
+    PathLedger paths;
 
     @EJB
     LaneController lanes;
@@ -97,6 +104,18 @@ public class RunService {
 
     public Optional<RunView> find(String userKey, String runId) {
         return ledger.find(userKey, runId);
+    }
+
+    /**
+     * The call tree of the user's run {@code runId} (empty when the user has no such run): every
+     * path its delegation made, with opaque ids — and, for {@code readable} (an operator), the
+     * readable paths.
+     */
+    public Optional<JsonObject> tree(String userKey, String runId, boolean readable) {
+        if (find(userKey, runId).isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(CallTree.of(runId, paths.tree(runId), paths::slotsOf, readable));
     }
 
     public Optional<RunPage> page(String userKey, String threadKey, long afterSeq, int limit) {

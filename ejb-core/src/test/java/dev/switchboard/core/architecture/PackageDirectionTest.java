@@ -36,6 +36,7 @@ class PackageDirectionTest {
             List.of("turn"),
             List.of("run", "runtime"),
             List.of("lane"),
+            List.of("delegation"),
             List.of("lifecycle", "thread"),
             List.of("idempotency", "notify", "engine", "user", "schema", "history", "credential"),
             List.of("clock", "input"),

@@ -280,6 +280,49 @@ class ModelServerEngineTest {
     }
 
     @Test
+    void aModelDelegatesThroughTheDelegateToolAndGoesOnWithTheRepliesWithoutBeingAskedAgain() throws Exception {
+        server.stream(List.of(event("response.completed", 1, "response", response("resp_d1", 20,
+                functionCall("call_a", "delegate", "{\"agent\":\"calc\",\"input\":\"2+2\"}"),
+                functionCall("call_b", "delegate", "{\"agent\":\"lookup\",\"input\":\"pi\"}"),
+                functionCall("call_c", "delegate", "not json")))));
+        Delegation first = new Delegation("researcher", "p-1", "main", false, List::of, "You research.",
+                List.of("calc", "lookup"), null);
+        JsonObject asked = run(engine(0), delegated("what is 2+2 and pi?", first));
+        assertEquals(List.of(new Delegation.Call(0, "calc", "2+2"), new Delegation.Call(1, "lookup", "pi"),
+                new Delegation.Call(2, "", "")), Delegation.callsIn(asked).orElseThrow(), "a fork of three, one naming no agent");
+        JsonObject request1 = server.seen.get(0).body();
+        assertEquals("You research.", request1.getString("instructions"), "the agent's instructions");
+        JsonObject tool = request1.getJsonArray("tools").getValuesAs(JsonObject.class).stream()
+                .filter(t -> "delegate".equals(t.getString("name"))).findFirst().orElseThrow();
+        assertEquals("[\"calc\",\"lookup\"]", tool.getJsonObject("parameters").getJsonObject("properties")
+                .getJsonObject("agent").getJsonArray("enum").toString());
+
+        server.stream(streamed("resp_d2", "4 and ", "3.14"));
+        Delegation answered = new Delegation("researcher", "p-1", "main", false, () -> List.of(
+                new Delegation.Reply(0, "calc", "reply", null, "4"),
+                new Delegation.Reply(1, "search", "reply", null, "3.14"),
+                new Delegation.Reply(1, "wiki", "ack", null, "ack"),
+                new Delegation.Reply(2, "system", "error", "routing", "Message could not be delivered.")),
+                "You research.", List.of("calc", "lookup"), Delegation.stateIn(asked));
+        JsonObject done = run(engine(0), delegated("what is 2+2 and pi?", answered));
+        assertEquals("4 and 3.14", done.getString("text"));
+        assertEquals(2, server.seen.size(), "the model was asked once more, not from the start");
+        List<JsonObject> input = server.seen.get(1).body().getJsonArray("input").getValuesAs(JsonObject.class);
+        List<String> outputs = input.stream().filter(i -> "function_call_output".equals(i.getString("type")))
+                .map(i -> i.getString("call_id") + "=" + i.getString("output")).toList();
+        assertEquals(List.of("call_a=4", "call_b=search: 3.14\nwiki: ack",
+                "call_c=SystemError{code: routing, message: Message could not be delivered.}"), outputs);
+        assertEquals(3, input.stream().filter(i -> "function_call".equals(i.getString("type"))).count());
+        assertEquals(6, done.getJsonArray("items").size(), "three calls and their outputs are the run's steps");
+        assertEquals(32, done.getJsonObject("usage").getInt("input_tokens"), "both executions' tokens");
+    }
+
+    private EngineRequest delegated(String text, Delegation tree) {
+        return new EngineRequest("run-1", "u", "t", text, "followUp", 1, Cancellation.manual(), List::of, null,
+                ModelChoice.NONE, recording, null, () -> tree);
+    }
+
+    @Test
     void theToolLoopRunsTheCalledToolAndGivesTheModelItsOutput() throws Exception {
         server.stream(List.of(event("response.completed", 1, "response",
                 response("resp_t1", 20, functionCall("call_1", "echo_tool", "{\"text\":\"pong\"}")))));

@@ -104,6 +104,12 @@ final class LaneFixture implements AutoCloseable {
 
     /** Answers as programmed; records what it was asked. */
     static final class FakeStore implements LaneStore {
+
+        @Override
+        public Cancelled cancelLane(long threadId) {
+            return new Cancelled(List.of(), List.of());
+        }
+
         final List<Finish> finishes = new CopyOnWriteArrayList<>();
         final List<Long> claims = new CopyOnWriteArrayList<>();
         volatile LongFunction<ClaimResult> onClaim = thread -> ClaimResult.none();

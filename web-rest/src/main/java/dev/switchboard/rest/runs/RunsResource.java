@@ -2,6 +2,7 @@ package dev.switchboard.rest.runs;
 
 import dev.switchboard.core.run.RunJson;
 import dev.switchboard.core.run.RunService;
+import dev.switchboard.core.user.Authenticator;
 import dev.switchboard.rest.JsonBody;
 import dev.switchboard.rest.QueryParams;
 import dev.switchboard.rest.auth.Caller;
@@ -35,6 +36,9 @@ public class RunsResource {
     @Inject
     Caller caller;
 
+    @Inject
+    Authenticator authenticator;
+
     @Operation(hidden = true) // only refuses: not an operation of the API
     @GET
     public String blankId() {
@@ -46,6 +50,18 @@ public class RunsResource {
     public String get(@PathParam("run_id") String runId) {
         String id = checkedId(runId);
         return RunJson.of(runs.find(caller.user(), id).orElseThrow(() -> notFound(id))).toString();
+    }
+
+    /**
+     * The call tree of the run's delegation: one node per path with its status, timings, result and
+     * calls; readable paths for operators only.
+     */
+    @GET
+    @Path("{run_id}/tree")
+    public String tree(@PathParam("run_id") String runId) {
+        String id = checkedId(runId);
+        return runs.tree(caller.user(), id, authenticator.isOperator(caller.user())).orElseThrow(() -> notFound(id))
+                .toString();
     }
 
     /**

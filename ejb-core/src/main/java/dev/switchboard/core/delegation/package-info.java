@@ -1,0 +1,12 @@
+/**
+ * Sub-agent delegation through hierarchical thread paths (xml-pipeline's model, spec
+ * {@code xml-pipeline-threads.md}): named {@link dev.switchboard.core.delegation.Agents agents}
+ * call each other; a call extends the caller's path by the callee's segment (segment lists,
+ * {@code #n} ordinals for repeats under one parent), each path with a UUID minted once and
+ * journalled, its own lane and run; a reply pops one segment back to the caller with an injected
+ * {@code from}; errors (routing, depth, handler, timeout) are delivered as SystemErrors, never
+ * dropped. The rules are plain ({@link dev.switchboard.core.delegation.PathNames},
+ * {@link dev.switchboard.core.delegation.DelegationRules}); {@link dev.switchboard.core.delegation.PathLedger}
+ * applies them to the registry, the call slots and the journal inside the lane's transactions.
+ */
+package dev.switchboard.core.delegation;
