@@ -18,6 +18,9 @@
 #                             then N=500 over K=4, below saturation
 #   scripts/bench.sh db       only the database ceiling: the hot path's statements replayed by
 #                             pgbench, without Liberty (bench/pgbench)
+#   scripts/bench.sh delegation  only the sub-agent delegation trees (DelegationBench, one tree at a
+#                             time after 20 unmeasured): a fork of 50 echo children from one outer run,
+#                             and a chain of 16 paths (scripted agents calling the next), 20 trees each
 #
 # Scenarios (each after an unreported warm-up in the same client, 1000 runs over 50 other keys, 5000
 # for echo0, so the server's and the client's JIT have compiled their hot paths):
@@ -56,8 +59,8 @@ set -euo pipefail
 
 what="${1:-all}"
 case "$what" in
-  all|runs|echo0|batch|two|notify|ingress|responses|db) ;;
-  *) echo "usage: scripts/bench.sh [all|runs|echo0|batch|two|notify|ingress|responses|db]" >&2; exit 2 ;;
+  all|runs|echo0|batch|two|notify|ingress|responses|db|delegation) ;;
+  *) echo "usage: scripts/bench.sh [all|runs|echo0|batch|two|notify|ingress|responses|db|delegation]" >&2; exit 2 ;;
 esac
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -318,6 +321,21 @@ if [ "$what" = all ] || [ "$what" = responses ]; then
   # Below saturation: what a response costs when it does not queue behind 49 others on two cores.
   record "responses stream N=500 K=4" ./mvnw -q -pl bench exec:java -Dexec.mainClass=dev.switchboard.bench.ResponsesBench \
     -Dexec.args="--url $url --n 500 --k 4 --warm-up 0 --label 'responses stream N=500 K=4'"
+  stop_instance
+fi
+
+if [ "$what" = all ] || [ "$what" = delegation ]; then
+  # The outer runs and the chain's links run the scripted engine (its call directives); the fork's
+  # children the echo engine without delay.
+  echo "== starting instance $instance on port $port (scripted engine, agents worker and link)"
+  DB_URL="$db_url" DB_USER=postgres DB_PASSWORD=unused HTTP_PORT="$port" \
+    scripts/instance.sh start "$instance" SWITCHBOARD_ENGINE=scripted SWITCHBOARD_ENGINE_ECHO_DELAY_MS=0 \
+    'SWITCHBOARD_AGENTS=[{"name":"worker","engine":"echo"},{"name":"link","engine":"scripted"}]'
+  for shape in "fork 50" "chain 16"; do
+    set -- $shape
+    record "delegation $1 $2" ./mvnw -q -pl bench exec:java -Dexec.mainClass=dev.switchboard.bench.DelegationBench \
+      -Dexec.args="--url $url --shape $1 --size $2 --n 20 --warm-up 20 --label 'delegation $1 $2'"
+  done
   stop_instance
 fi
 

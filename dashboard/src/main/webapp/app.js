@@ -87,6 +87,7 @@ function select(thread) {
   history.replaceState(null, '', '#thread=' + encodeURIComponent(thread));
   document.getElementById('send-thread').value = thread;
   threadView.refresh();
+  attempt(() => treesView.refresh());
 }
 
 // ---------------------------------------------------------------- the live connection
@@ -382,7 +383,50 @@ const logView = {
   },
 };
 
-[serverView, threadsView, turnsView, waitsView, threadView, eventsView, logView].forEach(register);
+// The call trees of the selected thread's runs that delegated, live: a delegation/hop reloads its
+// run's tree (run/tree), at most every 200 ms per run. Nodes nest by parent path; an operator's
+// page also shows the readable paths.
+const treesView = {
+  pending: new Map(),
+  async refresh() {
+    document.getElementById('call-trees').replaceChildren();
+    if (!state.selected) return;
+    const page = await rpc('thread/read', {thread_id: state.selected, limit: 200});
+    for (const run of page.runs.slice(-20)) await this.show(run.run_id);
+  },
+  notify(n) {
+    const p = n.params;
+    if (n.method !== 'delegation/hop' || p.thread_key !== state.selected || this.pending.has(p.run_id)) return;
+    this.pending.set(p.run_id, setTimeout(() => {
+      this.pending.delete(p.run_id);
+      attempt(() => this.show(p.run_id));
+    }, 200));
+  },
+  async show(runId) {
+    const tree = await rpc('run/tree', {run_id: runId});
+    if (!tree.delegated) return;
+    const list = document.getElementById('call-trees');
+    let entry = list.querySelector(`li[data-run="${CSS.escape(runId)}"]`);
+    if (!entry) {
+      entry = el('li', {'data-run': runId});
+      list.append(entry);
+    }
+    const children = new Map();
+    for (const node of tree.nodes) {
+      const siblings = children.get(node.parent_path_id) || [];
+      siblings.push(node);
+      children.set(node.parent_path_id, siblings);
+    }
+    const render = node => el('li', {'data-path': node.path_id, 'data-agent': node.agent || '', 'data-status': node.status},
+      el('span', {class: 'node', text: [node.agent || 'run ' + runId, node.from ? '← ' + node.from : '', node.status,
+        node.duration_ms == null ? '' : node.duration_ms + ' ms', node.result ? '“' + node.result + '”' : '',
+        node.path ? '(' + node.path + ')' : ''].filter(Boolean).join(' · ')}),
+      el('ul', {}, ...(children.get(node.path_id) || []).map(render)));
+    entry.replaceChildren(...(children.get(null) || []).map(render));
+  },
+};
+
+[serverView, threadsView, turnsView, waitsView, threadView, treesView, eventsView, logView].forEach(register);
 
 // ---------------------------------------------------------------- controls
 

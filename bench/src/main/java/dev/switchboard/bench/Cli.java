@@ -14,6 +14,26 @@ final class Cli {
         String json();
 
         boolean ok();
+
+        /** A report of these three parts. */
+        static Report of(String human, String json, boolean ok) {
+            return new Report() {
+                @Override
+                public String human() {
+                    return human;
+                }
+
+                @Override
+                public String json() {
+                    return json;
+                }
+
+                @Override
+                public boolean ok() {
+                    return ok;
+                }
+            };
+        }
     }
 
     /** A run that produces a report; {@link SwitchboardClient.BenchException} or an I/O error aborts it. */

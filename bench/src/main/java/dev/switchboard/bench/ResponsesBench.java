@@ -152,22 +152,7 @@ public final class ResponsesBench {
                 + "\"ttfb_p50_ms\":%.1f,\"ttfb_p99_ms\":%.1f,\"done_p50_ms\":%.1f,\"done_p99_ms\":%.1f,\"failed\":%d,"
                 + "\"ok\":%s}", options.label().replace("\"", "'"), options.n(), options.k(), perSecond, ttfb50, ttfb99,
                 done50, done99, failed, ok);
-        return new Cli.Report() {
-            @Override
-            public String human() {
-                return human;
-            }
-
-            @Override
-            public String json() {
-                return json;
-            }
-
-            @Override
-            public boolean ok() {
-                return ok;
-            }
-        };
+        return Cli.Report.of(human, json, ok);
     }
 
     private static double ms(long nanos) {

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -49,8 +50,9 @@ class DashboardIT {
             throw new IllegalStateException("DashboardIT needs " + CHROMIUM + " and " + CHROMEDRIVER
                     + ": run scripts/ensure-chromium.sh (Debian packages chromium and chromium-driver)");
         }
-        instance = Instance.start("it-dashboard", PORT,
-                Instance.defaults(TestDatabase.recreate("switchboard_it_dashboard"), PORT, "it-dashboard"));
+        Map<String, String> env = Instance.defaults(TestDatabase.recreate("switchboard_it_dashboard"), PORT, "it-dashboard");
+        env.put("SWITCHBOARD_AGENTS", "[{\"name\":\"researcher\"},{\"name\":\"calc\",\"peers\":[]}]");
+        instance = Instance.start("it-dashboard", PORT, env);
         Logger.getLogger("org.openqa.selenium").setLevel(Level.SEVERE); // its CDP version notices are not ours
         ChromeOptions options = new ChromeOptions().setBinary(CHROMIUM.toFile())
                 .addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
@@ -134,6 +136,30 @@ class DashboardIT {
             stored = replay.notifications.matching(n -> thread.equals(Rpc.threadId(n))).stream().map(Rpc::seq).sorted().toList();
         }
         assertEquals(stored, shown, "the page holds exactly the thread's notifications, across the restart");
+    }
+
+    @Test
+    void aRunsCallTreeShowsLiveAsItsCallsGoOutAndComeBack() throws Exception {
+        String thread = "dash-tree-" + UUID.randomUUID().toString().substring(0, 8);
+        browser.get("http://127.0.0.1:" + PORT + "/dashboard/#thread=" + thread);
+        awaitLive();
+        Path gate = Files.createDirectories(Path.of("target", "it", "dashboard-gates").toAbsolutePath())
+                .resolve(UUID.randomUUID().toString());
+        String runId = instance.api.message(thread, "call researcher {call calc {await " + gate + "; 4}; replies}; replies")
+                .getString("run_id");
+        String tree = "#call-trees li[data-run='" + runId + "'] ";
+        WebElement live = waiting().until(ExpectedConditions.presenceOfElementLocated(
+                By.cssSelector(tree + "li[data-agent='researcher'] li[data-agent='calc'][data-status='live']")));
+        assertTrue(live.getText().contains("← researcher"), live.getText());
+        screenshot("call-tree");
+        Files.createFile(gate);
+        waiting().until(ExpectedConditions.presenceOfElementLocated(
+                By.cssSelector(tree + "li[data-agent='calc'][data-status='responded']")));
+        WebElement researcher = waiting().until(ExpectedConditions.presenceOfElementLocated(
+                By.cssSelector(tree + "li[data-agent='researcher'][data-status='responded'] > .node")));
+        assertTrue(researcher.getText().contains("← main") && researcher.getText().contains("“calc: 4”"), researcher.getText());
+        assertTrue(researcher.getText().contains(".main.researcher)"), "the local operator sees readable paths: "
+                + researcher.getText());
     }
 
     @Test

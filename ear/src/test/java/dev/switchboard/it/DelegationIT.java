@@ -306,21 +306,92 @@ class DelegationIT {
                 "search completed once, on its second attempt");
     }
 
+    @Test
+    void aTreeStartedOnOneInstanceIsFinishedByAnotherWhenTheFirstStops() throws Exception {
+        // B takes the message, so the outer run's first execution is B's; B stops while the children wait.
+        Map<String, String> env = Instance.defaults(db, PORT + 1, NAME + "-b");
+        env.put("SWITCHBOARD_AGENTS", AGENTS);
+        env.put("SWITCHBOARD_AGENTS_SWEEP_MS", "200");
+        Instance b = Instance.start(NAME + "-b", PORT + 1, env);
+        Path gate = gate();
+        String runId;
+        try {
+            runId = b.api.message("moved-" + UUID.randomUUID(),
+                    "call calc {await " + gate + "; one} & call search {await " + gate + "; two}; replies").getString("run_id");
+            // The children run on whichever instance claims their lanes first (B wakes them, A polls).
+            Await.until(MINUTE, () -> {
+                JsonObject t = tree(runId);
+                return nodes(t).size() == 4 && nodes(t).stream().filter(n -> n.getInt("depth") == 2)
+                        .allMatch(n -> !EngineTrace.readDir(Instance.journalDir()).callsOf(runOf(n.getString("path_id")))
+                                .isEmpty());
+            }, "both children execute");
+        } finally {
+            b.stop(); // graceful: B hands its lanes back
+        }
+        Files.createFile(gate);
+        JsonObject done = instance.api.awaitRun(runId, 60);
+        assertEquals("calc: one | search: two", done.getJsonObject("output").getString("text"), done.toString());
+        List<EngineTrace.Call> outer = EngineTrace.readDir(Instance.journalDir()).callsOf(runId).stream()
+                .sorted(java.util.Comparator.comparingLong(EngineTrace.Call::start)).toList();
+        assertEquals(NAME + "-b", outer.get(0).instance(), "the tree started on B");
+        assertEquals(NAME, outer.get(outer.size() - 1).instance(), "and ended on A");
+        for (JsonObject child : nodes(tree(runId)).stream().filter(n -> n.getInt("depth") == 2).toList()) {
+            assertEquals(1, trace().callsOf(runOf(child.getString("path_id"))).stream().filter(EngineTrace.Call::completed)
+                    .count(), "each child completed once, on A (handed back by B, or claimed by A from the start)");
+        }
+    }
+
     private static Map<String, String> pathIds(JsonObject tree) {
         return nodes(tree).stream().collect(Collectors.toMap(n -> n.getString("path"), n -> n.getString("path_id")));
     }
 
     @Test
-    void theTreeIsTheCallersOnlyAndARunWithoutDelegationHasNone() {
+    void interruptingTheOuterTurnCancelsTheTree() throws Exception {
+        Rpc rpc = new Rpc(instance.api);
+        Path gate = gate();
+        String thread = "interrupt-" + UUID.randomUUID();
+        String turnId = rpc.startTurnId(thread, "call researcher {call calc {await " + gate + "; never}; replies}; replies");
+        String runId = instance.api.threadRuns(thread).get(0).getString("run_id");
+        Await.until(MINUTE, () -> nodes(tree(runId)).size() == 4
+                && !trace().callsOf(runOf(node(tree(runId), ".researcher.calc").getString("path_id"))).isEmpty(),
+                "calc executes");
+        String calcRun = runOf(node(tree(runId), ".researcher.calc").getString("path_id"));
+        rpc.result("turn/interrupt", Rpc.obj("turn_id", turnId, "reason", "enough"));
+        Await.until(MINUTE, () -> nodes(tree(runId)).stream().allMatch(n -> n.getString("status").equals("cancelled")),
+                "every path of the tree cancelled");
+        Await.until(MINUTE, () -> trace().callsOf(calcRun).stream().allMatch(c -> "cancelled".equals(c.outcome())),
+                "calc's engine was stopped");
+        Files.createFile(gate);
+    }
+
+    @Test
+    void theTreeIsTheCallersOnlyARunWithoutDelegationHasNoneAndNoClientReachesAPath() {
         JsonObject plain = run("just text");
         JsonObject tree = tree(plain.getString("run_id"));
         assertFalse(tree.getBoolean("delegated"));
         assertEquals(0, nodes(tree).size());
         assertEquals(404, instance.api.get("/v1/runs/" + UUID.randomUUID() + "/tree").status());
+
+        JsonObject delegated = run("call calc {x}; replies");
+        JsonObject calc = node(tree(delegated.getString("run_id")), ".main.calc");
+        String calcRun = runOf(calc.getString("path_id"));
+        assertEquals(404, instance.api.get("/v1/runs/" + calcRun).status(), "a path's run belongs to no user");
+        assertEquals(404, instance.api.get("/v1/runs/" + calcRun + "/tree").status());
+        JsonObject posed = run("call calc {y}; whoami"); // a thread named like a path is the user's own thread
+        String key = calc.getString("path_id");
+        JsonObject own = instance.api.awaitRun(instance.api.message(key, "hello").getString("run_id"), 60);
+        assertEquals("hello", own.getJsonObject("output").getString("text"));
+        assertEquals(1, TestDatabase.count(db, "SELECT count(*) FROM runs WHERE thread_key = ? AND user_key = '~agents'", key),
+                "the path's lane still holds only its call");
+        assertEquals("agent=main from=null self=false", posed.getJsonObject("output").getString("text"));
     }
 
     private static EngineTrace trace() {
-        return EngineTrace.readDir(Instance.journalDir()).only(c -> NAME.equals(c.instance()));
+        return trace(NAME);
+    }
+
+    private static EngineTrace trace(String instanceName) {
+        return EngineTrace.readDir(Instance.journalDir()).only(c -> instanceName.equals(c.instance()));
     }
 
     /** The run handling a path. */

@@ -22,6 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
+import java.util.UUID;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -69,6 +70,7 @@ class ModelServerEngineIT {
         env.put("SWITCHBOARD_ENGINE_OPENRESPONSES_INSTRUCTIONS", "Answer briefly.");
         env.put("SWITCHBOARD_ENGINE_OPENRESPONSES_MODELS", "scripted-model-large");
         env.put("SWITCHBOARD_TOOLS", "echo_tool,current_time");
+        env.put("SWITCHBOARD_AGENTS", "[{\"name\":\"mathbot\",\"instructions\":\"You do sums.\"}]");
         instance = Instance.start("it-openresponses", PORT, env);
         api = new Api("http://127.0.0.1:" + PORT);
         rpc = new Rpc(api);
@@ -108,7 +110,10 @@ class ModelServerEngineIT {
                 item = ScriptedResponses.message(streamText(out, seq, "tool said: " + last.getString("output")));
             } else {
                 String text = last.getJsonArray("content").getJsonObject(0).getString("text");
-                if (text.startsWith("tool ")) {
+                if (text.startsWith("delegate ")) {
+                    item = ScriptedResponses.functionCall("call_d_" + id, "delegate", Json.createObjectBuilder()
+                            .add("agent", "mathbot").add("input", text.substring(9)).build());
+                } else if (text.startsWith("tool ")) {
                     item = Json.createObjectBuilder().add("type", "function_call").add("id", "fc_1").add("call_id", "call_" + id)
                             .add("name", "echo_tool").add("arguments", Json.createObjectBuilder()
                                     .add("text", text.substring(5)).build().toString())
@@ -177,6 +182,27 @@ class ModelServerEngineIT {
     }
 
     @Test
+    void aModelDelegatesToAnAgentThroughTheDelegateToolAndAnswersWithItsReply() {
+        String thread = "delegating-" + UUID.randomUUID();
+        int before = REQUESTS.size();
+        JsonObject done = api.awaitRun(api.message(thread, "delegate what is 2+2").getString("run_id"), 30);
+        assertEquals("tool said: heard 1: what is 2+2", done.getJsonObject("output").getString("text"), done.toString());
+        List<JsonObject> sent = REQUESTS.subList(before, REQUESTS.size());
+        assertEquals(3, sent.size(), "the caller twice (no replay of its first answer), mathbot once");
+        JsonObject callee = sent.get(1);
+        assertEquals("You do sums.", callee.getString("instructions"), "the agent's own instructions");
+        assertEquals(1, callee.getJsonArray("input").size(), "a callee's path starts with only its input");
+        JsonObject resumed = sent.get(2);
+        assertEquals(List.of("message", "function_call", "function_call_output"), resumed.getJsonArray("input")
+                .getValuesAs(JsonObject.class).stream().map(i -> i.getString("type")).toList());
+        assertEquals(List.of("user: delegate what is 2+2", "call delegate {\"agent\":\"mathbot\",\"input\":\"what is 2+2\"}",
+                "output heard 1: what is 2+2", "assistant: tool said: heard 1: what is 2+2"), history(thread));
+        JsonObject tree = api.get("/v1/runs/" + done.getString("run_id") + "/tree").json();
+        assertEquals(List.of("mathbot"), tree.getJsonArray("nodes").getValuesAs(JsonObject.class).stream()
+                .filter(n -> n.getInt("depth") == 2).map(n -> n.getString("agent")).toList());
+    }
+
+    @Test
     void aThreadsRunsReachTheModelWithTheirHistoryAndTheRepliesJoinIt() throws IOException {
         String thread = "model-thread";
         JsonObject first = api.awaitRun(api.message(thread, "capital of Italy?").getString("run_id"), 30);
@@ -191,8 +217,9 @@ class ModelServerEngineIT {
         assertEquals("scripted-model", sent.getString("model"));
         assertEquals("Answer briefly.", sent.getString("instructions"));
         assertTrue(sent.getBoolean("stream"));
-        assertEquals(List.of("echo_tool", "current_time"), sent.getJsonArray("tools").getValuesAs(JsonObject.class)
-                .stream().map(t -> t.getString("name")).toList());
+        assertEquals(List.of("echo_tool", "current_time", "delegate"), sent.getJsonArray("tools")
+                .getValuesAs(JsonObject.class).stream().map(t -> t.getString("name")).toList(),
+                "with agents configured, the server's tools include delegate");
         JsonArray input = sent.getJsonArray("input");
         assertEquals("assistant", input.getJsonObject(1).getString("role"));
         assertEquals("heard 1: capital of Italy?",
@@ -285,7 +312,7 @@ class ModelServerEngineIT {
         assertEquals("get_weather", call.getString("name"));
         assertEquals("{\"city\":\"Oslo\"}", call.getString("arguments"));
         JsonObject sent = REQUESTS.stream().filter(r -> lastText(r).equals("weather Oslo")).findFirst().orElseThrow();
-        assertEquals(List.of("get_weather", "echo_tool", "current_time"), sent.getJsonArray("tools")
+        assertEquals(List.of("get_weather", "echo_tool", "current_time", "delegate"), sent.getJsonArray("tools")
                 .getValuesAs(JsonObject.class).stream().map(t -> t.getString("name")).toList());
 
         Api.Reply answered = api.postJson("/v1/responses", Json.createObjectBuilder()

@@ -94,6 +94,9 @@ public class PathLedger {
     private static final String SLOT = "SELECT " + SLOT_COLUMNS + " FROM path_calls WHERE caller_run_id = ? AND slot = ?";
     private static final String ANSWER_SLOT = "UPDATE path_calls SET status = ?, from_name = ?, code = ?, result_text = ?,"
             + " replied_at = ? WHERE caller_run_id = ? AND slot = ? AND status = 'pending'";
+    private static final String DROP_PENDING = "UPDATE path_calls SET status = 'error', code = 'cancelled',"
+            + " result_text = 'The caller''s path was closed.', replied_at = ? WHERE caller_run_id = ? AND caller_uuid = ?"
+            + " AND status = 'pending'";
     private static final String PENDING = "SELECT count(*) FROM path_calls WHERE caller_run_id = ? AND status = 'pending'";
     private static final String OVERDUE = "SELECT caller_run_id, slot FROM path_calls WHERE status = 'pending'"
             + " AND deadline_at < ? ORDER BY deadline_at FETCH FIRST 100 ROWS ONLY";
@@ -312,9 +315,10 @@ public class PathLedger {
         String pathStatus = "error".equals(status) ? "failed" : nothing ? "completed" : "responded";
         String kept = "error".equals(status) ? end.errorMessage() : text;
         SlotRow slot = slotOfChild(path.uuid()).orElse(null);
-        LaneRows.Lane callerLane = slot != null && slot.isPending() ? rows.lock(slot.callerThread()) : null;
-        if (callerLane != null) {
-            slot = slot(slot.callerRunId(), slot.slot()).orElse(null); // read again under the caller's lane
+        LaneRows.Lane callerLane = null;
+        if (slot != null && slot.isPending()) {
+            callerLane = rows.lock(slot.callerThread());
+            slot = callerLane == null ? null : slot(slot.callerRunId(), slot.slot()).orElse(null); // read again under its lock
         }
         if (slot == null || !slot.isPending()) {
             journal(root, path.uuid(), path.segments(), path.agent(), path.caller(), "Reply", "late_reply_dropped",
@@ -457,6 +461,12 @@ public class PathLedger {
             s.setLong(3, now);
             s.setString(4, path.uuid());
         }, "closing path " + path.uuid());
+        // What the path's run still waited for is moot: no timeout will be sent for it.
+        statements.update(DROP_PENDING, s -> {
+            s.setLong(1, now);
+            s.setString(2, path.runId());
+            s.setString(3, path.uuid());
+        }, "dropping the calls path " + path.uuid() + " waited for");
         List<Long> cancel = new ArrayList<>();
         if (cancelOwn && path.depth() >= 2) {
             cancel.add(path.threadId());
@@ -492,8 +502,9 @@ public class PathLedger {
             return new Delegation(agent, null, null, false, replies, instructions, callable, null);
         }
         PathRow p = handler.get();
-        String kept = statements.query(STATE_OF, s -> s.setString(1, p.uuid()), rs -> rs.getString(1), "reading a state")
-                .stream().findFirst().orElse(null);
+        List<String> states = statements.query(STATE_OF, s -> s.setString(1, p.uuid()), rs -> rs.getString(1),
+                "reading a state");
+        String kept = states.isEmpty() ? null : states.get(0);
         return new Delegation(agent, p.uuid(), p.caller(), agent.equals(p.caller()), replies, instructions, callable,
                 kept == null ? null : parse(kept));
     }
