@@ -154,11 +154,16 @@ public class PathLedger {
     }
 
     /**
-     * A dispatch's effects, and whether the caller now waits for replies; {@code closed}: the
-     * caller's path was closed meanwhile (its call timed out), so nothing was dispatched.
+     * A dispatch's effects, and whether the caller now waits for replies; {@code refusal}: why
+     * nothing was dispatched and the run ends failed instead (null when it was dispatched).
      */
-    public record Dispatch(Effects effects, boolean waits, boolean closed) {
+    public record Dispatch(Effects effects, boolean waits, String refusal) {
     }
+
+    /** The error of a call whose path closed (it timed out) before the calls it asked for could be made. */
+    public static final String CLOSED = "the call's path was closed (timed out) before its own calls were made";
+    /** The error of an execution that asked only for calls already answered (it would loop forever). */
+    public static final String REPEATED = "the engine asked again for calls already answered";
 
     @Resource(lookup = "jdbc/switchboard")
     DataSource dataSource;
@@ -219,7 +224,7 @@ public class PathLedger {
         }
         PathRow root = lockRoot(caller.rootUuid());
         if (!caller.isLive()) {
-            return new Dispatch(Effects.NONE, false, true);
+            return new Dispatch(Effects.NONE, false, CLOSED);
         }
         String handler = caller.uuid();
         statements.updateOne(KEEP_STATE, s -> {
@@ -229,6 +234,9 @@ public class PathLedger {
         List<SlotRow> slots = slotsOf(run.runId());
         Set<Integer> done = slots.stream().map(SlotRow::callIndex).collect(Collectors.toSet());
         List<Delegation.Call> fresh = calls.stream().filter(c -> !done.contains(c.index())).toList();
+        if (fresh.isEmpty() && pending(run.runId()) == 0) {
+            return new Dispatch(Effects.NONE, false, REPEATED);
+        }
         int nextSlot = slots.stream().mapToInt(SlotRow::slot).max().orElse(-1) + 1;
         Set<String> live = liveChildren(caller.uuid()).stream().map(p -> p.segments().get(p.segments().size() - 1))
                 .collect(Collectors.toSet());
@@ -243,14 +251,14 @@ public class PathLedger {
                         clip(slot.to()), null, SYSTEM, "error", slot.code(), slot.message(), null, now, now));
                 journal(root, caller.uuid(), caller.segments(), caller.agent(), slot.to(), "SystemError", "Failed",
                         slot.code(), now);
-                notify(root, "refused", caller.uuid(), caller.uuid(), caller.agent(), clip(slot.to()), slot.code());
+                notify(root, "refused", caller.uuid(), null, caller.agent(), clip(slot.to()), slot.code());
             }
         }
         statements.update(ADD_HOPS, s -> {
             s.setInt(1, routing.hops() - root.hops());
             s.setString(2, root.uuid());
         }, "counting the hops of tree " + root.sessionRoot());
-        return new Dispatch(new Effects(lanes, List.of()), pending(run.runId()) > 0, false);
+        return new Dispatch(new Effects(lanes, List.of()), pending(run.runId()) > 0, null);
     }
 
     private long dispatchOne(PathRow root, PathRow caller, LaneRows.LaneRun run, DelegationRules.Slot slot, int number,

@@ -63,8 +63,6 @@ public class LaneLedger implements LaneStore {
     static final String INCOMPLETE = "incomplete: the delegation ended without a final answer";
     /** The error of an execution whose output asked for calls but named none it could read. */
     static final String NO_CALLS = "the engine asked for calls but named none";
-    /** The error of a call whose path closed (it timed out) before the calls it asked for could be made. */
-    static final String CLOSED = "the call's path was closed (timed out) before its own calls were made";
 
     @Override
     public ClaimResult claim(long threadId, String owner) {
@@ -100,12 +98,15 @@ public class LaneLedger implements LaneStore {
         if (error == null && PathLedger.asksForCalls(outputJson)) {
             JsonObject output = PathLedger.parse(outputJson);
             Optional<List<Delegation.Call>> calls = Delegation.callsIn(output);
-            FinishResult parked = calls.isEmpty() ? null
-                    : park(claim, owner, lane, run, calls.get(), Delegation.stateIn(output), chain, now);
-            if (parked != null) {
-                return parked;
+            if (calls.isEmpty()) {
+                error = NO_CALLS;
+            } else {
+                PathLedger.Dispatch dispatch = paths.dispatch(run, calls.get(), Delegation.stateIn(output), now);
+                if (dispatch.refusal() == null) {
+                    return park(claim, owner, lane, run, dispatch, chain, now);
+                }
+                error = dispatch.refusal();
             }
-            error = calls.isEmpty() ? NO_CALLS : CLOSED;
         }
         boolean pathRun = PathLedger.isPathRun(run.userKey());
         LaneRows.RunEnd end = error != null ? LaneRows.RunEnd.failed(null, error)
@@ -132,18 +133,13 @@ public class LaneLedger implements LaneStore {
     }
 
     /**
-     * The execution asked for calls: they are dispatched, and the run waits for their replies —
+     * The execution asked for calls, now dispatched: the run waits for their replies —
      * still executing, its lane parked ({@link PathLedger#PARKED}: no instance holds it, none may
      * claim it) — or, when every call was answered at once (refused), is queued again and claimed
-     * (with {@code chain}) to go on with the answers. Null when the run's path was closed meanwhile:
-     * nothing was dispatched, and the run ends.
+     * (with {@code chain}) to go on with the answers.
      */
     private FinishResult park(Claim claim, String owner, LaneRows.Lane lane, LaneRows.LaneRun run,
-            List<Delegation.Call> calls, JsonObject state, boolean chain, long now) {
-        PathLedger.Dispatch dispatch = paths.dispatch(run, calls, state, now);
-        if (dispatch.closed()) {
-            return null;
-        }
+            PathLedger.Dispatch dispatch, boolean chain, long now) {
         List<Long> wake = dispatch.effects().wake();
         if (dispatch.waits()) {
             rows.write(lane.leased(PathLedger.PARKED, PathLedger.PARKED_UNTIL, run.runId(), claim.attempt()));
