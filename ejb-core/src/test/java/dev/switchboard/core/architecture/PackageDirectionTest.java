@@ -39,7 +39,7 @@ class PackageDirectionTest {
             List.of("delegation"),
             List.of("lifecycle", "thread"),
             List.of("idempotency", "notify", "engine", "user", "schema", "history", "credential"),
-            List.of("clock", "input"),
+            List.of("clock", "input", "workspace"),
             List.of("json", "metrics", "sql"));
 
     private static final JavaClasses CLASSES = new ClassFileImporter()

@@ -1,0 +1,86 @@
+package dev.switchboard.core.workspace;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Executes one allowed command in a worktree, the way the {@code run} tool will: no shell, no
+ * standard input, a small fixed environment ({@code PATH}, {@code HOME} = the worktree,
+ * {@code LANG}), standard output and error merged and kept within a limit, and a timeout after
+ * which the command and everything it started are killed. Blocks its caller for the command's
+ * duration: the tool calls it on an executor of its own.
+ */
+public final class CommandRun {
+
+    /** How a command ended: its exit code (-1 when killed or not started), whether it timed out, its output. */
+    public record Result(int exitCode, boolean timedOut, String output) {
+
+        /** The tool's answer: the output, then how the command ended when it did not exit 0. */
+        public String asToolOutput() {
+            if (timedOut) {
+                return output + (output.isEmpty() ? "" : "\n") + "[killed: the command ran past its time limit]";
+            }
+            return exitCode == 0 ? output : output + (output.isEmpty() ? "" : "\n") + "[exit code " + exitCode + "]";
+        }
+    }
+
+    private static final String PATH = "/usr/local/bin:/usr/bin:/bin";
+
+    private CommandRun() {
+    }
+
+    /** Runs {@code argv} (already checked by a {@link CommandPolicy}) in {@code worktree}. */
+    public static Result run(List<String> argv, Path worktree, Duration timeout, int outputLimit) {
+        ProcessBuilder builder = new ProcessBuilder(argv).directory(worktree.toFile()).redirectErrorStream(true)
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        Map<String, String> env = builder.environment();
+        env.clear();
+        env.put("PATH", PATH);
+        env.put("HOME", worktree.toString());
+        env.put("LANG", "C.UTF-8");
+        Process process;
+        try {
+            process = builder.start();
+        } catch (IOException e) {
+            return new Result(-1, false, "cannot start " + argv.get(0) + ": not installed here");
+        }
+        BoundedOutput output = new BoundedOutput(outputLimit);
+        Thread reader = new Thread(() -> drain(process.getInputStream(), output), "command-output");
+        reader.setDaemon(true);
+        reader.start();
+        boolean exited;
+        try {
+            exited = process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            exited = false;
+        }
+        if (!exited) {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
+        }
+        try {
+            reader.join(TimeUnit.SECONDS.toMillis(2));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return new Result(exited ? process.exitValue() : -1, !exited, output.text());
+    }
+
+    private static void drain(InputStream in, BoundedOutput output) {
+        byte[] buffer = new byte[8192];
+        try (in) {
+            int n;
+            while ((n = in.read(buffer)) >= 0) {
+                output.append(buffer, 0, n);
+            }
+        } catch (IOException ended) {
+            // the process was killed: what was read is kept
+        }
+    }
+}
