@@ -115,6 +115,23 @@ public final class Agents {
         return all().stream().filter(a -> a.capabilities().contains(target)).toList();
     }
 
+    /**
+     * The names {@code agent} may call, in name order: its peers, or — when it has no list, or is
+     * no configured agent (the entry handler) — every agent and capability.
+     */
+    public List<String> callableBy(String agent) {
+        Agent configured = byName.get(agent);
+        if (configured != null && configured.peers() != null) {
+            return configured.peers().stream().sorted().toList();
+        }
+        java.util.TreeSet<String> names = new java.util.TreeSet<>();
+        for (Agent a : byName.values()) {
+            names.add(a.name());
+            names.addAll(a.capabilities());
+        }
+        return List.copyOf(names);
+    }
+
     private static String string(JsonObject o, String key, String otherwise) {
         JsonValue v = o.get(key);
         if (v == null || v == JsonValue.NULL) {

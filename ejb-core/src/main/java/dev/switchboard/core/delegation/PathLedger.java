@@ -2,7 +2,6 @@ package dev.switchboard.core.delegation;
 
 import dev.switchboard.core.engine.Delegation;
 import dev.switchboard.core.json.Jsons;
-import dev.switchboard.core.lifecycle.Lifecycle;
 import dev.switchboard.core.notify.Outbox;
 import dev.switchboard.core.sql.Statements;
 import dev.switchboard.core.thread.LaneRows;
@@ -27,7 +26,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import javax.sql.DataSource;
 
@@ -57,7 +55,7 @@ public class PathLedger {
     /** The {@code from} of a reply no listener gave (a routing or depth refusal). */
     public static final String SYSTEM = "system";
 
-    private static final String PATH_COLUMNS = "uuid, session_root, root_uuid, root_run_id, user_key, thread_key,"
+    static final String PATH_COLUMNS = "uuid, session_root, root_uuid, root_run_id, user_key, thread_key,"
             + " segments, depth, parent_uuid, agent, caller, thread_id, run_id, status, hops, result_text, created_at,"
             + " closed_at";
     private static final String INSERT_PATH = "INSERT INTO path_registry (" + PATH_COLUMNS
@@ -66,14 +64,11 @@ public class PathLedger {
             + " FROM path_registry WHERE run_id = ? AND depth > 0";
     private static final String LOCK_ROOT = "SELECT " + PATH_COLUMNS + " FROM path_registry WHERE uuid = ? FOR UPDATE";
     private static final String PATH = "SELECT " + PATH_COLUMNS + " FROM path_registry WHERE uuid = ?";
-    private static final String TREE = "SELECT " + PATH_COLUMNS
-            + " FROM path_registry WHERE root_run_id = ? ORDER BY depth, created_at, uuid";
     private static final String LIVE_CHILDREN = "SELECT " + PATH_COLUMNS
             + " FROM path_registry WHERE parent_uuid = ? AND status = 'live'";
     private static final String CLOSE_PATH = "UPDATE path_registry SET status = ?, result_text = ?, closed_at = ?"
             + " WHERE uuid = ? AND status = 'live'";
     private static final String KEEP_STATE = "UPDATE path_registry SET state = ? WHERE uuid = ?";
-    private static final String STATE_OF = "SELECT state FROM path_registry WHERE uuid = ?";
     private static final String ADD_HOPS = "UPDATE path_registry SET hops = hops + ? WHERE uuid = ?";
     private static final String CLOSE_ROOT = "UPDATE path_registry SET status = ?, closed_at = ?"
             + " WHERE root_run_id = ? AND depth < 2 AND status = 'live'";
@@ -81,15 +76,13 @@ public class PathLedger {
             + " JOIN runs r ON r.run_id = p.run_id WHERE p.status = 'live' AND r.state IN ('succeeded', 'failed')"
             + " FETCH FIRST 100 ROWS ONLY";
     private static final String PARKED_LANE = "SELECT id FROM threads WHERE id = ? AND lease_owner = '" + PARKED + "'";
-    /** The error codes of runs that were cancelled rather than failed. */
-    private static final Set<String> CANCELLED_CODES = Set.of("cancelled", "interrupted", "superseded");
     private static final String SET_LANE = "UPDATE threads SET next_seq = 2, engine = ? WHERE id = ?";
 
     private static final String SLOT_COLUMNS = "caller_run_id, slot, call_index, caller_uuid, caller_thread, root_uuid,"
             + " to_name, child_uuid, from_name, status, code, result_text, deadline_at, created_at, replied_at";
     private static final String INSERT_SLOT = "INSERT INTO path_calls (" + SLOT_COLUMNS
             + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
-    private static final String SLOTS_OF = "SELECT " + SLOT_COLUMNS + " FROM path_calls WHERE caller_run_id = ? ORDER BY slot";
+    static final String SLOTS_OF = "SELECT " + SLOT_COLUMNS + " FROM path_calls WHERE caller_run_id = ? ORDER BY slot";
     private static final String SLOT_OF_CHILD = "SELECT " + SLOT_COLUMNS + " FROM path_calls WHERE child_uuid = ?";
     private static final String SLOT = "SELECT " + SLOT_COLUMNS + " FROM path_calls WHERE caller_run_id = ? AND slot = ?";
     private static final String ANSWER_SLOT = "UPDATE path_calls SET status = ?, from_name = ?, code = ?, result_text = ?,"
@@ -100,12 +93,8 @@ public class PathLedger {
     private static final String PENDING = "SELECT count(*) FROM path_calls WHERE caller_run_id = ? AND status = 'pending'";
     private static final String OVERDUE = "SELECT caller_run_id, slot FROM path_calls WHERE status = 'pending'"
             + " AND deadline_at < ? ORDER BY deadline_at FETCH FIRST 100 ROWS ONLY";
-    private static final String REPLIES = "SELECT call_index, from_name, status, code, result_text FROM path_calls"
-            + " WHERE caller_run_id = ? AND status <> 'pending' ORDER BY slot";
     private static final String JOURNAL = "INSERT INTO path_journal (msg_id, session_root, uuid, segments, from_name,"
             + " to_name, payload_type, status, reason, ts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
-    private static final String JOURNAL_OF = "SELECT uuid, from_name, to_name, payload_type, status, reason, ts"
-            + " FROM path_journal WHERE session_root = ? ORDER BY ts, msg_id";
 
     /** A path as the registry holds it; {@code segments} root first. */
     public record PathRow(String uuid, String sessionRoot, String rootUuid, String rootRunId, String userKey,
@@ -129,11 +118,6 @@ public class PathLedger {
         public boolean isPending() {
             return "pending".equals(status);
         }
-    }
-
-    /** One journal record. */
-    public record JournalRow(String uuid, String from, String to, String payloadType, String status, String reason,
-            long ts) {
     }
 
     /**
@@ -316,12 +300,7 @@ public class PathLedger {
             return Effects.NONE;
         }
         PathRow root = lockRoot(path.rootUuid());
-        String output = end.state() == RunState.SUCCEEDED ? end.outputJson() : null;
-        boolean nothing = output != null && Delegation.isNothing(parse(output));
-        String status = end.state() != RunState.SUCCEEDED ? "error" : nothing ? "ack" : "reply";
-        String text = "error".equals(status) ? "The handler failed." : nothing ? "ack" : textOf(output);
-        String pathStatus = "error".equals(status) ? "failed" : nothing ? "completed" : "responded";
-        String kept = "error".equals(status) ? end.errorMessage() : text;
+        PathEnds.CallEnd ended = PathEnds.ofCall(end.state(), end.outputJson(), end.errorMessage());
         SlotRow slot = slotOfChild(path.uuid()).orElse(null);
         LaneRows.Lane callerLane = null;
         if (slot != null && slot.isPending()) {
@@ -332,28 +311,27 @@ public class PathLedger {
             journal(root, path.uuid(), path.segments(), path.agent(), path.caller(), "Reply", "late_reply_dropped",
                     "the path was closed (" + path.status() + ")", now);
             notify(root, "late_reply_dropped", path.uuid(), path.parentUuid(), path.agent(), path.caller(), null);
-            return close(path, pathStatus, kept, now, false);
+            return close(path, ended.pathStatus(), ended.kept(), now, false);
         }
         SlotRow answered = slot;
         statements.updateOne(ANSWER_SLOT, s -> {
-            s.setString(1, status);
+            s.setString(1, ended.status());
             s.setString(2, path.agent());
-            s.setString(3, "error".equals(status) ? "handler" : null);
-            s.setString(4, text);
+            s.setString(3, ended.code());
+            s.setString(4, ended.text());
             s.setLong(5, now);
             s.setString(6, answered.callerRunId());
             s.setInt(7, answered.slot());
         }, "answering call slot " + slot.slot() + " of run " + slot.callerRunId());
-        Effects effects = close(path, pathStatus, kept, now, false);
+        Effects effects = close(path, ended.pathStatus(), ended.kept(), now, false);
         statements.update(ADD_HOPS, s -> {
             s.setInt(1, 1);
             s.setString(2, root.uuid());
         }, "counting the hops of tree " + root.sessionRoot());
         journal(root, path.uuid(), path.segments(), path.agent(), path.caller(),
-                "error".equals(status) ? "SystemError" : "Reply", "error".equals(status) ? "Failed" : "Delivered",
-                "error".equals(status) ? "handler" : null, now);
-        notify(root, "error".equals(status) ? "failed" : "replied", path.uuid(), path.parentUuid(), path.agent(),
-                path.caller(), "error".equals(status) ? "handler" : null);
+                ended.isError() ? "SystemError" : "Reply", ended.isError() ? "Failed" : "Delivered", ended.code(), now);
+        notify(root, ended.isError() ? "failed" : "replied", path.uuid(), path.parentUuid(), path.agent(), path.caller(),
+                ended.code());
         return effects.plus(resumeIfAnswered(callerLane, slot.callerRunId(), now));
     }
 
@@ -421,9 +399,8 @@ public class PathLedger {
      * without a lock; {@link #closeOrphan} closes each.
      */
     public List<Orphan> orphans() {
-        return statements.query(ORPHANS, s -> { }, rs -> new Orphan(rs.getString(1), "succeeded".equals(rs.getString(2))
-                ? "completed" : CANCELLED_CODES.contains(String.valueOf(rs.getString(3))) ? "cancelled" : "failed"),
-                "reading orphaned paths");
+        return statements.query(ORPHANS, s -> { }, rs -> new Orphan(rs.getString(1),
+                PathEnds.ofUnit(RunState.fromWire(rs.getString(2)), rs.getString(3))), "reading orphaned paths");
     }
 
     /** A live path whose run ended, and the status a root closes with: completed, cancelled or failed as its run ended. */
@@ -451,7 +428,7 @@ public class PathLedger {
     /** The outer unit of work {@code runId} ended: its tree's root and entry path close (a final answer, or not). */
     public void rootEnded(String runId, LaneRows.RunEnd end, long now) {
         statements.update(CLOSE_ROOT, s -> {
-            s.setString(1, end.state() == RunState.SUCCEEDED ? "completed" : "failed");
+            s.setString(1, PathEnds.ofUnit(end.state(), end.errorCode()));
             s.setLong(2, now);
             s.setString(3, runId);
         }, "closing the tree of run " + runId);
@@ -487,63 +464,7 @@ public class PathLedger {
 
     // --- reads ---
 
-    /** What an execution of {@code runId} knows of its tree (read when the engine first asks). */
-    public Delegation context(String runId, boolean pathRun) {
-        Optional<PathRow> handler = handlerOf(runId);
-        Supplier<List<Delegation.Reply>> replies = new Supplier<>() {
-            private List<Delegation.Reply> read;
-
-            @Override
-            public synchronized List<Delegation.Reply> get() {
-                if (read == null) {
-                    read = statements.query(REPLIES, s -> s.setString(1, runId), rs -> new Delegation.Reply(rs.getInt(1),
-                            rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5)), "reading replies");
-                }
-                return read;
-            }
-        };
-        String agent = handler.map(PathRow::agent).orElse(settings.entry());
-        Optional<Agent> configured = settings.agents().byName(agent);
-        String instructions = configured.map(Agent::instructions).orElse(null);
-        List<String> callable = callable(configured);
-        if (handler.isEmpty()) {
-            return new Delegation(agent, null, null, false, replies, instructions, callable, null);
-        }
-        PathRow p = handler.get();
-        List<String> states = statements.query(STATE_OF, s -> s.setString(1, p.uuid()), rs -> rs.getString(1),
-                "reading a state");
-        String kept = states.isEmpty() ? null : states.get(0);
-        return new Delegation(agent, p.uuid(), p.caller(), agent.equals(p.caller()), replies, instructions, callable,
-                kept == null ? null : parse(kept));
-    }
-
-    /** What an agent may call, by name: its peers, or every agent and capability when it has no list. */
-    private List<String> callable(Optional<Agent> agent) {
-        if (agent.isPresent() && agent.get().peers() != null) {
-            return agent.get().peers().stream().sorted().toList();
-        }
-        Set<String> names = new java.util.TreeSet<>();
-        for (Agent a : settings.agents().all()) {
-            names.add(a.name());
-            names.addAll(a.capabilities());
-        }
-        return List.copyOf(names);
-    }
-
-    /** Every path of the tree of unit of work {@code rootRunId}, root first. */
-    public List<PathRow> tree(String rootRunId) {
-        return statements.query(TREE, s -> s.setString(1, rootRunId), PathLedger::pathRow, "reading a tree");
-    }
-
-    /** The journal of the tree rooted at {@code sessionRoot}, oldest first. */
-    public List<JournalRow> journal(String sessionRoot) {
-        return statements.query(JOURNAL_OF, s -> s.setString(1, sessionRoot), rs -> new JournalRow(rs.getString(1),
-                rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5), rs.getString(6), rs.getLong(7)),
-                "reading a tree's journal");
-    }
-
-    /** The call slots of run {@code runId}, in order. */
-    public List<SlotRow> slotsOf(String runId) {
+    private List<SlotRow> slotsOf(String runId) {
         return statements.query(SLOTS_OF, s -> s.setString(1, runId), PathLedger::slotRow, "reading call slots");
     }
 
@@ -671,14 +592,14 @@ public class PathLedger {
 
     // --- rows ---
 
-    private static PathRow pathRow(ResultSet rs) throws SQLException {
+    static PathRow pathRow(ResultSet rs) throws SQLException {
         return new PathRow(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
                 rs.getString(6), segmentsOf(rs.getString(7)), rs.getInt(8), rs.getString(9), rs.getString(10),
                 rs.getString(11), rs.getLong(12), rs.getString(13), rs.getString(14), rs.getInt(15), rs.getString(16),
                 rs.getLong(17), Statements.getLong(rs, 18));
     }
 
-    private static SlotRow slotRow(ResultSet rs) throws SQLException {
+    static SlotRow slotRow(ResultSet rs) throws SQLException {
         return new SlotRow(rs.getString(1), rs.getInt(2), rs.getInt(3), rs.getString(4), rs.getLong(5), rs.getString(6),
                 rs.getString(7), rs.getString(8), rs.getString(9), rs.getString(10), rs.getString(11), rs.getString(12),
                 Statements.getLong(rs, 13), rs.getLong(14), Statements.getLong(rs, 15));
@@ -703,11 +624,6 @@ public class PathLedger {
         } catch (RuntimeException e) {
             return null;
         }
-    }
-
-    private static String textOf(String outputJson) {
-        String text = Lifecycle.replyText(outputJson);
-        return text == null ? "" : text;
     }
 
     private static String clip(String name) {

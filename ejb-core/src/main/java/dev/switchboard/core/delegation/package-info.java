@@ -5,8 +5,11 @@
  * {@code #n} ordinals for repeats under one parent), each path with a UUID minted once and
  * journalled, its own lane and run; a reply pops one segment back to the caller with an injected
  * {@code from}; errors (routing, depth, handler, timeout) are delivered as SystemErrors, never
- * dropped. The rules are plain ({@link dev.switchboard.core.delegation.PathNames},
- * {@link dev.switchboard.core.delegation.DelegationRules}); {@link dev.switchboard.core.delegation.PathLedger}
- * applies them to the registry, the call slots and the journal inside the lane's transactions.
+ * dropped. The rules are plain ({@link dev.switchboard.core.delegation.Agents},
+ * {@link dev.switchboard.core.delegation.PathNames}, {@link dev.switchboard.core.delegation.DelegationRules},
+ * {@link dev.switchboard.core.delegation.PathEnds}, {@link dev.switchboard.core.delegation.HandlerGate});
+ * {@link dev.switchboard.core.delegation.PathLedger} applies them to the registry, the call slots and
+ * the journal inside the lane's transactions, and {@link dev.switchboard.core.delegation.PathReads}
+ * reads them for engines and the API.
  */
 package dev.switchboard.core.delegation;

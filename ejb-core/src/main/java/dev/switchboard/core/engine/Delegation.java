@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 /**
  * What an engine knows of the delegation tree it works in, and how it asks for calls. An engine
@@ -68,6 +69,11 @@ public record Delegation(String agent, String pathId, String from, boolean selfC
             }
             return "ack".equals(status) ? "ack" : text;
         }
+    }
+
+    /** Replies as {@code <from>: <result>}, joined by {@code separator}. */
+    public static String told(List<Reply> replies, String separator) {
+        return replies.stream().map(r -> r.from() + ": " + r.asToolResult()).collect(Collectors.joining(separator));
     }
 
     /** The replies to call {@code index}. */

@@ -377,7 +377,7 @@ public final class ModelServerEngine implements AgentEngine {
             List<Delegation.Reply> replies = c.tree.repliesTo(p.getInt("index"));
             String text = replies.isEmpty() ? "error: no reply"
                     : replies.size() == 1 ? replies.get(0).asToolResult()
-                    : replies.stream().map(r -> r.from() + ": " + r.asToolResult()).collect(Collectors.joining("\n"));
+                    : Delegation.told(replies, "\n");
             c.step(FunctionCalls.output(p.getString("call_id"), text));
         }
         round(c, state.getInt("tool_rounds") + 1);

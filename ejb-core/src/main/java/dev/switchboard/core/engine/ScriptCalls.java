@@ -6,7 +6,6 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Collectors;
 
 /** The scripted engine's call directives: {@code call <agent> {<input>} [as <name>]}, joined by {@code &}. */
 final class ScriptCalls {
@@ -91,10 +90,6 @@ final class ScriptCalls {
         return Jsons.createObjectBuilder().add("type", Delegation.CALLS).add(Delegation.CALLS, list).build();
     }
 
-    /** The replies, {@code <from>: <text>} joined by {@code " | "}. */
-    static String told(List<Delegation.Reply> replies) {
-        return replies.stream().map(r -> r.from() + ": " + r.asToolResult()).collect(Collectors.joining(" | "));
-    }
 
     private static int skipSpaces(String text, int i) {
         while (i < text.length() && Character.isWhitespace(text.charAt(i))) {

@@ -131,7 +131,7 @@ public class ScriptedEngine implements AgentEngine {
                 }
                 record("end", at, "completed");
                 result.complete(directive.equals("silent") ? Delegation.nothing()
-                        : EchoEngine.reply(directive.equals("replies") ? ScriptCalls.told(tree.get().replies().get())
+                        : EchoEngine.reply(directive.equals("replies") ? Delegation.told(tree.get().replies().get(), " | ")
                                 : "agent=" + tree.get().agent() + " from=" + tree.get().from() + " self="
                                         + tree.get().selfCall(), request.deliveryMode()));
                 return;

@@ -4,6 +4,7 @@ import dev.switchboard.core.clock.InstanceClock;
 import dev.switchboard.core.delegation.DelegationSettings;
 import dev.switchboard.core.delegation.HandlerGate;
 import dev.switchboard.core.delegation.PathLedger;
+import dev.switchboard.core.delegation.PathReads;
 import dev.switchboard.core.clock.PeriodicTask;
 import dev.switchboard.core.engine.AgentEngine;
 import dev.switchboard.core.engine.ClientCall;
@@ -106,7 +107,7 @@ public class LaneController {
     InstanceBeacon beacon;
 
     @Inject
-    PathLedger paths;
+    PathReads pathReads;
 
     @Inject
     DelegationSettings delegation;
@@ -135,7 +136,7 @@ public class LaneController {
     private EngineInputs engineInputs(Claim claim) {
         EngineInputs in = conversationInputs(claim);
         return new EngineInputs(in.history(), in.clientCall(),
-                () -> paths.context(claim.runId(), PathLedger.isPathRun(claim.userKey())));
+                () -> pathReads.context(claim.runId()));
     }
 
     private EngineInputs conversationInputs(Claim claim) {

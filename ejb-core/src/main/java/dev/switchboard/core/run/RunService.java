@@ -1,7 +1,7 @@
 package dev.switchboard.core.run;
 
 import dev.switchboard.core.delegation.CallTree;
-import dev.switchboard.core.delegation.PathLedger;
+import dev.switchboard.core.delegation.PathReads;
 import dev.switchboard.core.idempotency.UniqueViolation;
 import dev.switchboard.core.lane.LaneController;
 import dev.switchboard.core.lane.LaneLedger;
@@ -40,7 +40,7 @@ public class RunService {
     RunLedger ledger;
 
     @Inject
-    PathLedger paths;
+    PathReads paths;
 
     @EJB
     LaneController lanes;

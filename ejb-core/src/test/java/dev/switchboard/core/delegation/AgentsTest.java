@@ -45,6 +45,16 @@ class AgentsTest {
     }
 
     @Test
+    void anAgentMayCallItsPeersAndOneWithoutAListOrTheEntryEveryAgentAndCapability() {
+        Agents agents = Agents.parse("[{\"name\":\"wiki\",\"capabilities\":[\"lookup\"]},"
+                + "{\"name\":\"calc\",\"peers\":[]},{\"name\":\"narrow\",\"peers\":[\"wiki\",\"calc\"]}]");
+        assertEquals(List.of("calc", "wiki"), agents.callableBy("narrow"));
+        assertEquals(List.of(), agents.callableBy("calc"));
+        assertEquals(List.of("calc", "lookup", "narrow", "wiki"), agents.callableBy("wiki"));
+        assertEquals(List.of("calc", "lookup", "narrow", "wiki"), agents.callableBy("main"));
+    }
+
+    @Test
     void mistakesAreNamed() {
         assertTrue(assertThrows(IllegalArgumentException.class, () -> Agents.parse("[{\"name\":\"a\",\"peer\":[]}]"))
                 .getMessage().contains("peer"));
