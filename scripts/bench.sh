@@ -21,6 +21,12 @@
 #   scripts/bench.sh delegation  only the sub-agent delegation trees (DelegationBench, one tree at a
 #                             time after 20 unmeasured): a fork of 50 echo children from one outer run,
 #                             and a chain of 16 paths (scripted agents calling the next), 20 trees each
+#   scripts/bench.sh workspace  only the per-turn workspaces (WorkspaceBench; no server, no database):
+#                             a thread repository of 1,000 files under target/, then 200 worktree
+#                             set-ups + tear-downs (from the thread's cached checkout), 20 cold ones
+#                             (no cache: a whole checkout) and 200 turns (set-up, one file changed,
+#                             its commit, tear-down), each kind after 20 unmeasured; fails when the
+#                             set-up + tear-down p50 is over 200 ms
 #
 # Scenarios (each after an unreported warm-up in the same client, 1000 runs over 50 other keys, 5000
 # for echo0, so the server's and the client's JIT have compiled their hot paths):
@@ -59,8 +65,8 @@ set -euo pipefail
 
 what="${1:-all}"
 case "$what" in
-  all|runs|echo0|batch|two|notify|ingress|responses|db|delegation) ;;
-  *) echo "usage: scripts/bench.sh [all|runs|echo0|batch|two|notify|ingress|responses|db|delegation]" >&2; exit 2 ;;
+  all|runs|echo0|batch|two|notify|ingress|responses|db|delegation|workspace) ;;
+  *) echo "usage: scripts/bench.sh [all|runs|echo0|batch|two|notify|ingress|responses|db|delegation|workspace]" >&2; exit 2 ;;
 esac
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -98,6 +104,28 @@ fi
 
 echo "== building"
 ./mvnw -q install -DskipTests
+
+workspace_load() { # WorkspaceBench: the workspace core in the bench's own JVM, on the disk of target/
+  ./mvnw -q -pl bench exec:java -Dexec.mainClass=dev.switchboard.bench.WorkspaceBench \
+    -Dexec.args="--files 1000 --n 200 --warm-up 20 --dir '$root/target' --label 'workspace F=1000'"
+}
+if [ "$what" = workspace ]; then
+  # No server and no database to start: the scenario runs alone and reports like the others.
+  echo "== workspace F=1000"
+  status=0
+  out=$(workspace_load 2>&1) || status=1
+  echo "$out"
+  echo
+  echo "== results ($(date -u +%Y-%m-%dT%H:%M:%SZ))"
+  grep '^RESULT ' <<<"$out" || echo "RESULT {\"label\":\"workspace F=1000\",\"error\":\"no result\"}"
+  rm -f "$results"
+  echo "cpus:  $(nproc)"
+  echo "cpu:   $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
+  echo "java:  $(java -version 2>&1 | head -1)"
+  echo "disk:  $(df -PT "$root/target" | awk 'NR == 2 { print $2 " (" $1 ")" }')"
+  echo "date:  $(date -u +%Y-%m-%d)"
+  exit "$status"
+fi
 ./mvnw -q -pl ear liberty:create liberty:install-feature liberty:deploy
 rm -f target/liberty/wlp/usr/servers/switchboard/configDropins/overrides/liberty-plugin-variable-config.xml
 
@@ -337,6 +365,10 @@ if [ "$what" = all ] || [ "$what" = delegation ]; then
       -Dexec.args="--url $url --shape $1 --size $2 --n 20 --warm-up 20 --label 'delegation $1 $2'"
   done
   stop_instance
+fi
+
+if [ "$what" = all ]; then
+  record "workspace F=1000" workspace_load
 fi
 
 if [ "$what" != all ] && [ "$what" != notify ]; then

@@ -20,15 +20,20 @@ final class ChatCalls {
     private ChatCalls() {
     }
 
+    /** {@code token} null: none sent (an instance without tokens: the single user {@code local}). */
     static Api.Reply send(Instance on, String token, String channel, String threadId, String content) {
         String body = Json.createObjectBuilder().add("channel", channel).add("thread_id", threadId)
                 .add("content", content).build().toString();
-        return on.api.send(on.api.request("/v1/chat/messages").header("Authorization", "Bearer " + token)
+        return on.api.send(as(token, on.api.request("/v1/chat/messages"))
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)));
     }
 
     static Api.Reply get(Instance on, String token, String path) {
-        return on.api.send(on.api.request(path).header("Authorization", "Bearer " + token).GET());
+        return on.api.send(as(token, on.api.request(path)).GET());
+    }
+
+    private static HttpRequest.Builder as(String token, HttpRequest.Builder request) {
+        return token == null ? request : request.header("Authorization", "Bearer " + token);
     }
 
     /** The body of a stream read for {@code seconds}. */

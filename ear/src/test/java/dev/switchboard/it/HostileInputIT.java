@@ -48,7 +48,7 @@ class HostileInputIT {
             "invalid_thread_key", "invalid_event", "invalid_json", "empty_body", "invalid_query", "invalid_cursor",
             "invalid_since", "invalid_until", "invalid_event_id", "invalid_session_key", "invalid_turn_id",
             "invalid_dedupe_key", "invalid_source", "invalid_status", "invalid_accept", "invalid_signature",
-            "unauthorized", "forbidden_origin", "run_not_found", "thread_not_found", "route_not_found",
+            "unauthorized", "forbidden_origin", "run_not_found", "workspace_not_found", "thread_not_found", "route_not_found",
             "event_not_found", "method_not_allowed", "not_acceptable", "event_not_requeueable",
             "idempotency_payload_mismatch", "payload_too_large", "unsupported_media_type", "bad_request",
             "invalid_value", "request_timeout", "length_required", "uri_too_long", "headers_too_large");

@@ -11,6 +11,7 @@ import dev.switchboard.core.history.ContextWindow;
 import dev.switchboard.core.history.ThreadContexts;
 import dev.switchboard.core.history.ThreadItems;
 import dev.switchboard.core.thread.ThreadDirectory;
+import dev.switchboard.core.thread.ThreadWorkspaces;
 import dev.switchboard.core.thread.ThreadRepository;
 import dev.switchboard.core.turn.TurnQueries;
 import dev.switchboard.core.idempotency.UniqueViolation;
@@ -61,6 +62,9 @@ public class ChatLedger {
 
     @Inject
     ThreadDirectory directory;
+
+    @EJB
+    ThreadWorkspaces workspaces;
 
     @Inject
     ThreadRepository threads;
@@ -239,6 +243,9 @@ public class ChatLedger {
                     : "Redone to turn " + to.get().turnNumber() + ".";
         }
         contexts.write(threadId, next, now);
+        if (edit != ContextEdit.CLEAR) { // the files go back and forth with the conversation; clearing keeps them
+            workspaces.follow(threadId, next);
+        }
         records.writeUndo(chatThread, ChatUndo.write(line));
         approvals.drop(userKey, chatThread, edit.name().toLowerCase(java.util.Locale.ROOT));
         return answer;

@@ -1,5 +1,6 @@
 package dev.switchboard.core.engine;
 
+import dev.switchboard.core.engine.tool.ToolBox;
 import jakarta.json.JsonObject;
 import java.util.List;
 import java.util.Optional;
@@ -19,11 +20,31 @@ import java.util.function.Supplier;
  * @param resumption the paused tool loop the run carries on, else null
  * @param delegation what the run knows of its delegation tree (read when first asked for); null
  *        outside a lane (no tree: calls cannot be made)
+ * @param workspace the tools of the run's worktree when its thread has a workspace, else null
  */
 public record EngineRequest(String runId, String userKey, String threadKey, String inputText,
         String deliveryMode, int attempt, Cancellation cancellation, Supplier<List<JsonObject>> history,
         Supplier<ClientCall> clientCall, ModelChoice choice, RunStream stream, ToolResumption resumption,
-        Supplier<Delegation> delegation) {
+        Supplier<Delegation> delegation, ToolBox workspace) {
+
+    /** A call without a workspace. */
+    public EngineRequest(String runId, String userKey, String threadKey, String inputText, String deliveryMode,
+            int attempt, Cancellation cancellation, Supplier<List<JsonObject>> history, Supplier<ClientCall> clientCall,
+            ModelChoice choice, RunStream stream, ToolResumption resumption, Supplier<Delegation> delegation) {
+        this(runId, userKey, threadKey, inputText, deliveryMode, attempt, cancellation, history, clientCall, choice,
+                stream, resumption, delegation, null);
+    }
+
+    /** This call, working in a worktree whose tools are {@code tools}. */
+    public EngineRequest withWorkspace(ToolBox tools) {
+        return new EngineRequest(runId, userKey, threadKey, inputText, deliveryMode, attempt, cancellation, history,
+                clientCall, choice, stream, resumption, delegation, tools);
+    }
+
+    /** The tools of the run's worktree, when its thread has a workspace. */
+    public Optional<ToolBox> workspaceTools() {
+        return Optional.ofNullable(workspace);
+    }
 
     /** A call outside any delegation tree. */
     public EngineRequest(String runId, String userKey, String threadKey, String inputText, String deliveryMode,

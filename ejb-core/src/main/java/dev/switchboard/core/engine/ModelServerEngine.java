@@ -139,12 +139,16 @@ public final class ModelServerEngine implements AgentEngine {
         final boolean delegates;
         /** The index the run's next delegated call takes (counting every call of the run, across executions). */
         int nextCall;
+        /** The server's tools and, when the run has a worktree, its workspace tools. */
+        final ToolBox toolBox;
 
         Conversation(EngineRequest request) {
             this.request = request;
             this.tree = request.delegation() == null ? null : request.delegated().orElse(null);
             this.delegates = tree != null && !tree.callable().isEmpty();
-            JsonArray serverTools = delegates ? withDelegate(toolDeclarations, tree.callable()) : toolDeclarations;
+            this.toolBox = request.workspaceTools().map(settings.tools()::with).orElse(settings.tools());
+            JsonArray declared = toolBox == settings.tools() ? toolDeclarations : toolBox.declarations().build();
+            JsonArray serverTools = delegates ? withDelegate(declared, tree.callable()) : declared;
             Optional<ClientCall> call = request.call();
             if (call.isPresent()) { // a client's request: its own items, and its instructions when it gave some
                 input.addAll(request.history().get());
@@ -260,7 +264,7 @@ public final class ModelServerEngine implements AgentEngine {
                 pause(c, calls, 0, false, credential);
                 return;
             }
-            paused = settings.tools().call(approved.getString("name"), approved.getString("arguments"),
+            paused = c.toolBox.call(approved.getString("name"), approved.getString("arguments"),
                             credential.credential())
                     .thenCompose(output -> {
                         c.step(FunctionCalls.output(approved.getString("call_id"), output));
@@ -427,7 +431,7 @@ public final class ModelServerEngine implements AgentEngine {
                 return CompletableFuture.completedFuture(true);
             }
             CompletionStage<String> output = verdict.allowed()
-                    ? settings.tools().call(call.getString("name"), call.getString("arguments"), verdict.credential())
+                    ? c.toolBox.call(call.getString("name"), call.getString("arguments"), verdict.credential())
                     : CompletableFuture.completedFuture("error: not approved: " + verdict.reason());
             return output.thenCompose(text -> {
                 c.step(FunctionCalls.output(callId, text));

@@ -37,6 +37,9 @@ import java.util.stream.Collectors;
  *       joined by {@code " | "} (an {@code ack}, a SystemError as its code and text);</li>
  *   <li>{@code whoami} ends the script and answers with {@code agent=<name> from=<caller> self=<bool>};</li>
  *   <li>{@code silent} ends the script answering nothing (its caller gets an {@code ack});</li>
+ *   <li>{@code tool <name> {<json arguments>}} calls one of the run's workspace tools (a run whose
+ *       thread has a workspace) as a model would, and goes on; the answer then starts with each
+ *       call's {@code <name>: <output>}, one per line;</li>
  *   <li>anything else ends the script and is echoed like {@link EchoEngine} does.</li>
  * </ul>
  * A text with no directive behaves exactly like the echo engine without delay. Each step checks
@@ -136,6 +139,10 @@ public class ScriptedEngine implements AgentEngine {
                                         + tree.get().selfCall(), request.deliveryMode()));
                 return;
             }
+            if (directive.startsWith("tool ")) {
+                tool(directive.substring(5).strip(), rest);
+                return;
+            }
             if (directive.startsWith("sleep ")) {
                 long ms = parseMillis(directive.substring(6).strip());
                 if (ms >= 0) {
@@ -168,7 +175,27 @@ public class ScriptedEngine implements AgentEngine {
                 return;
             }
             record("end", at, "completed");
-            result.complete(EchoEngine.reply(script, request.deliveryMode()));
+            result.complete(EchoEngine.reply(toolOutputs.isEmpty() ? script
+                    : String.join("\n", toolOutputs) + (script.isBlank() ? "" : "\n" + script), request.deliveryMode()));
+        }
+
+        /** What the workspace tools this execution called answered, in order. */
+        private final List<String> toolOutputs = new java.util.ArrayList<>();
+
+        /** One workspace tool call, {@code <name> <json arguments>}; the script goes on with its output noted. */
+        private void tool(String call, String rest) {
+            Optional<dev.switchboard.core.engine.tool.ToolBox> tools = request.workspaceTools();
+            if (tools.isEmpty()) {
+                result.completeExceptionally(new EngineFailure("tool needs a workspace (the thread has none)"));
+                return;
+            }
+            int space = call.indexOf(' ');
+            String name = space < 0 ? call : call.substring(0, space);
+            String arguments = space < 0 ? "{}" : call.substring(space + 1).strip();
+            tools.get().call(name, arguments).whenComplete((output, error) -> {
+                toolOutputs.add(name + ": " + (error != null ? "error: " + error.getMessage() : output));
+                step(rest);
+            });
         }
 
         /** A round of calls: replayed when its replies are in, else asked for. */

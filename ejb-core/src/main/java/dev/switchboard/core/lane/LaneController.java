@@ -3,6 +3,9 @@ package dev.switchboard.core.lane;
 import dev.switchboard.core.clock.InstanceClock;
 import dev.switchboard.core.delegation.DelegationSettings;
 import dev.switchboard.core.delegation.HandlerGate;
+import dev.switchboard.core.engine.WorkspaceSettings;
+import dev.switchboard.core.engine.WorkspaceTurn;
+import dev.switchboard.core.workspace.Workspaces;
 import dev.switchboard.core.delegation.PathLedger;
 import dev.switchboard.core.delegation.PathReads;
 import dev.switchboard.core.clock.PeriodicTask;
@@ -112,7 +115,12 @@ public class LaneController {
     @Inject
     DelegationSettings delegation;
 
+    @Inject
+    WorkspaceSettings workspace;
+
     private ExecutorService workers;
+    /** Workspace tools' commands and worktrees' check-outs and commits: no lane work waits behind them. */
+    private ExecutorService workspaceIo;
     private ScheduledExecutorService timers;
     /** Writes running engines' progress: a slow write delays no lease or claim. */
     private ScheduledExecutorService progressWriters;
@@ -126,11 +134,28 @@ public class LaneController {
      * A run's history — a response's resolved conversation, else its thread's latest items inside
      * its context window — and client request.
      */
-    /** The engine a claim executes on: its thread's choice, behind the agents' limits for a delegated call. */
+    /**
+     * The engine a claim executes on: its thread's choice, behind the agents' limits for a delegated
+     * call, in a worktree of its own when the thread has a workspace.
+     */
     private AgentEngine engineFor(Claim claim) {
         AgentEngine engine = engines.engine(claim.runtime().engine());
         String agent = PathLedger.agentOf(claim.source());
-        return agent == null ? engine : gate.gate(engine, agent);
+        if (agent != null) {
+            return gate.gate(engine, agent);
+        }
+        String head = claim.runtime().workspace();
+        if (head == null && !workspace.allThreads() || ContextWindow.SUMMARY_SOURCE.equals(claim.source())) {
+            return engine;
+        }
+        Optional<ResponseRecords.ResponseRecord> response = ResponseRecords.SOURCE.equals(claim.source())
+                ? responses.ofRun(claim.runId()) : Optional.empty();
+        return new WorkspaceTurn(engine, workspace.workspaces(), workspace.tools(), workspaceIo,
+                new WorkspaceTurn.Turn(claim.threadId(), head == null ? Workspaces.START : head, claim.runId(),
+                        claim.attempt(), claim.threadKey(), claim.turnId() == null ? claim.runId() : claim.turnId(),
+                        response.map(ResponseRecords.ResponseRecord::responseId).orElse(claim.runId()),
+                        response.map(ResponseRecords.ResponseRecord::previousResponseId).orElse(null), claim.inputText()),
+                clock.clock());
     }
 
     private EngineInputs engineInputs(Claim claim) {
@@ -168,6 +193,8 @@ public class LaneController {
     void start() {
         owner = settings.newOwnerName();
         workers = Executors.newFixedThreadPool(settings.workerThreads(), threadFactory);
+        workspaceIo = Executors.newCachedThreadPool(threadFactory);
+        workspace.workspaces(); // a mistaken workspace setting stops the start here
         // Heartbeat, watchdog, poll, retries, the beacon and the delegation sweep each get a thread: one stuck in the
         // database delays no other.
         timers = Executors.newScheduledThreadPool(6, threadFactory);
@@ -334,6 +361,7 @@ public class LaneController {
         }
         runner.stopAll(Execution.Stop.SHUTDOWN);
         workers.shutdown();
+        workspaceIo.shutdown();
         try {
             if (!workers.awaitTermination(settings.shutdownGraceMs(), TimeUnit.MILLISECONDS)) {
                 LOG.warning("Shutdown: lane work still running after the grace period");

@@ -3,8 +3,10 @@ package dev.switchboard.core.lane;
 import dev.switchboard.core.clock.InstanceClock;
 import dev.switchboard.core.delegation.PathLedger;
 import dev.switchboard.core.engine.Delegation;
+import dev.switchboard.core.engine.WorkspaceTurn;
 import dev.switchboard.core.thread.LaneRows;
 import dev.switchboard.core.thread.ThreadRepository;
+import dev.switchboard.core.workspace.Workspaces;
 import jakarta.annotation.Resource;
 import jakarta.ejb.LocalBean;
 import jakarta.ejb.Stateless;
@@ -61,6 +63,10 @@ public class LaneLedger implements LaneStore {
 
     /** The error of an outer unit of work whose delegation ended without a final answer (§3.8). */
     static final String INCOMPLETE = "incomplete: the delegation ended without a final answer";
+    /** The error of a turn whose workspace line moved while it worked. */
+    static final String WORKSPACE_CONFLICT = "workspace_conflict: the thread's workspace line moved during the turn;"
+            + " its changes were not kept";
+    private static final String WORKSPACE_MEMBER = "\"" + WorkspaceTurn.OUTPUT_KEY + "\":{";
     /** The error of an execution whose output asked for calls but named none it could read. */
     static final String NO_CALLS = "the engine asked for calls but named none";
 
@@ -95,6 +101,9 @@ public class LaneLedger implements LaneStore {
         }
         long now = clock.millis();
         String error = errorMessage;
+        if (error == null && outputJson != null && outputJson.contains(WORKSPACE_MEMBER)) {
+            error = moveWorkspace(lane, outputJson);
+        }
         if (error == null && PathLedger.asksForCalls(outputJson)) {
             JsonObject output = PathLedger.parse(outputJson);
             Optional<List<Delegation.Call>> calls = Delegation.callsIn(output);
@@ -130,6 +139,26 @@ public class LaneLedger implements LaneStore {
         }
         rows.write(released);
         return new FinishResult(false, ClaimResult.none(), effects.wake(), effects.cancel());
+    }
+
+    /**
+     * Moves the thread's workspace line to the commit the execution's change set made — unless the
+     * line moved since the worktree was checked out (it cannot while the lane is held, except by an
+     * operator's hand): then the run fails and its commit is left unreachable. Returns that error, or null.
+     */
+    private String moveWorkspace(LaneRows.Lane lane, String outputJson) {
+        JsonObject output = PathLedger.parse(outputJson);
+        if (!(output.get(WorkspaceTurn.OUTPUT_KEY) instanceof JsonObject change)) {
+            return null;
+        }
+        String head = lane.runtime().workspace() == null ? Workspaces.START : lane.runtime().workspace();
+        if (!head.equals(change.getString("base", null))) {
+            return WORKSPACE_CONFLICT;
+        }
+        if (change.get("commit") instanceof jakarta.json.JsonString commit) {
+            rows.moveWorkspace(lane.threadId(), commit.getString());
+        }
+        return null;
     }
 
     /**

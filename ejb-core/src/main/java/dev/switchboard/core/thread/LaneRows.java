@@ -27,8 +27,9 @@ import javax.sql.DataSource;
 public class LaneRows {
 
     private static final String LANE_COLUMNS = "id, lease_owner, lease_until, lease_run_id, lease_attempt, next_seq, "
-            + DatabaseClock.NOW_MS + ", engine, model_id, thinking_level";
+            + DatabaseClock.NOW_MS + ", engine, model_id, thinking_level, workspace_head";
     private static final String LOCK = "SELECT " + LANE_COLUMNS + " FROM threads WHERE id = ? FOR UPDATE";
+    private static final String MOVE_WORKSPACE = "UPDATE threads SET workspace_head = ? WHERE id = ?";
     private static final String LOCK_LEASED_TO = "SELECT " + LANE_COLUMNS
             + " FROM threads WHERE lease_owner = ? ORDER BY id FOR UPDATE";
     private static final String RUN_COLUMNS = "r.run_id, r.thread_id, r.thread_seq, r.user_key, r.thread_key,"
@@ -178,6 +179,14 @@ public class LaneRows {
     }
 
     /** Writes the lane row as {@code lane} holds it: its lease (released when the owner is null) and next sequence number. */
+    /** Moves the thread's workspace line to {@code head} (the caller holds the thread's lock). */
+    public void moveWorkspace(long threadId, String head) {
+        statements.updateOne(MOVE_WORKSPACE, s -> {
+            s.setString(1, head);
+            s.setLong(2, threadId);
+        }, "moving the workspace line of thread " + threadId);
+    }
+
     public void write(Lane lane) {
         statements.updateOne(WRITE_LANE, s -> {
             s.setString(1, lane.leaseOwner());
@@ -324,8 +333,9 @@ public class LaneRows {
     private static Lane lane(ResultSet rs) throws SQLException {
         return new Lane(rs.getLong(1), rs.getString(2), Statements.getLong(rs, 3), rs.getString(4),
                 Statements.getInt(rs, 5), rs.getLong(6), rs.getLong(7),
-                rs.getString(8) == null && rs.getString(9) == null && rs.getString(10) == null ? ThreadRuntime.DEFAULT
-                        : new ThreadRuntime(rs.getString(8), rs.getString(9), rs.getString(10)));
+                rs.getString(8) == null && rs.getString(9) == null && rs.getString(10) == null && rs.getString(11) == null
+                        ? ThreadRuntime.DEFAULT
+                        : new ThreadRuntime(rs.getString(8), rs.getString(9), rs.getString(10), rs.getString(11)));
     }
 
 }

@@ -36,6 +36,11 @@ public final class CommandRun {
 
     /** Runs {@code argv} (already checked by a {@link CommandPolicy}) in {@code worktree}. */
     public static Result run(List<String> argv, Path worktree, Duration timeout, int outputLimit) {
+        return run(argv, worktree, timeout, outputLimit, java.util.concurrent.ConcurrentHashMap.newKeySet());
+    }
+
+    /** As {@link #run(List, Path, Duration, int)}, the process in {@code live} while it runs (for its worktree to stop it). */
+    static Result run(List<String> argv, Path worktree, Duration timeout, int outputLimit, java.util.Set<Process> live) {
         ProcessBuilder builder = new ProcessBuilder(argv).directory(worktree.toFile()).redirectErrorStream(true)
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
         Map<String, String> env = builder.environment();
@@ -49,6 +54,15 @@ public final class CommandRun {
         } catch (IOException e) {
             return new Result(-1, false, "cannot start " + argv.get(0) + ": not installed here");
         }
+        live.add(process);
+        try {
+            return waitFor(process, argv, timeout, outputLimit);
+        } finally {
+            live.remove(process);
+        }
+    }
+
+    private static Result waitFor(Process process, List<String> argv, Duration timeout, int outputLimit) {
         BoundedOutput output = new BoundedOutput(outputLimit);
         Thread reader = new Thread(() -> drain(process.getInputStream(), output), "command-output");
         reader.setDaemon(true);
@@ -61,8 +75,7 @@ public final class CommandRun {
             exited = false;
         }
         if (!exited) {
-            process.descendants().forEach(ProcessHandle::destroyForcibly);
-            process.destroyForcibly();
+            kill(process);
         }
         try {
             reader.join(TimeUnit.SECONDS.toMillis(2));
@@ -70,6 +83,12 @@ public final class CommandRun {
             Thread.currentThread().interrupt();
         }
         return new Result(exited ? process.exitValue() : -1, !exited, output.text());
+    }
+
+    /** Kills the process and everything it started that is still its descendant. */
+    static void kill(Process process) {
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        process.destroyForcibly();
     }
 
     private static void drain(InputStream in, BoundedOutput output) {

@@ -1,12 +1,17 @@
 /**
- * Per-turn workspaces (issue 17, in progress): the rules the workspace tools will apply, in plain
- * Java — {@link dev.switchboard.core.workspace.Confinement} (a tool's path stays inside the turn's
- * worktree: no absolute path, no {@code ..} or symlink leading out, nothing under {@code .git}),
+ * Per-turn workspaces in plain Java on JGit (docs/workspaces.md): {@link dev.switchboard.core.workspace.Workspaces}
+ * (the root; per thread a bare repository, its turns' worktrees and records),
+ * {@link dev.switchboard.core.workspace.Worktree} (one turn's directory, brought to the thread's head
+ * from the thread's checkout cache by {@link dev.switchboard.core.workspace.FileStamp}s; what the turn
+ * changed as one commit and its diff, a {@link dev.switchboard.core.workspace.ChangeSet}; unified diffs
+ * applied whole or not at all), and the rules the workspace tools apply:
+ * {@link dev.switchboard.core.workspace.Confinement} (a tool's path stays inside the worktree: no
+ * absolute path, no {@code ..} or symlink leading out, nothing under {@code .git}),
  * {@link dev.switchboard.core.workspace.CommandPolicy} (the {@code run} tool executes only
  * allow-listed programs, by name, without a shell), {@link dev.switchboard.core.workspace.CommandRun}
  * (one such command in a worktree: fixed small environment, no input, merged output kept within a
  * limit by {@link dev.switchboard.core.workspace.BoundedOutput}, killed with what it started at its
- * timeout). Not wired to any tool yet.
+ * timeout). Which commit is a thread's head is not kept here but in the database, by the caller.
  * Refusals are {@link dev.switchboard.core.workspace.WorkspaceRefusal}s whose message is the tool's
  * error text.
  */

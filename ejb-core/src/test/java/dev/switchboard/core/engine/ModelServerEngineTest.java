@@ -359,6 +359,50 @@ class ModelServerEngineTest {
         assertEquals("pong", second.getJsonObject(2).getString("output"));
     }
 
+    @Test
+    void aModelChangesItsTurnsWorktreeThroughTheWorkspaceToolsAndTheTurnCommitsIt(@org.junit.jupiter.api.io.TempDir
+            java.nio.file.Path root) throws Exception {
+        server.stream(List.of(event("response.completed", 1, "response", response("resp_w1", 20,
+                functionCall("call_1", "write_file", "{\"path\":\"src/a.txt\",\"content\":\"one\\n\"}"),
+                functionCall("call_2", "apply_diff", "{\"diff\":\"--- a/src/a.txt\\n+++ b/src/a.txt\\n@@ -1 +1,2 @@\\n one\\n+two\\n\"}"),
+                functionCall("call_3", "read_file", "{\"path\":\"../../etc/hostname\"}"),
+                functionCall("call_4", "run", "{\"command\":[\"ls\",\"src\"]}")))));
+        server.stream(streamed("resp_w2", "done"));
+        var workspaces = new dev.switchboard.core.workspace.Workspaces(root, Optional.empty());
+        var settings = new dev.switchboard.core.engine.tool.WorkspaceTools.Settings(
+                java.util.Set.copyOf(dev.switchboard.core.engine.tool.WorkspaceTools.ALL),
+                dev.switchboard.core.workspace.CommandPolicy.parse("ls"), Duration.ofSeconds(5), 4096);
+        var io = Executors.newCachedThreadPool();
+        try {
+            WorkspaceTurn turn = new WorkspaceTurn(engine(0, new ResponsesWire(), ToolBox.EMPTY, 8), workspaces, settings,
+                    io, new WorkspaceTurn.Turn(3, dev.switchboard.core.workspace.Workspaces.START, "run-1", 1, "t",
+                            "turn-1", "run-1", null, "write it"), java.time.Clock.systemUTC());
+            JsonObject output = turn.execute(request("write it", List.of(), Cancellation.manual()))
+                    .toCompletableFuture().get(20, TimeUnit.SECONDS);
+
+            assertEquals("done", output.getString("text"));
+            List<String> offered = server.seen.get(0).body().getJsonArray("tools").getValuesAs(JsonObject.class).stream()
+                    .map(t -> t.getString("name")).toList();
+            assertEquals(dev.switchboard.core.engine.tool.WorkspaceTools.ALL, offered);
+            JsonArray second = server.seen.get(1).body().getJsonArray("input");
+            List<String> outputs = second.getValuesAs(JsonObject.class).stream()
+                    .filter(i -> "function_call_output".equals(i.getString("type"))).map(i -> i.getString("output")).toList();
+            assertEquals(List.of("wrote 4 bytes to src/a.txt", "applied; changed src/a.txt",
+                    "error: ../../etc/hostname is outside the workspace", "a.txt\n"), outputs);
+            JsonObject change = output.getJsonObject(WorkspaceTurn.OUTPUT_KEY);
+            assertEquals("", change.getString("base"));
+            assertEquals("src/a.txt", change.getJsonArray("files").getJsonObject(0).getString("path"));
+            java.nio.file.Path record = workspaces.turnDir(3, "run-1");
+            assertTrue(java.nio.file.Files.readString(record.resolve("changes.diff")).contains("+two"));
+            JsonObject written = Json.createReader(new java.io.StringReader(
+                    java.nio.file.Files.readString(record.resolve("turn.json")))).readObject();
+            assertEquals(change.getString("commit"), written.getString("commit"));
+            assertEquals("completed", written.getString("status"));
+        } finally {
+            io.shutdownNow();
+        }
+    }
+
     /** A client's request ({@code POST /responses}) declaring {@code get_weather}, with the given tool choice. */
     private EngineRequest clientRequest(String toolChoiceJson) {
         JsonObject request = Json.createObjectBuilder().add("model", "test-model").add("tools", Json.createArrayBuilder()

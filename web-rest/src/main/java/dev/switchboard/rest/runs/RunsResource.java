@@ -7,6 +7,7 @@ import dev.switchboard.rest.JsonBody;
 import dev.switchboard.rest.QueryParams;
 import dev.switchboard.rest.auth.Caller;
 import dev.switchboard.rest.errors.ApiException;
+import dev.switchboard.core.thread.ThreadWorkspaces;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -32,6 +33,9 @@ public class RunsResource {
 
     @EJB
     RunService runs;
+
+    @EJB
+    ThreadWorkspaces workspaces;
 
     @Inject
     Caller caller;
@@ -61,6 +65,19 @@ public class RunsResource {
     public String tree(@PathParam("run_id") String runId) {
         String id = checkedId(runId);
         return runs.tree(caller.user(), id, authenticator.isOperator(caller.user())).orElseThrow(() -> notFound(id))
+                .toString();
+    }
+
+    /**
+     * The run's record in its thread's workspace ({@code turn.json}: session, turn, response ids,
+     * times, status, base and commit, files) with its change set as {@code changes_diff}.
+     */
+    @GET
+    @Path("{run_id}/workspace")
+    public String workspace(@PathParam("run_id") String runId) {
+        String id = checkedId(runId);
+        return workspaces.record(caller.user(), id).orElseThrow(() -> new ApiException(404, "workspace_not_found",
+                "run " + id + " has no workspace record (no such run of yours, or its thread has no workspace)"))
                 .toString();
     }
 

@@ -8,6 +8,7 @@ import dev.switchboard.core.run.RunService;
 import dev.switchboard.core.engine.ModelChoice;
 import dev.switchboard.core.thread.RuntimeChoiceException;
 import dev.switchboard.core.thread.ThreadRuntimes;
+import dev.switchboard.core.thread.ThreadWorkspaces;
 import dev.switchboard.core.turn.TurnQueries;
 import dev.switchboard.rest.JsonBody;
 import dev.switchboard.rest.QueryParams;
@@ -59,6 +60,9 @@ public class ThreadsResource {
 
     @EJB
     ThreadRuntimes runtimes;
+
+    @EJB
+    ThreadWorkspaces workspaces;
 
     @Inject
     Caller caller;
@@ -171,6 +175,20 @@ public class ThreadsResource {
         } catch (RuntimeChoiceException e) {
             throw new ApiException(400, "thread_thinking_error", e.getMessage());
         }
+    }
+
+    /** The thread's workspace: whether it has one, and its line's head commit (null at its start). */
+    @GET
+    @Path("{thread_key: .+}/workspace")
+    public String workspace(@PathParam("thread_key") String threadKey) {
+        return workspaces.view(caller.user(), checkedKey(threadKey)).toJson().toString();
+    }
+
+    /** Gives the thread a workspace: its turns from now on each work in a worktree of it (no body). */
+    @PUT
+    @Path("{thread_key: .+}/workspace")
+    public String enableWorkspace(@PathParam("thread_key") String threadKey) {
+        return workspaces.enable(caller.user(), checkedKey(threadKey)).toJson().toString();
     }
 
     /** A JSON body; a missing or malformed one is {@code code} (jagc's payload error). */

@@ -51,6 +51,13 @@ public final class ToolBox {
         }).toList());
     }
 
+    /** These tools and {@code more}'s (a name in both is a mistake: {@link IllegalArgumentException}). */
+    public ToolBox with(ToolBox more) {
+        List<FunctionTool> all = new java.util.ArrayList<>(tools.values());
+        all.addAll(more.tools.values());
+        return new ToolBox(all);
+    }
+
     public boolean isEmpty() {
         return tools.isEmpty();
     }

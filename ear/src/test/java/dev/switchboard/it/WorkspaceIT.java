@@ -1,0 +1,367 @@
+package dev.switchboard.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.switchboard.testkit.Await;
+import dev.switchboard.testkit.EngineTrace;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import java.io.IOException;
+import java.io.StringReader;
+import java.net.http.HttpRequest;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Per-turn workspaces end to end on Liberty and PostgreSQL: the scripted engine writes, patches,
+ * reads and runs commands through the workspace tools as a model would; what a turn committed is
+ * read from its output, its record ({@code GET /v1/runs/{id}/workspace} and {@code turn.json} on
+ * disk) and the next turn's view of the files; stray worktrees from the worktree directories.
+ */
+class WorkspaceIT {
+
+    private static final int PORT = 9221;
+    private static final String NAME = "it-workspace";
+    private static final Duration MINUTE = Duration.ofSeconds(60);
+
+    private static Instance instance;
+    private static String db;
+    private static Path root;
+    private static Path gates;
+
+    @BeforeAll
+    static void start() throws IOException {
+        db = TestDatabase.recreate("switchboard_it_workspace");
+        Path work = Path.of(System.getProperty("it.work.dir", "target/it")).toAbsolutePath();
+        root = work.resolve("workspaces");
+        deleteTree(root);
+        gates = Files.createDirectories(work.resolve("workspace-gates"));
+        instance = Instance.start(NAME, PORT, env(NAME, PORT));
+    }
+
+    private static Map<String, String> env(String name, int port) {
+        Map<String, String> env = Instance.defaults(db, port, name);
+        env.put("SWITCHBOARD_WORKSPACE_ROOT", root.toString());
+        env.put("SWITCHBOARD_WORKSPACE_TOOLS", "all");
+        env.put("SWITCHBOARD_WORKSPACE_COMMANDS", "ls,ln,cat");
+        env.put("SWITCHBOARD_WORKSPACE_COMMAND_TIMEOUT_MS", "5000");
+        return env;
+    }
+
+    @AfterAll
+    static void stop() {
+        if (instance != null) {
+            instance.stop();
+        }
+    }
+
+    @Test
+    void aSuccessfulTurnCommitsExactlyItsChangeSetAndTheNextTurnWorksOnIt() throws Exception {
+        String thread = withWorkspace("ws-commit-");
+        JsonObject first = turn(thread, "tool write_file {\"path\":\"notes/a.txt\",\"content\":\"alpha\\n\"};"
+                + " tool write_file {\"path\":\"b.txt\",\"content\":\"bee\\n\"};"
+                + " tool apply_diff {\"diff\":\"--- a/notes/a.txt\\n+++ b/notes/a.txt\\n@@ -1 +1,2 @@\\n alpha\\n+beta\\n\"};"
+                + " tool run {\"command\":[\"ls\",\"notes\"]}");
+        assertEquals("succeeded", first.getString("status"), first.toString());
+        String text = first.getJsonObject("output").getString("text");
+        assertTrue(text.contains("apply_diff: applied; changed notes/a.txt"), text);
+        assertTrue(text.contains("run: a.txt"), text);
+        JsonObject change = first.getJsonObject("output").getJsonObject("workspace");
+        String commit = change.getString("commit");
+        assertEquals("", change.getString("base"), "the first turn starts from the empty start");
+        assertEquals(List.of("b.txt A", "notes/a.txt A"), files(change));
+
+        JsonObject record = record(first.getString("run_id"));
+        assertEquals("completed", record.getString("status"));
+        assertEquals(commit, record.getString("commit"));
+        assertEquals(thread, record.getString("session_id"));
+        assertEquals(first.getString("run_id"), record.getString("response_id"));
+        assertTrue(record.isNull("previous_response_id"));
+        String diff = record.getString("changes_diff");
+        assertTrue(diff.contains("+alpha") && diff.contains("+beta") && diff.contains("+bee"), diff);
+        JsonObject onDisk = parse(Files.readString(turnDir(first.getString("run_id")).resolve("turn.json")));
+        assertEquals(commit, onDisk.getString("commit"));
+        assertTrue(Files.readString(turnDir(first.getString("run_id")).resolve("changes.diff")).contains("+beta"));
+        assertEquals(commit, workspace(thread).getString("head"));
+
+        JsonObject second = turn(thread, "tool read_file {\"path\":\"notes/a.txt\"}; tool write_file"
+                + " {\"path\":\"b.txt\",\"content\":\"bee\\n\"}");
+        assertEquals("read_file: alpha\nbeta\n\nwrite_file: wrote 4 bytes to b.txt", second.getJsonObject("output")
+                .getString("text"));
+        JsonObject same = second.getJsonObject("output").getJsonObject("workspace");
+        assertEquals(commit, same.getString("base"));
+        assertTrue(same.isNull("commit"), "rewriting a file as it was changes nothing: no commit");
+        assertEquals(commit, workspace(thread).getString("head"));
+        assertEquals(first.getString("run_id"), record(second.getString("run_id")).getString("previous_response_id"),
+                "the previous response is the turn that made the head's commit");
+        assertNoWorktrees();
+    }
+
+    @Test
+    void aFailingAndAnInterruptedTurnLeaveTheLineUntouchedAndNoWorktreeBehind() throws Exception {
+        String thread = withWorkspace("ws-fail-");
+        String head = turn(thread, "tool write_file {\"path\":\"a.txt\",\"content\":\"one\"}").getJsonObject("output")
+                .getJsonObject("workspace").getString("commit");
+
+        JsonObject failed = turn(thread, "tool write_file {\"path\":\"a.txt\",\"content\":\"two\"}; fail boom");
+        assertEquals("failed", failed.getString("status"));
+        assertEquals(head, workspace(thread).getString("head"));
+        JsonObject failedRecord = record(failed.getString("run_id"));
+        assertEquals("failed", failedRecord.getString("status"));
+        assertTrue(failedRecord.isNull("commit") && failedRecord.isNull("changes_diff"), failedRecord.toString());
+
+        Path gate = gates.resolve(UUID.randomUUID().toString());
+        String held = instance.api.message(thread, "tool write_file {\"path\":\"a.txt\",\"content\":\"three\"};"
+                + " tool write_file {\"path\":\"c.txt\",\"content\":\"c\"}; await " + gate).getString("run_id");
+        Await.until(MINUTE, () -> worktrees().stream().anyMatch(w -> Files.exists(w.resolve("c.txt"))),
+                "the held turn has written its files");
+        Api.Reply cancelled = instance.api.postJson("/v1/threads/" + thread + "/cancel", "{}");
+        assertEquals(200, cancelled.status(), cancelled.body());
+        JsonObject interrupted = instance.api.awaitRun(held, 60);
+        assertEquals("failed", interrupted.getString("status"));
+        Await.until(MINUTE, () -> worktrees().isEmpty(), "the cancelled turn's worktree is removed");
+        Await.until(MINUTE, () -> Files.exists(turnDir(held).resolve("turn.json")), "the cancelled turn's record");
+        assertEquals("cancelled", record(held).getString("status"));
+        assertEquals(head, workspace(thread).getString("head"), "the line is where the last successful turn left it");
+
+        JsonObject after = turn(thread, "tool list_files {}; tool read_file {\"path\":\"a.txt\"}");
+        assertEquals("list_files: a.txt\nread_file: one", after.getJsonObject("output").getString("text"));
+    }
+
+    @Test
+    void killedMidTurnTheTurnRunsAgainOnACleanTreeAndNoWorktreeIsLeft() throws Exception {
+        String thread = withWorkspace("ws-kill-");
+        turn(thread, "tool write_file {\"path\":\"kept.txt\",\"content\":\"kept\"}");
+        Path gate = gates.resolve(UUID.randomUUID().toString());
+        String runId = instance.api.message(thread, "tool list_files {}; tool write_file"
+                + " {\"path\":\"half.txt\",\"content\":\"half\"}; await " + gate).getString("run_id");
+        Await.until(MINUTE, () -> worktrees().stream().anyMatch(w -> Files.exists(w.resolve("half.txt"))),
+                "the first attempt has written half.txt");
+        Path killedTree = worktrees().get(0);
+
+        instance.kill();
+        instance.restart();
+        Files.createFile(gate);
+        JsonObject done = instance.api.awaitRun(runId, 90);
+        assertEquals("succeeded", done.getString("status"), done.toString());
+        assertTrue(done.getInt("attempt") >= 2, done.toString());
+        assertEquals("list_files: kept.txt\nwrite_file: wrote 4 bytes to half.txt",
+                done.getJsonObject("output").getString("text"), "the re-execution saw the head's files only");
+        assertEquals(List.of("half.txt A"), files(done.getJsonObject("output").getJsonObject("workspace")));
+        assertFalse(Files.exists(killedTree), "the killed attempt's worktree was removed");
+        assertNoWorktrees();
+        assertEquals(1, EngineTrace.readDir(Instance.journalDir()).callsOf(runId).stream()
+                .filter(EngineTrace.Call::completed).count(), "the turn completed once");
+    }
+
+    @Test
+    void pathsLeadingOutAndCommandsOffTheListAreRefusedWithAClearError() throws Exception {
+        String thread = withWorkspace("ws-refuse-");
+        JsonObject refused = turn(thread, "tool run {\"command\":[\"ln\",\"-s\",\"/etc\",\"out\"]};"
+                + " tool read_file {\"path\":\"out/hostname\"};"
+                + " tool read_file {\"path\":\"../../../etc/hostname\"};"
+                + " tool write_file {\"path\":\"/tmp/escape.txt\",\"content\":\"x\"};"
+                + " tool write_file {\"path\":\".git/hooks/pre-commit\",\"content\":\"x\"};"
+                + " tool run {\"command\":[\"curl\",\"http://example.com\"]};"
+                + " tool run {\"command\":[\"/bin/ls\"]};"
+                + " tool apply_diff {\"diff\":\"--- a/../x.txt\\n+++ b/../x.txt\\n@@ -0,0 +1 @@\\n+x\\n\"}");
+        assertEquals("succeeded", refused.getString("status"), "a refused tool call is the model's to read");
+        List<String> lines = refused.getJsonObject("output").getString("text").lines().toList();
+        assertEquals("run: ", lines.get(0));
+        assertEquals("read_file: error: out/hostname leads outside the workspace through the link out", lines.get(1));
+        assertEquals("read_file: error: ../../../etc/hostname is outside the workspace", lines.get(2));
+        assertTrue(lines.get(3).startsWith("write_file: error: absolute paths are not allowed: /tmp/escape.txt"),
+                lines.get(3));
+        assertEquals("write_file: error: .git/hooks/pre-commit is inside .git, which tools may not touch", lines.get(4));
+        assertEquals("run: error: curl is not an allowed command (allowed: cat, ln, ls)", lines.get(5));
+        assertEquals("run: error: give the program by name, not by path: /bin/ls", lines.get(6));
+        assertEquals("apply_diff: error: ../x.txt is outside the workspace", lines.get(7));
+        assertFalse(Files.exists(Path.of("/tmp/escape.txt")));
+    }
+
+    @Test
+    void twentyThreadsWorkInTheirOwnWorktreesAtOnceWithoutTouchingEachOthersFiles() throws Exception {
+        Path gate = gates.resolve(UUID.randomUUID().toString());
+        List<String> threads = new ArrayList<>();
+        List<String> runs = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            String thread = withWorkspace("ws-twenty-" + i + "-");
+            threads.add(thread);
+            runs.add(instance.api.message(thread, "tool write_file {\"path\":\"own-" + i + ".txt\",\"content\":\"" + i
+                    + "\"}; await " + gate + "; tool list_files {}").getString("run_id"));
+        }
+        Await.until(MINUTE, () -> worktrees().stream().filter(w -> {
+            try (Stream<Path> files = Files.list(w)) {
+                return files.findAny().isPresent();
+            } catch (IOException gone) {
+                return false;
+            }
+        }).count() >= 20, "twenty turns hold a worktree with their file at once");
+        Files.createFile(gate);
+        for (int i = 0; i < 20; i++) {
+            JsonObject done = instance.api.awaitRun(runs.get(i), 60);
+            assertEquals("write_file: wrote " + Integer.toString(i).length() + " bytes to own-" + i + ".txt\nlist_files: own-"
+                    + i + ".txt", done.getJsonObject("output").getString("text"), done.toString());
+            assertEquals(List.of("own-" + i + ".txt A"), files(done.getJsonObject("output").getJsonObject("workspace")));
+        }
+        assertNoWorktrees();
+    }
+
+    @Test
+    void undoInAConversationPutsTheFilesBackAsTheyWereBeforeTheUndoneTurn() throws Exception {
+        String thread = chat("ws-undo-" + UUID.randomUUID(), "hello");
+        turnReply(thread, thread, 1);
+        assertEquals(200, instance.api.send(instance.api.request("/v1/threads/" + thread + "/workspace")
+                .PUT(HttpRequest.BodyPublishers.noBody())).status());
+        assertEquals("write_file: wrote 2 bytes to f.txt",
+                turnReply(thread, chat(thread, "tool write_file {\"path\":\"f.txt\",\"content\":\"v1\"}"), 2));
+        String v1 = workspace(thread).getString("head");
+        turnReply(thread, chat(thread, "tool write_file {\"path\":\"f.txt\",\"content\":\"v2\"}"), 3);
+        String v2 = workspace(thread).getString("head");
+        assertTrue(!v1.equals(v2));
+
+        assertTrue(command(thread, "/undo").startsWith("Undone to turn 3."));
+        assertEquals(v1, workspace(thread).getString("head"), "undo moved the line back");
+        assertEquals("Redone to turn 4.", command(thread, "/redo"));
+        assertEquals(v2, workspace(thread).getString("head"), "redo moved it forward again");
+        assertTrue(command(thread, "/undo").startsWith("Undone to turn 3."));
+        String reply = turnReply(thread, chat(thread, "tool read_file {\"path\":\"f.txt\"}"), 4);
+        assertEquals("read_file: v1", reply, "the files are as they were before the undone turn");
+    }
+
+    @Test
+    void twoInstancesSharingTheRootCarryOnOneThreadsLine() throws Exception {
+        String thread = withWorkspace("ws-two-");
+        JsonObject onA = turn(thread, "tool write_file {\"path\":\"a.txt\",\"content\":\"from A\"}");
+        Instance b = Instance.start(NAME + "-b", PORT + 1, env(NAME + "-b", PORT + 1));
+        try {
+            instance.stop(); // only B can run the next turn
+            String runId = b.api.message(thread, "tool read_file {\"path\":\"a.txt\"}; tool write_file"
+                    + " {\"path\":\"b.txt\",\"content\":\"from B\"}").getString("run_id");
+            JsonObject onB = b.api.awaitRun(runId, 60);
+            assertEquals("read_file: from A\nwrite_file: wrote 6 bytes to b.txt", onB.getJsonObject("output")
+                    .getString("text"));
+            JsonObject change = onB.getJsonObject("output").getJsonObject("workspace");
+            assertEquals(onA.getJsonObject("output").getJsonObject("workspace").getString("commit"),
+                    change.getString("base"), "B's turn started from A's commit");
+            assertEquals(List.of("b.txt A"), files(change));
+            assertTrue(EngineTrace.readDir(Instance.journalDir()).callsOf(runId).stream()
+                    .allMatch(c -> c.instance().equals(NAME + "-b")), "B ran it");
+        } finally {
+            b.stop();
+            instance.restart();
+        }
+    }
+
+    // --- helpers ---
+
+    private static String withWorkspace(String prefix) {
+        String thread = prefix + UUID.randomUUID();
+        Api.Reply r = instance.api.send(instance.api.request("/v1/threads/" + thread + "/workspace")
+                .PUT(HttpRequest.BodyPublishers.noBody()));
+        assertEquals(200, r.status(), r.body());
+        assertTrue(r.json().getBoolean("enabled"));
+        assertTrue(r.json().isNull("head"));
+        return thread;
+    }
+
+    private static JsonObject turn(String thread, String script) {
+        return instance.api.awaitRun(instance.api.message(thread, script).getString("run_id"), 60);
+    }
+
+    private static JsonObject record(String runId) {
+        Api.Reply r = instance.api.get("/v1/runs/" + runId + "/workspace");
+        assertEquals(200, r.status(), r.body());
+        return r.json();
+    }
+
+    private static JsonObject workspace(String thread) {
+        Api.Reply r = instance.api.get("/v1/threads/" + thread + "/workspace");
+        assertEquals(200, r.status(), r.body());
+        return r.json();
+    }
+
+    private static List<String> files(JsonObject change) {
+        return change.getJsonArray("files").getValuesAs(JsonObject.class).stream()
+                .map(f -> f.getString("path") + " " + f.getString("change")).toList();
+    }
+
+    /** Sends a chat message (no token: the single user); returns the chat thread's id (its thread key). */
+    private static String chat(String threadId, String content) {
+        return ChatCalls.threadOf(ChatCalls.send(instance, null, "web", threadId, content));
+    }
+
+    private static String command(String threadId, String content) {
+        Api.Reply r = ChatCalls.send(instance, null, "web", threadId, content);
+        assertEquals(200, r.status(), r.body());
+        return r.json().getString("message");
+    }
+
+    /** The reply of the chat thread's {@code n}th turn, once it has ended. */
+    private static String turnReply(String thread, String sameThread, int n) throws InterruptedException {
+        assertEquals(thread, sameThread);
+        return ChatCalls.lastResponse(instance, null, thread, n);
+    }
+
+    /** Every per-turn worktree that exists now, under every thread. */
+    private static List<Path> worktrees() {
+        List<Path> found = new ArrayList<>();
+        try (Stream<Path> threads = Files.list(root)) {
+            for (Path thread : threads.toList()) {
+                Path dir = thread.resolve("worktrees");
+                if (Files.isDirectory(dir)) {
+                    try (Stream<Path> trees = Files.list(dir)) {
+                        found.addAll(trees.toList());
+                    }
+                }
+            }
+        } catch (IOException e) {
+            return List.of(Path.of("unreadable"));
+        }
+        return found;
+    }
+
+    private static void assertNoWorktrees() {
+        assertEquals(List.of(), worktrees(), "no worktree is left once the turns ended");
+    }
+
+    private static Path turnDir(String runId) {
+        try (Stream<Path> threads = Files.list(root)) {
+            Optional<Path> dir = threads.map(t -> t.resolve("turns").resolve(runId)).filter(Files::isDirectory).findFirst();
+            assertNotNull(dir.orElse(null), "a record directory for " + runId);
+            return dir.get();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static JsonObject parse(String json) {
+        try (var reader = Json.createReader(new StringReader(json))) {
+            return reader.readObject();
+        }
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> all = Files.walk(dir)) {
+            for (Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+}

@@ -1,0 +1,212 @@
+package dev.switchboard.core.workspace;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Optional;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.eclipse.jgit.api.Git;
+import org.eclipse.jgit.api.errors.GitAPIException;
+import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.RefUpdate;
+import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
+
+/**
+ * The threads' workspaces under one root: per thread, a bare git repository ({@code t<id>/repo.git},
+ * made on first use — empty, or cloned from a configured local repository), its per-turn worktrees
+ * ({@code t<id>/worktrees/<run>.<attempt>}) and each turn's record ({@code t<id>/turns/<run>/}).
+ *
+ * <p>Which commit is a thread's head — its <em>line</em> — is kept by the caller (the database,
+ * moved in the transaction that ends a turn), not by a ref here: a commit made by an attempt whose
+ * end was never recorded is then simply unreachable, and the next attempt starts again from the
+ * recorded head. {@link #mirror} points {@code refs/heads/line} at the head each turn starts from
+ * (and after an undo), for people who browse the repository with git. Plain Java on JGit: there is no git command to install; JGit has no
+ * linked worktrees, so a worktree is a checkout of the head's files into a fresh directory that
+ * shares the thread's object store.
+ */
+public final class Workspaces {
+
+    /** The head of a thread that has made no commit yet: its starting point (empty, or the cloned source). */
+    public static final String START = "";
+    /** The ref a cloned source's head is kept under: the thread's starting point. */
+    static final String START_REF = "refs/switchboard/start";
+    static final String LINE_REF = "refs/heads/line";
+
+    private static final Logger LOG = Logger.getLogger(Workspaces.class.getName());
+
+    private final Path root;
+    private final Optional<Path> source;
+
+    /**
+     * @param root where the workspaces live (made when missing); every instance that runs a thread's lanes
+     *        must see the same directory
+     * @param source a local git repository each thread's workspace starts as a clone of; empty: start empty
+     */
+    public Workspaces(Path root, Optional<Path> source) {
+        this.root = root.toAbsolutePath().normalize();
+        this.source = source;
+    }
+
+    public Path root() {
+        return root;
+    }
+
+    /** The directory of thread {@code threadId}'s workspace. */
+    public Path threadDir(long threadId) {
+        return root.resolve("t" + threadId);
+    }
+
+    /** Where the record of run {@code runId} of the thread is written ({@code turn.json}, {@code changes.diff}). */
+    public Path turnDir(long threadId, String runId) {
+        return threadDir(threadId).resolve("turns").resolve(runId);
+    }
+
+    Path worktrees(long threadId) {
+        return threadDir(threadId).resolve("worktrees");
+    }
+
+    /**
+     * A fresh worktree of the thread at {@code head} ({@link #START} or a commit), named {@code name}.
+     * The caller executes the thread's lane, so no other worktree of the thread is in use: any left
+     * by an execution that never finished (an instance killed mid-turn) is removed first.
+     */
+    public Worktree open(long threadId, String head, String name) {
+        mirror(threadId, head); // the head this turn starts from is the last recorded one: show it
+        Repository repository = repository(threadId);
+        try {
+            Path worktrees = worktrees(threadId);
+            removeLeftovers(worktrees);
+            ObjectId base = head.isEmpty() ? repository.resolve(START_REF) : ObjectId.fromString(head);
+            return Worktree.prepare(repository, base, head, worktrees.resolve(name),
+                    new Worktree.Cache(threadDir(threadId).resolve("cache"), threadDir(threadId).resolve("cache.stamps")));
+        } catch (IOException | RuntimeException e) {
+            repository.close();
+            throw e instanceof IOException io ? new UncheckedIOException("cannot check out thread " + threadId
+                    + "'s workspace at " + (head.isEmpty() ? "its start" : head), io) : (RuntimeException) e;
+        }
+    }
+
+    /** Points the repository's {@code line} branch (and {@code HEAD}) at {@code head}; a failure is only logged. */
+    public void mirror(long threadId, String head) {
+        Path gitDir = threadDir(threadId).resolve("repo.git");
+        if (!Files.isDirectory(gitDir)) {
+            return;
+        }
+        try (Repository repository = new FileRepositoryBuilder().setGitDir(gitDir.toFile()).setMustExist(true).build()) {
+            ObjectId target = head.isEmpty() ? repository.resolve(START_REF) : ObjectId.fromString(head);
+            if (target == null) {
+                RefUpdate delete = repository.updateRef(LINE_REF);
+                delete.setForceUpdate(true);
+                if (repository.exactRef(LINE_REF) != null) {
+                    delete.delete();
+                }
+                return;
+            }
+            RefUpdate update = repository.updateRef(LINE_REF);
+            update.setNewObjectId(target);
+            update.setForceUpdate(true);
+            update.update();
+        } catch (IOException | RuntimeException e) {
+            LOG.log(Level.WARNING, "Could not point " + gitDir + " " + LINE_REF + " at " + head, e);
+        }
+    }
+
+    /** The thread's repository, made when missing: empty, or a bare clone of the source kept as the start. */
+    private Repository repository(long threadId) {
+        Path gitDir = threadDir(threadId).resolve("repo.git");
+        try {
+            if (Files.isRegularFile(gitDir.resolve("HEAD"))) {
+                return new FileRepositoryBuilder().setGitDir(gitDir.toFile()).setMustExist(true).build();
+            }
+            Path making = Files.createDirectories(threadDir(threadId)).resolve("repo.git.making");
+            deleteTree(making);
+            Repository made;
+            if (source.isPresent()) {
+                try (Git clone = Git.cloneRepository().setURI(source.get().toUri().toString()).setBare(true)
+                        .setGitDir(making.toFile()).setDirectory(making.toFile()).call()) {
+                    made = clone.getRepository();
+                    ObjectId start = made.resolve(Constants.HEAD);
+                    if (start != null) {
+                        RefUpdate keep = made.updateRef(START_REF);
+                        keep.setNewObjectId(start);
+                        keep.update();
+                    }
+                    made.updateRef(Constants.HEAD).link(LINE_REF);
+                } catch (GitAPIException e) {
+                    throw new IOException("cannot clone " + source.get() + ": " + e.getMessage(), e);
+                }
+            } else {
+                made = new FileRepositoryBuilder().setGitDir(making.toFile()).build();
+                made.create(true);
+                made.updateRef(Constants.HEAD).link(LINE_REF);
+                made.close();
+            }
+            Files.move(making, gitDir); // a repository appears whole or not at all
+            return new FileRepositoryBuilder().setGitDir(gitDir.toFile()).setMustExist(true).build();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open thread " + threadId + "'s repository under " + root, e);
+        }
+    }
+
+    private static void removeLeftovers(Path worktrees) throws IOException {
+        if (!Files.isDirectory(worktrees)) {
+            Files.createDirectories(worktrees);
+            return;
+        }
+        try (var left = Files.list(worktrees)) {
+            for (Path stray : left.toList()) {
+                LOG.info(() -> "Removing " + stray + ", a worktree left by an execution that did not finish");
+                deleteTree(stray);
+            }
+        }
+    }
+
+    /**
+     * Deletes {@code dir} and everything in it, links not followed, directories whose permissions
+     * a command took away included; nothing when it does not exist.
+     */
+    public static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes attrs) {
+                d.toFile().setWritable(true, true); // a command may have taken its own permission away
+                d.toFile().setExecutable(true, true);
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                Files.deleteIfExists(file);
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+                if (e instanceof NoSuchFileException) {
+                    return FileVisitResult.CONTINUE;
+                }
+                throw e;
+            }
+
+            @Override
+            public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
+                if (e != null && !(e instanceof NoSuchFileException)) {
+                    throw e;
+                }
+                Files.deleteIfExists(d);
+                return FileVisitResult.CONTINUE;
+            }
+        });
+    }
+}

@@ -1,0 +1,244 @@
+package dev.switchboard.core.workspace;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.eclipse.jgit.api.Git;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Worktrees on real repositories: check-out at a head, change sets, leftovers, a cloned start. */
+class WorkspacesTest {
+
+    @TempDir
+    Path root;
+
+    @Test
+    void aTurnsChangesBecomeOneCommitOnTopOfTheHeadAndTheNextTurnStartsFromIt() throws Exception {
+        Workspaces workspaces = new Workspaces(root.resolve("ws"), Optional.empty());
+        ChangeSet first;
+        try (Worktree tree = workspaces.open(7, Workspaces.START, "run-1.1")) {
+            assertEquals(List.of(), list(tree.dir()));
+            Files.writeString(tree.dir().resolve("a.txt"), "alpha\n");
+            Files.createDirectories(tree.dir().resolve("src/main"));
+            Files.writeString(tree.dir().resolve("src/main/b.sh"), "echo b\n");
+            Files.setPosixFilePermissions(tree.dir().resolve("src/main/b.sh"), PosixFilePermissions.fromString("rwxr-xr-x"));
+            Files.createSymbolicLink(tree.dir().resolve("link"), Path.of("a.txt"));
+            first = tree.changes("Turn 1", Instant.parse("2026-11-26T10:00:00Z"));
+        }
+        assertTrue(first.changed());
+        assertEquals(Workspaces.START, first.base());
+        assertEquals(List.of(new ChangeSet.FileChange("a.txt", "A"), new ChangeSet.FileChange("link", "A"),
+                new ChangeSet.FileChange("src/main/b.sh", "A")), first.files());
+        assertTrue(first.diff().contains("+alpha"), first.diff());
+        assertFalse(Files.exists(root.resolve("ws/t7/worktrees/run-1.1")), "the worktree is removed after the turn");
+
+        ChangeSet second;
+        try (Worktree tree = workspaces.open(7, first.commit(), "run-2.1")) {
+            assertEquals("alpha\n", Files.readString(tree.dir().resolve("a.txt")));
+            assertTrue(Files.isSymbolicLink(tree.dir().resolve("link")));
+            assertTrue(Files.isExecutable(tree.dir().resolve("src/main/b.sh")));
+            Files.writeString(tree.dir().resolve("a.txt"), "alpha\nbeta\n");
+            Files.delete(tree.dir().resolve("src/main/b.sh"));
+            second = tree.changes("Turn 2", Instant.now());
+        }
+        assertEquals(first.commit(), second.base());
+        assertEquals(List.of(new ChangeSet.FileChange("a.txt", "M"), new ChangeSet.FileChange("src/main/b.sh", "D")),
+                second.files());
+        assertTrue(second.diff().contains("+beta") && second.diff().contains("deleted file"), second.diff());
+        try (Git git = Git.open(root.resolve("ws/t7/repo.git").toFile())) {
+            var commit = git.getRepository().parseCommit(git.getRepository().resolve(second.commit()));
+            assertEquals("Turn 2", commit.getShortMessage());
+            assertEquals(first.commit(), commit.getParent(0).name());
+        }
+
+        try (Worktree tree = workspaces.open(7, second.commit(), "run-3.1")) {
+            ChangeSet none = tree.changes("Turn 3", Instant.now());
+            assertFalse(none.changed(), "a turn that changed nothing makes no commit");
+            assertEquals(second.commit(), none.head());
+        }
+    }
+
+    @Test
+    void aRecycledWorktreeComesBackExactlyAtTheHeadWhateverAFailedTurnDidToIt() throws Exception {
+        Workspaces workspaces = new Workspaces(root, Optional.empty());
+        ChangeSet first;
+        try (Worktree tree = workspaces.open(4, Workspaces.START, "run-1.1")) {
+            Files.createDirectories(tree.dir().resolve("src/deep"));
+            Files.writeString(tree.dir().resolve("src/deep/kept.txt"), "kept\n");
+            Files.writeString(tree.dir().resolve("same-size.txt"), "aaaa\n");
+            Files.writeString(tree.dir().resolve("deleted.txt"), "gone soon\n");
+            Files.writeString(tree.dir().resolve("plain.sh"), "echo\n");
+            Files.writeString(tree.dir().resolve("becomes-dir"), "file\n");
+            first = tree.changes("Turn 1", Instant.now());
+        }
+        assertTrue(Files.isDirectory(root.resolve("t4/cache")), "the closed worktree is kept as the thread's cache");
+        Object keptInode;
+        try (Worktree quiet = workspaces.open(4, first.commit(), "run-2.1")) {
+            Thread.sleep(50); // past the clock tick the files were written in: the stamps taken now are trusted
+            assertFalse(quiet.changes("Turn 2", Instant.now()).changed());
+            keptInode = Files.getAttribute(quiet.dir().resolve("src/deep/kept.txt"), "unix:ino");
+        }
+        try (Worktree failed = workspaces.open(4, first.commit(), "run-3.1")) {
+            assertEquals(keptInode, Files.getAttribute(failed.dir().resolve("src/deep/kept.txt"), "unix:ino"),
+                    "an untouched file is kept, not written again");
+            Path dir = failed.dir();
+            var before = Files.getLastModifiedTime(dir.resolve("same-size.txt"));
+            Files.writeString(dir.resolve("same-size.txt"), "bbbb\n");
+            Files.setLastModifiedTime(dir.resolve("same-size.txt"), before); // a forged time: the change time still moves
+            Files.delete(dir.resolve("deleted.txt"));
+            Files.writeString(dir.resolve("junk.txt"), "junk\n");
+            Files.createDirectories(dir.resolve("empty/dirs"));
+            Files.createDirectories(dir.resolve("sub/.git/hooks"));
+            Files.writeString(dir.resolve("sub/.git/hooks/pre-commit"), "evil\n");
+            Files.setPosixFilePermissions(dir.resolve("plain.sh"), PosixFilePermissions.fromString("rwxr-xr-x"));
+            Files.delete(dir.resolve("becomes-dir"));
+            Files.createDirectories(dir.resolve("becomes-dir"));
+            Files.writeString(dir.resolve("becomes-dir/inside.txt"), "x\n");
+            Files.createDirectories(dir.resolve("locked"));
+            Files.writeString(dir.resolve("locked/file.txt"), "x\n");
+            Files.setPosixFilePermissions(dir.resolve("locked"), PosixFilePermissions.fromString("r-x------"));
+            // the turn fails: no changes(), only close()
+        }
+        try (Worktree next = workspaces.open(4, first.commit(), "run-4.1")) {
+            Path dir = next.dir();
+            assertEquals(keptInode, Files.getAttribute(dir.resolve("src/deep/kept.txt"), "unix:ino"));
+            try (var all = Files.walk(dir)) {
+                assertEquals(List.of("becomes-dir", "deleted.txt", "plain.sh", "same-size.txt", "src", "src/deep",
+                        "src/deep/kept.txt"), all.filter(p -> !p.equals(dir)).map(p -> dir.relativize(p).toString())
+                        .sorted().toList());
+            }
+            assertEquals("aaaa\n", Files.readString(dir.resolve("same-size.txt")));
+            assertEquals("gone soon\n", Files.readString(dir.resolve("deleted.txt")));
+            assertEquals("file\n", Files.readString(dir.resolve("becomes-dir")));
+            assertFalse(Files.isExecutable(dir.resolve("plain.sh")));
+            assertFalse(next.changes("Turn 4", Instant.now()).changed(), "the tree is the head's, exactly");
+        }
+    }
+
+    @Test
+    void aCommandStillRunningWhenItsTurnEndsIsKilledBeforeTheDirectoryIsKeptForTheNextTurn() throws Exception {
+        Workspaces workspaces = new Workspaces(root, Optional.empty());
+        Worktree tree = workspaces.open(6, Workspaces.START, "run-1.1");
+        var result = java.util.concurrent.CompletableFuture.supplyAsync(
+                () -> tree.run(List.of("sleep", "30"), java.time.Duration.ofSeconds(60), 1024));
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        while (ProcessHandle.current().descendants().noneMatch(p -> p.info().command().orElse("").endsWith("sleep"))) {
+            assertTrue(System.nanoTime() < deadline, "the command starts");
+            Thread.sleep(10);
+        }
+        long closing = System.nanoTime();
+        tree.close(); // the turn was cancelled while its command ran
+        assertTrue(System.nanoTime() - closing < java.util.concurrent.TimeUnit.SECONDS.toNanos(5), "close did not wait it out");
+        assertEquals(128 + 9, result.get(5, java.util.concurrent.TimeUnit.SECONDS).exitCode(), "the command was killed (SIGKILL)");
+        assertTrue(ProcessHandle.current().descendants().noneMatch(p -> p.info().command().orElse("").endsWith("sleep")));
+    }
+
+    @Test
+    void aWorktreeLeftByAnExecutionThatNeverFinishedIsRemovedBeforeTheNextOne() throws Exception {
+        Workspaces workspaces = new Workspaces(root, Optional.empty());
+        Worktree killed = workspaces.open(3, Workspaces.START, "run-1.1");
+        Files.writeString(killed.dir().resolve("half-written.txt"), "x");
+        Files.createDirectories(killed.dir().resolve("locked"));
+        Files.setPosixFilePermissions(killed.dir().resolve("locked"), PosixFilePermissions.fromString("r-x------"));
+        // no changes(), no close(): the instance died here
+        try (Worktree next = workspaces.open(3, Workspaces.START, "run-1.2")) {
+            assertFalse(Files.exists(killed.dir()), "the stray worktree is gone");
+            assertEquals(List.of(), list(next.dir()), "the re-execution starts on a clean tree");
+            assertEquals(List.of("run-1.2"), list(root.resolve("t3/worktrees")));
+        }
+    }
+
+    @Test
+    void aThreadStartsAsACloneOfTheConfiguredSourceAndMirrorsItsLine() throws Exception {
+        Path source = root.resolve("source");
+        try (Git git = Git.init().setDirectory(source.toFile()).setInitialBranch("trunk").call()) {
+            Files.writeString(source.resolve("README"), "hello\n");
+            git.add().addFilepattern("README").call();
+            git.commit().setMessage("start").setAuthor("t", "t@t").setCommitter("t", "t@t").setSign(false).call();
+        }
+        Workspaces workspaces = new Workspaces(root.resolve("ws"), Optional.of(source));
+        ChangeSet turn;
+        try (Worktree tree = workspaces.open(5, Workspaces.START, "run-1.1")) {
+            assertEquals("hello\n", Files.readString(tree.dir().resolve("README")));
+            Files.writeString(tree.dir().resolve("README"), "hello, world\n");
+            turn = tree.changes("Turn 1", Instant.now());
+        }
+        assertEquals(List.of(new ChangeSet.FileChange("README", "M")), turn.files());
+        workspaces.mirror(5, turn.commit());
+        try (Git git = Git.open(root.resolve("ws/t5/repo.git").toFile())) {
+            assertEquals(turn.commit(), git.getRepository().resolve("HEAD").name());
+        }
+        workspaces.mirror(5, Workspaces.START);
+        try (Git git = Git.open(root.resolve("ws/t5/repo.git").toFile())) {
+            assertEquals("start", git.getRepository().parseCommit(git.getRepository().resolve("HEAD")).getShortMessage());
+        }
+        assertNull(null);
+    }
+
+    @Test
+    void aUnifiedDiffAppliesWholeOrNotAtAllAndOnlyInsideTheWorktree() throws Exception {
+        Workspaces workspaces = new Workspaces(root, Optional.empty());
+        try (Worktree tree = workspaces.open(9, Workspaces.START, "run-1.1")) {
+            Files.writeString(tree.dir().resolve("a.txt"), "one\ntwo\nthree\n");
+            List<String> changed = tree.applyDiff("""
+                    --- a/a.txt
+                    +++ b/a.txt
+                    @@ -1,3 +1,3 @@
+                     one
+                    -two
+                    +TWO
+                     three
+                    --- /dev/null
+                    +++ b/new/b.txt
+                    @@ -0,0 +1 @@
+                    +bee
+                    """);
+            assertEquals(List.of("a.txt", "new/b.txt"), changed.stream().sorted().toList());
+            assertEquals("one\nTWO\nthree\n", Files.readString(tree.dir().resolve("a.txt")));
+            assertEquals("bee\n", Files.readString(tree.dir().resolve("new/b.txt")));
+
+            WorkspaceRefusal misfit = org.junit.jupiter.api.Assertions.assertThrows(WorkspaceRefusal.class,
+                    () -> tree.applyDiff("""
+                            --- a/a.txt
+                            +++ b/a.txt
+                            @@ -1,3 +1,3 @@
+                             one
+                            -two
+                            +2
+                             three
+                            --- a/new/b.txt
+                            +++ b/new/b.txt
+                            @@ -1 +1 @@
+                            -bee
+                            +wasp
+                            """));
+            assertTrue(misfit.getMessage().startsWith("the diff does not apply"), misfit.getMessage());
+            assertEquals("bee\n", Files.readString(tree.dir().resolve("new/b.txt")), "nothing of a misfit applies");
+
+            WorkspaceRefusal outside = org.junit.jupiter.api.Assertions.assertThrows(WorkspaceRefusal.class,
+                    () -> tree.applyDiff("--- a/../escape.txt\n+++ b/../escape.txt\n@@ -0,0 +1 @@\n+x\n"));
+            assertTrue(outside.getMessage().contains("outside the workspace"), outside.getMessage());
+            assertFalse(Files.exists(root.resolve("t9/worktrees/escape.txt")));
+        }
+    }
+
+    private static List<String> list(Path dir) throws Exception {
+        try (var files = Files.list(dir)) {
+            return files.map(p -> p.getFileName().toString()).sorted().toList();
+        }
+    }
+
+    static String read(Path file) throws Exception {
+        return new String(Files.readAllBytes(file), StandardCharsets.UTF_8);
+    }
+}
