@@ -186,7 +186,6 @@ public final class WorkspaceBench {
     /** Set-up and tear-down with no cache: the thread's cached checkout removed first (not timed). */
     private Sample coldSetUpAndTearDown() throws IOException {
         delete(threadDir.resolve("cache"));
-        Files.deleteIfExists(threadDir.resolve("cache.stamps"));
         return setUpAndTearDown();
     }
 

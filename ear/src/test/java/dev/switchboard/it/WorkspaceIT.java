@@ -111,6 +111,27 @@ class WorkspaceIT {
     }
 
     @Test
+    void aRunQueuedBehindACommittingTurnStartsFromItsCommit() throws Exception {
+        String thread = withWorkspace("ws-chain-");
+        Path gate = gates.resolve(UUID.randomUUID().toString());
+        String first = instance.api.message(thread, "tool write_file {\"path\":\"one.txt\",\"content\":\"1\"};"
+                + " await " + gate).getString("run_id");
+        Await.until(MINUTE, () -> instance.api.isExecuting(first, 1), "the first turn executes");
+        String second = instance.api.message(thread, "tool list_files {}; tool write_file"
+                + " {\"path\":\"two.txt\",\"content\":\"2\"}").getString("run_id");
+        Files.createFile(gate); // the second run is claimed in the transaction that records the first
+        JsonObject one = instance.api.awaitRun(first, 60);
+        JsonObject two = instance.api.awaitRun(second, 60);
+        assertEquals("succeeded", two.getString("status"), two.toString());
+        assertEquals("list_files: one.txt\nwrite_file: wrote 1 bytes to two.txt",
+                two.getJsonObject("output").getString("text"), "the chained run saw the first one's file");
+        assertEquals(one.getJsonObject("output").getJsonObject("workspace").getString("commit"),
+                two.getJsonObject("output").getJsonObject("workspace").getString("base"));
+        assertEquals(two.getJsonObject("output").getJsonObject("workspace").getString("commit"),
+                workspace(thread).getString("head"));
+    }
+
+    @Test
     void aFailingAndAnInterruptedTurnLeaveTheLineUntouchedAndNoWorktreeBehind() throws Exception {
         String thread = withWorkspace("ws-fail-");
         String head = turn(thread, "tool write_file {\"path\":\"a.txt\",\"content\":\"one\"}").getJsonObject("output")
@@ -240,6 +261,13 @@ class WorkspaceIT {
         assertTrue(command(thread, "/undo").startsWith("Undone to turn 3."));
         String reply = turnReply(thread, chat(thread, "tool read_file {\"path\":\"f.txt\"}"), 4);
         assertEquals("read_file: v1", reply, "the files are as they were before the undone turn");
+
+        assertEquals("Thread cleared.", command(thread, "/clear"));
+        assertEquals(v1, workspace(thread).getString("head"), "clearing the conversation keeps the files");
+        turnReply(thread, chat(thread, "tool write_file {\"path\":\"f.txt\",\"content\":\"v3\"}"), 5);
+        assertTrue(!v1.equals(workspace(thread).getString("head")));
+        assertTrue(command(thread, "/undo").startsWith("Undone to turn 1."));
+        assertEquals(v1, workspace(thread).getString("head"), "undo after a clear goes back to before the undone turn");
     }
 
     @Test

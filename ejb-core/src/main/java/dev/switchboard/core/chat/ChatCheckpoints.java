@@ -7,6 +7,8 @@ import dev.switchboard.core.history.ThreadContexts;
 import dev.switchboard.core.history.ThreadItems;
 import dev.switchboard.core.lifecycle.TurnEnded;
 import dev.switchboard.core.thread.ThreadDirectory;
+import dev.switchboard.core.thread.ThreadWorkspaces;
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
@@ -36,6 +38,9 @@ public class ChatCheckpoints {
     @Inject
     ThreadContexts contexts;
 
+    @EJB
+    ThreadWorkspaces workspaces;
+
     void turnEnded(@Observes TurnEnded turn) {
         Optional<UUID> chatThread = turn.threadKey() == null ? Optional.empty() : Submissions.uuid(turn.threadKey());
         if (chatThread.isEmpty() || ContextWindow.SUMMARY_SOURCE.equals(turn.firstRunSource())) {
@@ -52,13 +57,14 @@ public class ChatCheckpoints {
             return;
         }
         ContextWindow before = contexts.of(threadId.get()).closedAt(first.get() - 1);
-        checkpoint(chatThread.get(), threadId.get(), before, "Before turn ");
+        checkpoint(chatThread.get(), threadId.get(), new ChatState(before,
+                workspaces.before(threadId.get(), turn.turnId()).orElse(null)), "Before turn ");
     }
 
-    /** Saves {@code before}, the context before turn N, as the thread's newest checkpoint ({@code label} + N). */
-    void checkpoint(UUID chatThread, long threadId, ContextWindow before, String label) {
-        int number = items.runsIn(threadId, before) + 1;
-        UndoLine<ContextWindow> line = ChatUndo.read(records.undo(chatThread));
+    /** Saves {@code before}, the state before turn N, as the thread's newest checkpoint ({@code label} + N). */
+    void checkpoint(UUID chatThread, long threadId, ChatState before, String label) {
+        int number = items.runsIn(threadId, before.context()) + 1;
+        UndoLine<ChatState> line = ChatUndo.read(records.undo(chatThread));
         line.checkpoint(number, before, label + number);
         records.writeUndo(chatThread, ChatUndo.write(line));
     }

@@ -8,7 +8,9 @@ import dev.switchboard.core.lifecycle.Lifecycle;
 import dev.switchboard.core.lifecycle.TurnEnded;
 import dev.switchboard.core.thread.ThreadDirectory;
 import dev.switchboard.core.thread.ThreadRepository;
+import dev.switchboard.core.thread.ThreadWorkspaces;
 import dev.switchboard.persistence.run.RunRecord;
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
@@ -43,6 +45,9 @@ public class ChatCompactions {
     @Inject
     ChatCheckpoints checkpoints;
 
+    @EJB
+    ThreadWorkspaces workspaces;
+
     void turnEnded(@Observes TurnEnded turn) {
         if (!ContextWindow.SUMMARY_SOURCE.equals(turn.firstRunSource()) || turn.threadKey() == null) {
             return;
@@ -63,7 +68,8 @@ public class ChatCompactions {
             return;
         }
         Submissions.uuid(turn.threadKey()).ifPresent(chat -> checkpoints.checkpoint(chat, id,
-                without.closedAt(last), "Before compaction at turn ")); // /undo brings the turns back
+                new ChatState(without.closedAt(last), workspaces.head(id).orElse(null)),
+                "Before compaction at turn ")); // /undo brings the turns back
         List<List<ThreadItems.StoredItem>> runs = items.itemsByRun(id, without);
         Set<Long> kept = runs.subList(Math.max(0, runs.size() - ChatCompaction.KEEP_RECENT), runs.size()).stream()
                 .flatMap(List::stream).map(ThreadItems.StoredItem::seq).collect(Collectors.toSet());

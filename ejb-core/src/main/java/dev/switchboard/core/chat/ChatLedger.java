@@ -204,7 +204,7 @@ public class ChatLedger {
      */
     public String edit(String userKey, UUID chatThread, ContextEdit edit, UUID checkpoint, long now) {
         Optional<Long> found = directory.find(userKey, chatThread.toString());
-        UndoLine<ContextWindow> line = ChatUndo.read(records.undo(chatThread));
+        UndoLine<ChatState> line = ChatUndo.read(records.undo(chatThread));
         if (found.isEmpty()) { // no turn yet: nothing to go back or forward to
             if (edit == ContextEdit.RESUME) {
                 throw new ChatRejectedException(ChatRejectedException.Reason.CHECKPOINT_NOT_FOUND, NO_CHECKPOINT);
@@ -217,34 +217,38 @@ public class ChatLedger {
             throw new ChatRejectedException(ChatRejectedException.Reason.BUSY, BUSY);
         }
         long last = items.lastSeq(threadId);
-        ContextWindow current = contexts.of(threadId).closedAt(last);
-        int currentTurn = items.runsIn(threadId, current) + 1;
+        ContextWindow currentContext = contexts.of(threadId).closedAt(last);
+        ChatState current = new ChatState(currentContext, workspaces.head(threadId).orElse(null));
+        int currentTurn = items.runsIn(threadId, currentContext) + 1;
         String answer;
         ContextWindow next;
+        String workspace = null; // where the workspace line goes (null: it stays)
         if (edit == ContextEdit.CLEAR) {
             line.clear();
             next = new ContextWindow(List.of(), last + 1);
             answer = CLEARED;
         } else if (edit == ContextEdit.RESUME) {
-            UndoLine.Checkpoint<ContextWindow> to = line.restore(checkpoint, currentTurn, current)
+            UndoLine.Checkpoint<ChatState> to = line.restore(checkpoint, currentTurn, current)
                     .orElseThrow(() -> new ChatRejectedException(ChatRejectedException.Reason.CHECKPOINT_NOT_FOUND,
                             NO_CHECKPOINT));
-            next = to.state().openFrom(last + 1);
+            next = to.state().context().openFrom(last + 1);
+            workspace = to.state().workspace();
             answer = "Resumed from checkpoint: " + to.description();
         } else {
-            Optional<UndoLine.Checkpoint<ContextWindow>> to = edit == ContextEdit.UNDO
+            Optional<UndoLine.Checkpoint<ChatState>> to = edit == ContextEdit.UNDO
                     ? line.undo(currentTurn, current) : line.redo(currentTurn, current);
             if (to.isEmpty()) {
                 return edit == ContextEdit.UNDO ? NOTHING_TO_UNDO : NOTHING_TO_REDO;
             }
-            next = to.get().state().openFrom(last + 1);
+            next = to.get().state().context().openFrom(last + 1);
+            workspace = to.get().state().workspace();
             answer = edit == ContextEdit.UNDO
                     ? "Undone to turn " + to.get().turnNumber() + ". " + line.undoCount() + " undo(s) remaining."
                     : "Redone to turn " + to.get().turnNumber() + ".";
         }
         contexts.write(threadId, next, now);
-        if (edit != ContextEdit.CLEAR) { // the files go back and forth with the conversation; clearing keeps them
-            workspaces.follow(threadId, next);
+        if (workspace != null && current.workspace() != null) { // the files go back and forth with the conversation
+            workspaces.move(threadId, workspace);
         }
         records.writeUndo(chatThread, ChatUndo.write(line));
         approvals.drop(userKey, chatThread, edit.name().toLowerCase(java.util.Locale.ROOT));

@@ -200,7 +200,7 @@ public class ChatService {
      * {@code checkpoints}: the undo line's, oldest first ({@code /resume <id>} goes back to one).
      */
     public record History(ChatThreadView thread, List<ChatTurn> turns, Long nextAfterSeq,
-            List<UndoLine.Checkpoint<ContextWindow>> checkpoints) {
+            List<UndoLine.Checkpoint<ChatState>> checkpoints) {
     }
 
     /** One of the user's chat threads with a page of its turns (after the run seq {@code afterSeq}); empty as {@link #thread}. */
@@ -209,7 +209,7 @@ public class ChatService {
         if (thread.isEmpty()) {
             return Optional.empty();
         }
-        List<UndoLine.Checkpoint<ContextWindow>> checkpoints = ChatUndo.read(records.undo(threadId)).undoStack();
+        List<UndoLine.Checkpoint<ChatState>> checkpoints = ChatUndo.read(records.undo(threadId)).undoStack();
         return Optional.of(queries.thread(userKey, threadId.toString(), afterSeq, limit)
                 .map(c -> new History(thread.get(), ChatTurn.of(c.page()), c.nextAfterSeq(), checkpoints))
                 .orElse(new History(thread.get(), List.of(), null, checkpoints)));

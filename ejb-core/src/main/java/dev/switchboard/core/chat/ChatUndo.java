@@ -14,7 +14,7 @@ import java.util.UUID;
 
 /**
  * A chat thread's undo line as stored ({@code chat_threads.undo}): its checkpoints, each the
- * thread's context window before a turn, oldest first.
+ * thread's context window before a turn and where its workspace line was then, oldest first.
  */
 public final class ChatUndo {
 
@@ -22,7 +22,7 @@ public final class ChatUndo {
     }
 
     /** The stored line; an empty one for null. */
-    public static UndoLine<ContextWindow> read(String json) {
+    public static UndoLine<ChatState> read(String json) {
         if (json == null || json.isBlank()) {
             return new UndoLine<>();
         }
@@ -32,26 +32,31 @@ public final class ChatUndo {
         }
     }
 
-    public static String write(UndoLine<ContextWindow> line) {
+    public static String write(UndoLine<ChatState> line) {
         return Jsons.createObjectBuilder().add("undo", array(line.undoStack())).add("redo", array(line.redoStack()))
                 .build().toString();
     }
 
-    private static JsonArrayBuilder array(List<UndoLine.Checkpoint<ContextWindow>> checkpoints) {
+    private static JsonArrayBuilder array(List<UndoLine.Checkpoint<ChatState>> checkpoints) {
         JsonArrayBuilder list = Jsons.createArrayBuilder();
-        for (UndoLine.Checkpoint<ContextWindow> c : checkpoints) {
-            list.add(Jsons.createObjectBuilder().add("id", c.id().toString()).add("turn", c.turnNumber())
-                    .add("description", c.description()).add("context", c.state().toJson()));
+        for (UndoLine.Checkpoint<ChatState> c : checkpoints) {
+            var stored = Jsons.createObjectBuilder().add("id", c.id().toString()).add("turn", c.turnNumber())
+                    .add("description", c.description()).add("context", c.state().context().toJson());
+            if (c.state().workspace() != null) {
+                stored.add("workspace", c.state().workspace());
+            }
+            list.add(stored);
         }
         return list;
     }
 
-    private static List<UndoLine.Checkpoint<ContextWindow>> checkpoints(JsonObject stored, String name) {
-        List<UndoLine.Checkpoint<ContextWindow>> list = new ArrayList<>();
+    private static List<UndoLine.Checkpoint<ChatState>> checkpoints(JsonObject stored, String name) {
+        List<UndoLine.Checkpoint<ChatState>> list = new ArrayList<>();
         for (JsonValue v : stored.getJsonArray(name)) {
             JsonObject c = v.asJsonObject();
             list.add(new UndoLine.Checkpoint<>(UUID.fromString(c.getString("id")), c.getInt("turn"),
-                    ContextWindow.fromJson(c.getJsonObject("context")), c.getString("description")));
+                    new ChatState(ContextWindow.fromJson(c.getJsonObject("context")), c.getString("workspace", null)),
+                    c.getString("description")));
         }
         return list;
     }

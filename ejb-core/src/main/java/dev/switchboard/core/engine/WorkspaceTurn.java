@@ -108,6 +108,7 @@ public final class WorkspaceTurn implements AgentEngine {
     private JsonObject ended(EngineRequest request, Worktree worktree, Instant started, String previous,
             JsonObject output, Throwable error) {
         try (worktree) {
+            worktree.stopCommands(); // what the worktree holds from here on is what the turn left
             if (error != null || output == null) {
                 String status = request.cancelled() ? "cancelled" : "failed";
                 record(started, previous, status, worktree.head(), null);

@@ -7,6 +7,7 @@ import dev.switchboard.core.engine.WorkspaceTurn;
 import dev.switchboard.core.thread.LaneRows;
 import dev.switchboard.core.thread.ThreadRepository;
 import dev.switchboard.core.workspace.Workspaces;
+import dev.switchboard.persistence.run.RunState;
 import jakarta.annotation.Resource;
 import jakarta.ejb.LocalBean;
 import jakarta.ejb.Stateless;
@@ -101,8 +102,14 @@ public class LaneLedger implements LaneStore {
         }
         long now = clock.millis();
         String error = errorMessage;
+        Optional<String> kept = Optional.empty(); // the commit the line moves to if the execution's end keeps its changes
         if (error == null && outputJson != null && outputJson.contains(WORKSPACE_MEMBER)) {
-            error = moveWorkspace(lane, outputJson);
+            Optional<Optional<String>> change = workspaceChange(lane, outputJson);
+            if (change.isEmpty()) {
+                error = WORKSPACE_CONFLICT;
+            } else {
+                kept = change.get();
+            }
         }
         if (error == null && PathLedger.asksForCalls(outputJson)) {
             JsonObject output = PathLedger.parse(outputJson);
@@ -111,8 +118,8 @@ public class LaneLedger implements LaneStore {
                 error = NO_CALLS;
             } else {
                 PathLedger.Dispatch dispatch = paths.dispatch(run, calls.get(), Delegation.stateIn(output), now);
-                if (dispatch.refusal() == null) {
-                    return park(claim, owner, lane, run, dispatch, chain, now);
+                if (dispatch.refusal() == null) { // a turn that waits keeps what it changed so far
+                    return park(claim, owner, keep(lane, kept), run, dispatch, chain, now);
                 }
                 error = dispatch.refusal();
             }
@@ -123,6 +130,9 @@ public class LaneLedger implements LaneStore {
                 : LaneRows.RunEnd.succeeded(outputJson);
         rows.end(run.runId(), end, now);
         listener.runEnded(run, end);
+        if (end.state() == RunState.SUCCEEDED) {
+            lane = keep(lane, kept); // the next run chained below starts from the new head
+        }
         PathLedger.Effects effects = PathLedger.Effects.NONE;
         if (pathRun) {
             effects = paths.replied(run, end, now);
@@ -142,23 +152,31 @@ public class LaneLedger implements LaneStore {
     }
 
     /**
-     * Moves the thread's workspace line to the commit the execution's change set made — unless the
-     * line moved since the worktree was checked out (it cannot while the lane is held, except by an
-     * operator's hand): then the run fails and its commit is left unreachable. Returns that error, or null.
+     * The change an execution's workspace output asks for: empty when the line moved since the
+     * worktree was checked out (it cannot while the lane is held, except by an operator's hand — the
+     * run then fails and its commit is left unreachable); else the commit to move the line to, empty
+     * when the execution changed nothing.
      */
-    private String moveWorkspace(LaneRows.Lane lane, String outputJson) {
+    private static Optional<Optional<String>> workspaceChange(LaneRows.Lane lane, String outputJson) {
         JsonObject output = PathLedger.parse(outputJson);
         if (!(output.get(WorkspaceTurn.OUTPUT_KEY) instanceof JsonObject change)) {
-            return null;
+            return Optional.of(Optional.empty());
         }
         String head = lane.runtime().workspace() == null ? Workspaces.START : lane.runtime().workspace();
         if (!head.equals(change.getString("base", null))) {
-            return WORKSPACE_CONFLICT;
+            return Optional.empty();
         }
-        if (change.get("commit") instanceof jakarta.json.JsonString commit) {
-            rows.moveWorkspace(lane.threadId(), commit.getString());
+        return Optional.of(change.get("commit") instanceof jakarta.json.JsonString commit
+                ? Optional.of(commit.getString()) : Optional.empty());
+    }
+
+    /** Moves the thread's workspace line to {@code commit}, when there is one; the lane as it is then. */
+    private LaneRows.Lane keep(LaneRows.Lane lane, Optional<String> commit) {
+        if (commit.isEmpty()) {
+            return lane;
         }
-        return null;
+        rows.moveWorkspace(lane.threadId(), commit.get());
+        return lane.withWorkspace(commit.get());
     }
 
     /**

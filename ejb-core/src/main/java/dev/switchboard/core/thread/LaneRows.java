@@ -95,6 +95,12 @@ public class LaneRows {
             return new Lane(threadId, null, null, null, null, nextSeq, dbNow, runtime);
         }
 
+        /** The lane with the thread's workspace line at {@code head} (after this transaction moved it). */
+        public Lane withWorkspace(String head) {
+            return new Lane(threadId, leaseOwner, leaseUntil, leaseRunId, leaseAttempt, nextSeq, dbNow,
+                    runtime.withWorkspace(head));
+        }
+
         /** The lane after a run took sequence number {@code nextSeq}. */
         public Lane advanced() {
             return new Lane(threadId, leaseOwner, leaseUntil, leaseRunId, leaseAttempt, nextSeq + 1, dbNow, runtime);

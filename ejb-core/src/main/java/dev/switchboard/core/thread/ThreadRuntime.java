@@ -11,6 +11,11 @@ public record ThreadRuntime(String engine, String modelId, String thinkingLevel,
     /** No choice: the instance's engine, its default model, thinking off. */
     public static final ThreadRuntime DEFAULT = new ThreadRuntime(null, null, null, null);
 
+    /** The same choice with the thread's workspace line at {@code head}. */
+    public ThreadRuntime withWorkspace(String head) {
+        return new ThreadRuntime(engine, modelId, thinkingLevel, head);
+    }
+
     /** A choice without a workspace. */
     public ThreadRuntime(String engine, String modelId, String thinkingLevel) {
         this(engine, modelId, thinkingLevel, null);

@@ -2,7 +2,6 @@ package dev.switchboard.core.thread;
 
 import dev.switchboard.core.engine.WorkspaceSettings;
 import dev.switchboard.core.engine.WorkspaceTurn;
-import dev.switchboard.core.history.ContextWindow;
 import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.sql.Statements;
 import dev.switchboard.core.workspace.Workspaces;
@@ -28,7 +27,7 @@ import javax.sql.DataSource;
 /**
  * Threads' workspaces as clients and conversations see them: turning one on for a thread, reading
  * a thread's line, reading a run's turn record ({@code turn.json} and its {@code changes.diff}),
- * and moving the line with a conversation's undo and redo.
+ * where the line was before a turn (a conversation's checkpoint), and moving it with undo and redo.
  */
 @Stateless
 public class ThreadWorkspaces {
@@ -40,10 +39,9 @@ public class ThreadWorkspaces {
     private static final String ENABLE = "UPDATE threads SET workspace_head = '' WHERE id = ? AND workspace_head IS NULL";
     private static final String HEAD = "SELECT workspace_head FROM threads WHERE id = ?";
     private static final String RUN = "SELECT thread_id, state, error_code FROM runs WHERE run_id = ? AND user_key = ?";
-    /** The thread's runs that changed or kept its workspace, each with its first item, oldest first. */
-    private static final String WORKSPACE_RUNS = "SELECT r.output_json, (SELECT min(i.id) FROM thread_items i"
-            + " WHERE i.run_id = r.run_id) FROM runs r WHERE r.thread_id = ? AND r.state = 'succeeded'"
-            + " AND r.output_json LIKE '%\"" + WorkspaceTurn.OUTPUT_KEY + "\":{%' ORDER BY r.thread_seq";
+    /** A turn's runs that worked in the workspace, in lane order. */
+    private static final String TURN_CHANGES = "SELECT output_json FROM runs WHERE turn_id = ? AND state = 'succeeded'"
+            + " AND output_json LIKE '%\"" + WorkspaceTurn.OUTPUT_KEY + "\":{%' ORDER BY thread_seq";
 
     /** A thread's workspace: whether it has one, and its line's head (null at its start). */
     public record View(String threadKey, boolean enabled, String head) {
@@ -126,33 +124,30 @@ public class ThreadWorkspaces {
         return Optional.of(record.build());
     }
 
+    /** Where the thread's workspace line is (its lock held): the head, {@code ""} at its start; empty without a workspace. */
+    public Optional<String> head(long threadId) {
+        return statements.query(HEAD, s -> s.setLong(1, threadId), rs -> Optional.ofNullable(rs.getString(1)),
+                "reading the workspace of thread " + threadId).stream().findFirst().flatMap(h -> h);
+    }
+
     /**
-     * Moves the workspace line of the thread (its lock held) to where it was at the end of the last
-     * turn inside {@code context} — the conversation after an undo, a redo or a resume: the files are
-     * as they were then. Before its first workspace turn, the line is at its start.
+     * Where the thread's line was before turn {@code turnId} (just ended, its lock held): the base its
+     * first change set started from, or — when the turn kept none — where the line is now.
      */
-    public void follow(long threadId, ContextWindow context) {
-        Optional<String> current = statements.query(HEAD, s -> s.setLong(1, threadId),
-                rs -> Optional.ofNullable(rs.getString(1)), "reading the workspace of thread " + threadId)
-                .stream().findFirst().flatMap(h -> h);
-        if (current.isEmpty()) {
-            return;
-        }
-        String head = Workspaces.START;
-        for (Object[] run : statements.query(WORKSPACE_RUNS, s -> s.setLong(1, threadId),
-                rs -> new Object[] {rs.getString(1), rs.getObject(2) == null ? null : rs.getLong(2)},
-                "reading the workspace turns of thread " + threadId)) {
-            if (run[1] == null || !context.contains((Long) run[1])) {
-                continue;
+    public Optional<String> before(long threadId, String turnId) {
+        for (String output : statements.query(TURN_CHANGES, s -> s.setString(1, turnId), rs -> rs.getString(1),
+                "reading the workspace changes of turn " + turnId)) {
+            if (parse(output).get(WorkspaceTurn.OUTPUT_KEY) instanceof JsonObject change && change.containsKey("base")) {
+                return Optional.of(change.getString("base"));
             }
-            JsonObject change = parse((String) run[0]).getJsonObject(WorkspaceTurn.OUTPUT_KEY);
-            head = change.get("commit") instanceof jakarta.json.JsonString commit ? commit.getString()
-                    : change.getString("base", head);
         }
-        if (!head.equals(current.get())) {
-            rows.moveWorkspace(threadId, head);
-            settings.workspaces().mirror(threadId, head);
-        }
+        return head(threadId);
+    }
+
+    /** Moves the thread's line (its lock held) to {@code head}: a conversation went back or forth to it. */
+    public void move(long threadId, String head) {
+        rows.moveWorkspace(threadId, head);
+        settings.workspaces().mirror(threadId, head);
     }
 
     /** The turn's status: the run's own, which a record written before the run was recorded may not know. */

@@ -34,13 +34,32 @@ public final class CommandRun {
     private CommandRun() {
     }
 
-    /** Runs {@code argv} (already checked by a {@link CommandPolicy}) in {@code worktree}. */
-    public static Result run(List<String> argv, Path worktree, Duration timeout, int outputLimit) {
-        return run(argv, worktree, timeout, outputLimit, java.util.concurrent.ConcurrentHashMap.newKeySet());
+    /** Who learns of a command's process: may refuse it as it starts (it is killed at once), and hears when it ended. */
+    interface Tracker {
+
+        Tracker NONE = new Tracker() {
+            @Override
+            public boolean started(Process process) {
+                return true;
+            }
+
+            @Override
+            public void ended(Process process) {
+            }
+        };
+
+        boolean started(Process process);
+
+        void ended(Process process);
     }
 
-    /** As {@link #run(List, Path, Duration, int)}, the process in {@code live} while it runs (for its worktree to stop it). */
-    static Result run(List<String> argv, Path worktree, Duration timeout, int outputLimit, java.util.Set<Process> live) {
+    /** Runs {@code argv} (already checked by a {@link CommandPolicy}) in {@code worktree}. */
+    public static Result run(List<String> argv, Path worktree, Duration timeout, int outputLimit) {
+        return run(argv, worktree, timeout, outputLimit, Tracker.NONE);
+    }
+
+    /** As {@link #run(List, Path, Duration, int)}, the process told to {@code tracker}. */
+    static Result run(List<String> argv, Path worktree, Duration timeout, int outputLimit, Tracker tracker) {
         ProcessBuilder builder = new ProcessBuilder(argv).directory(worktree.toFile()).redirectErrorStream(true)
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
         Map<String, String> env = builder.environment();
@@ -54,11 +73,14 @@ public final class CommandRun {
         } catch (IOException e) {
             return new Result(-1, false, "cannot start " + argv.get(0) + ": not installed here");
         }
-        live.add(process);
+        if (!tracker.started(process)) {
+            kill(process);
+            return new Result(-1, false, "not run: the turn has ended");
+        }
         try {
             return waitFor(process, argv, timeout, outputLimit);
         } finally {
-            live.remove(process);
+            tracker.ended(process);
         }
     }
 

@@ -17,6 +17,9 @@ import java.nio.file.Path;
  */
 public final class Confinement {
 
+    /** Links followed in a row before a path is refused (the kernel's own limit is 40). */
+    static final int MAX_LINKS = 40;
+
     private final Path root;
 
     /** {@code worktree} must exist; it is taken at its real location. */
@@ -69,16 +72,24 @@ public final class Confinement {
         return root.relativize(inside).toString();
     }
 
-    /** Every existing step from the root to {@code target} must stay inside once links are followed. */
+    /**
+     * Every existing step from the root to {@code target} must stay inside — and out of {@code .git}
+     * — once its links are followed all the way: a link to a link, a link through a dangling link,
+     * a link whose target climbs with {@code ..}.
+     */
     private void checkLinks(Path target, String shown) {
         Path step = root;
         for (Path segment : root.relativize(target)) {
             step = step.resolve(segment);
             if (Files.isSymbolicLink(step)) {
-                Path real = linkTarget(step);
+                Path real = locate(step, 0);
                 if (!real.startsWith(root)) {
-                    throw new WorkspaceRefusal(shown + " leads outside the workspace through the link "
-                            + shown(step));
+                    throw new WorkspaceRefusal(shown + " leads outside the workspace through the link " + shown(step));
+                }
+                for (Path inside : root.relativize(real)) {
+                    if (inside.toString().equals(".git")) {
+                        throw new WorkspaceRefusal(shown + " leads into .git through the link " + shown(step));
+                    }
                 }
             } else if (!Files.exists(step, LinkOption.NOFOLLOW_LINKS)) {
                 return; // nothing further exists: what a tool creates there stays inside
@@ -86,15 +97,51 @@ public final class Confinement {
         }
     }
 
-    /** Where a link leads: its real location, or for a dangling link where it points. */
-    private static Path linkTarget(Path link) {
+    /**
+     * Where a link leads, found the way the kernel does — each name from the root, each link replaced
+     * by its target, {@code ..} taken from the real directory — and a part that does not exist taken
+     * as named (so a dangling link is judged by where it would lead).
+     */
+    static Path locate(Path link, int hops) {
+        if (hops > MAX_LINKS) {
+            throw new WorkspaceRefusal("too many links in a row at " + link.getFileName());
+        }
+        Path target;
         try {
-            return link.toRealPath();
-        } catch (IOException dangling) {
-            try {
-                return link.getParent().resolve(Files.readSymbolicLink(link)).normalize();
-            } catch (IOException e) {
-                throw new WorkspaceRefusal("cannot read the link " + link.getFileName());
+            target = Files.readSymbolicLink(link);
+        } catch (IOException e) {
+            throw new WorkspaceRefusal("cannot read the link " + link.getFileName());
+        }
+        return walk(link.getParent().resolve(target), hops + 1);
+    }
+
+    private static Path walk(Path path, int hops) {
+        Path current = path.getRoot();
+        for (Path name : path) {
+            String n = name.toString();
+            if (n.equals(".") || n.isEmpty()) {
+                continue;
+            }
+            if (n.equals("..")) {
+                current = current.getParent() == null ? current : current.getParent();
+                continue;
+            }
+            Path next = current.resolve(n);
+            current = Files.isSymbolicLink(next) ? locate(next, hops) : next;
+        }
+        return current;
+    }
+
+    /** Refuses a link at {@code path} (inside) to {@code target} that would lead outside or into {@code .git}. */
+    public void checkLink(String path, String target) {
+        Path at = resolve(path);
+        Path real = walk(at.getParent().resolve(target), 1);
+        if (!real.startsWith(root)) {
+            throw new WorkspaceRefusal("a link at " + path + " to " + target + " would lead outside the workspace");
+        }
+        for (Path inside : root.relativize(real)) {
+            if (inside.toString().equals(".git")) {
+                throw new WorkspaceRefusal("a link at " + path + " to " + target + " would lead into .git");
             }
         }
     }

@@ -19,7 +19,7 @@ import org.eclipse.jgit.lib.ObjectId;
 /**
  * What the file system said of a worktree's file when its content was known to be {@code blob}:
  * size, modification and change times, inode, and when that was looked at ({@code statNs}, by the
- * wall clock, read before the look). A file whose stamp still matches holds that blob without
+ * file system's clock, read before the look: {@link #fileSystemNow}). A file whose stamp still matches holds that blob without
  * being read again — the rule git's index follows. The change time cannot be set by a program (any
  * write, rename into place or permission change moves it on), so a file rewritten with the same
  * size and a forged modification time still shows. A stamp of a file changed within
@@ -34,12 +34,6 @@ record FileStamp(ObjectId blob, FileMode mode, long size, long modifiedNs, long 
     private static final String ATTRIBUTES = "unix:size,lastModifiedTime,ctime,ino";
     private static final int FORMAT = 2;
 
-    /** The stamp of {@code file} as it is now, holding {@code blob}. */
-    static FileStamp of(Path file, ObjectId blob, FileMode mode) throws IOException {
-        long statNs = nowNs();
-        return of(Files.readAttributes(file, ATTRIBUTES, LinkOption.NOFOLLOW_LINKS), statNs, blob, mode);
-    }
-
     /** A stamp of {@code attributes}, read at {@code statNs} (taken before reading them). */
     static FileStamp of(Map<String, Object> attributes, long statNs, ObjectId blob, FileMode mode) {
         return new FileStamp(blob, mode, (Long) attributes.get("size"), nanos(attributes.get("lastModifiedTime")),
@@ -51,10 +45,13 @@ record FileStamp(ObjectId blob, FileMode mode, long size, long modifiedNs, long 
         return new FileStamp(blob, mode, -1, 0, 0, 0, 0);
     }
 
-    /** The wall clock in ns, the scale of file times. */
-    static long nowNs() {
-        java.time.Instant now = java.time.Instant.now();
-        return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+    /**
+     * Now by the file system's own clock (the clock its file times come from, however coarse, and on a
+     * shared volume the server's): the modification time {@code clock} gets when a byte is written to it.
+     */
+    static long fileSystemNow(Path clock) throws IOException {
+        Files.write(clock, new byte[] {1});
+        return nanos(Files.getLastModifiedTime(clock, LinkOption.NOFOLLOW_LINKS));
     }
 
     /** The attributes a stamp is compared with, read once per file. */

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
@@ -60,7 +61,9 @@ import org.eclipse.jgit.treewalk.TreeWalk;
  * match (a turn wrote, deleted, renamed or re-permissioned it, or its stamp is racy), is removed
  * or written again from the head; directories left empty go, anything named {@code .git} goes.
  * What a failed or cancelled turn left there is gone before the next turn sees the directory. With
- * no cache (the first turn, or after an instance died mid-turn), the head is checked out whole.
+ * no cache (the first turn, after an instance died mid-turn, or after a turn that ran commands —
+ * a process they left behind could write into a directory that moves on), the head is checked
+ * out whole.
  * Files are compared with the head by their stamps and hashed only when those cannot be trusted,
  * so a turn that touched three files of a thousand hashes three. Empty directories are not kept
  * (git keeps files, not directories); nothing named {@code .git} is taken into a commit.
@@ -70,9 +73,16 @@ public final class Worktree implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(Worktree.class.getName());
     private static final Set<PosixFilePermission> EXECUTABLE = PosixFilePermissions.fromString("rwxr-xr-x");
 
-    /** Where a closed worktree is kept for the thread's next turn, and the stamps of its files. */
-    record Cache(Path dir, Path stamps) {
+    /**
+     * Where a closed worktree is kept for the thread's next turn ({@code dir}, its files' stamps inside
+     * at {@link #STAMPS}, where no tool reaches, so the two move as one), and a file whose modification
+     * time tells the file system's clock ({@code clock}).
+     */
+    record Cache(Path dir, Path clock) {
     }
+
+    /** The stamps of a kept directory's files, inside it: {@code .git} is out of the tools' reach and never committed. */
+    static final String STAMPS = ".git/switchboard-stamps";
 
     private final Repository repository;
     private final ObjectId base;
@@ -80,19 +90,26 @@ public final class Worktree implements AutoCloseable {
     private final Path dir;
     private final Cache cache;
     private final Confinement confinement;
-    /** The commands running in the worktree now: stopped before the directory is taken away. */
-    private final Set<Process> commands = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** The head's submodule commits by path: kept as they are (they are not files of the worktree). */
+    private final Map<String, ObjectId> gitlinks;
+    /** The commands running in the worktree now (guarded by itself): stopped before its files are taken. */
+    private final Set<Process> commands = new HashSet<>();
+    /** No command may start any more: the turn is ending. */
+    private boolean stopping;
+    /** A command ran here: the directory is not kept, a process it left could still write into it. */
+    private boolean commandsRan;
     /** The files as the worktree was prepared, then as the last {@link #changes} found them. */
     private Map<String, FileStamp> stamps;
 
     private Worktree(Repository repository, ObjectId base, String head, Path dir, Cache cache,
-            Map<String, FileStamp> stamps) {
+            Map<String, FileStamp> stamps, Map<String, ObjectId> gitlinks) {
         this.repository = repository;
         this.base = base;
         this.head = head;
         this.dir = dir;
         this.cache = cache;
         this.stamps = stamps;
+        this.gitlinks = gitlinks;
         this.confinement = new Confinement(dir);
     }
 
@@ -102,18 +119,23 @@ public final class Worktree implements AutoCloseable {
      */
     static Worktree prepare(Repository repository, ObjectId base, String head, Path dir, Cache cache) throws IOException {
         Map<String, FileStamp> known = Map.of();
-        if (Files.isDirectory(cache.dir(), LinkOption.NOFOLLOW_LINKS) && Files.isRegularFile(cache.stamps())) {
-            known = FileStamp.readAll(cache.stamps());
-            Files.delete(cache.stamps());
-            Files.move(cache.dir(), dir, StandardCopyOption.ATOMIC_MOVE);
-        } else {
-            Workspaces.deleteTree(cache.dir());
-            Files.deleteIfExists(cache.stamps());
+        try {
+            Files.move(cache.dir(), dir, StandardCopyOption.ATOMIC_MOVE); // taken whole, or not at all
+            known = FileStamp.readAll(dir.resolve(STAMPS));
+        } catch (NoSuchFileException noCache) {
+            Files.createDirectory(dir);
+        } catch (IOException e) {
+            LOG.log(java.util.logging.Level.WARNING, "The checkout cache " + cache.dir() + " could not be taken; "
+                    + "checking out whole", e);
+            Workspaces.deleteTree(dir);
             Files.createDirectory(dir);
         }
+        long statNs = FileStamp.fileSystemNow(cache.clock()); // before any file is looked at or written
         Map<String, FileStamp> prepared = new HashMap<>();
+        Map<String, ObjectId> gitlinks = new HashMap<>();
         try (RevWalk commits = new RevWalk(repository); ObjectReader reader = repository.newObjectReader()) {
-            Map<String, FileStamp> wanted = base == null ? Map.of() : tree(repository, commits.parseCommit(base).getTree());
+            Map<String, FileStamp> wanted = base == null ? Map.of()
+                    : tree(repository, commits.parseCommit(base).getTree(), gitlinks);
             keepMatching(dir, wanted, known, prepared);
             Set<Path> made = new HashSet<>();
             for (Map.Entry<String, FileStamp> w : wanted.entrySet()) {
@@ -126,14 +148,16 @@ public final class Worktree implements AutoCloseable {
                     Files.createDirectories(parent);
                 }
                 write(reader, w.getValue().blob(), w.getValue().mode(), file);
-                prepared.put(w.getKey(), FileStamp.of(file, w.getValue().blob(), w.getValue().mode()));
+                prepared.put(w.getKey(), FileStamp.of(FileStamp.read(file), statNs, w.getValue().blob(),
+                        w.getValue().mode()));
             }
         }
-        return new Worktree(repository, base, head, dir, cache, prepared);
+        return new Worktree(repository, base, head, dir, cache, prepared, gitlinks);
     }
 
     /** The head's files by path: blob and mode (the stamp's other fields unused). */
-    private static Map<String, FileStamp> tree(Repository repository, RevTree root) throws IOException {
+    private static Map<String, FileStamp> tree(Repository repository, RevTree root, Map<String, ObjectId> gitlinks)
+            throws IOException {
         Map<String, FileStamp> files = new HashMap<>();
         try (TreeWalk walk = new TreeWalk(repository)) {
             walk.addTree(root);
@@ -142,7 +166,9 @@ public final class Worktree implements AutoCloseable {
                 FileMode mode = walk.getFileMode(0);
                 if (mode == FileMode.REGULAR_FILE || mode == FileMode.EXECUTABLE_FILE || mode == FileMode.SYMLINK) {
                     files.put(walk.getPathString(), FileStamp.wanted(walk.getObjectId(0), mode));
-                } // a submodule's commit: not a file of ours
+                } else if (mode == FileMode.GITLINK) {
+                    gitlinks.put(walk.getPathString(), walk.getObjectId(0)); // a submodule's commit: kept, not checked out
+                }
             }
         }
         return files;
@@ -235,7 +261,42 @@ public final class Worktree implements AutoCloseable {
      * with what it started before the directory is taken away, so it cannot write into a later turn's.
      */
     public CommandRun.Result run(List<String> argv, java.time.Duration timeout, int outputLimit) {
-        return CommandRun.run(argv, dir, timeout, outputLimit, commands);
+        return CommandRun.run(argv, dir, timeout, outputLimit, new CommandRun.Tracker() {
+            @Override
+            public boolean started(Process process) {
+                synchronized (commands) {
+                    if (stopping) {
+                        return false;
+                    }
+                    commands.add(process);
+                    commandsRan = true;
+                    return true;
+                }
+            }
+
+            @Override
+            public void ended(Process process) {
+                synchronized (commands) {
+                    commands.remove(process);
+                }
+            }
+        });
+    }
+
+    /**
+     * Kills the commands still running here (the turn ended while they ran) with what they started,
+     * and lets no other start: what is in the worktree from now on is what the turn left.
+     */
+    public void stopCommands() {
+        List<Process> running;
+        synchronized (commands) {
+            stopping = true;
+            running = List.copyOf(commands);
+        }
+        for (Process command : running) {
+            CommandRun.kill(command);
+            command.onExit().completeOnTimeout(command, 2, java.util.concurrent.TimeUnit.SECONDS).join();
+        }
     }
 
     /** The rule that keeps tools' paths inside this worktree. */
@@ -292,6 +353,7 @@ public final class Worktree implements AutoCloseable {
     private ObjectId snapshot(ObjectInserter inserter) throws IOException {
         TreeMap<String, DirCacheEntry> entries = new TreeMap<>();
         Map<String, FileStamp> found = new HashMap<>();
+        long statNs = FileStamp.fileSystemNow(cache.clock()); // before any file is looked at
         Files.walkFileTree(dir, new SimpleFileVisitor<>() {
             @Override
             public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes attributes) {
@@ -315,13 +377,12 @@ public final class Worktree implements AutoCloseable {
                     mode = Files.getPosixFilePermissions(file, LinkOption.NOFOLLOW_LINKS)
                             .contains(PosixFilePermission.OWNER_EXECUTE) ? FileMode.EXECUTABLE_FILE : FileMode.REGULAR_FILE;
                     FileStamp was = stamps.get(path);
-                    long statNs = FileStamp.nowNs();
                     Map<String, Object> now = FileStamp.read(file);
                     if (was != null && was.mode() == mode && was.matches(now)) {
                         blob = was.blob();
                         found.put(path, was);
                     } else {
-                        try (InputStream in = Files.newInputStream(file)) {
+                        try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
                             blob = inserter.insert(Constants.OBJ_BLOB, (Long) now.get("size"), in);
                         }
                         found.put(path, FileStamp.of(now, statNs, blob, mode));
@@ -342,6 +403,14 @@ public final class Worktree implements AutoCloseable {
                 return FileVisitResult.CONTINUE;
             }
         });
+        for (Map.Entry<String, ObjectId> gitlink : gitlinks.entrySet()) {
+            if (!entries.containsKey(gitlink.getKey())) {
+                DirCacheEntry entry = new DirCacheEntry(gitlink.getKey());
+                entry.setFileMode(FileMode.GITLINK);
+                entry.setObjectId(gitlink.getValue());
+                entries.put(gitlink.getKey(), entry);
+            }
+        }
         DirCache index = DirCache.newInCore();
         DirCacheBuilder builder = index.builder();
         entries.values().forEach(builder::add);
@@ -388,27 +457,25 @@ public final class Worktree implements AutoCloseable {
                         .map(Object::toString).map(String::strip).collect(java.util.stream.Collectors.joining("; ")));
             }
             inserter.flush();
+            Map<String, TreeWalk> after = new HashMap<>();
+            for (String path : result.getPaths()) { // every change is checked before any is written
+                confinement.resolve(path);
+                TreeWalk found = TreeWalk.forPath(repository, reader, path, result.getTreeId());
+                after.put(path, found);
+                if (found != null && found.getFileMode(0) == FileMode.SYMLINK) {
+                    confinement.checkLink(path, new String(reader.open(found.getObjectId(0)).getBytes(),
+                            StandardCharsets.UTF_8));
+                }
+            }
             for (String path : result.getPaths()) {
                 Path file = confinement.resolve(path);
-                TreeWalk after = TreeWalk.forPath(repository, reader, path, result.getTreeId());
-                if (after == null) {
-                    Files.deleteIfExists(file);
+                TreeWalk found = after.get(path);
+                Files.deleteIfExists(file);
+                if (found == null) {
                     continue;
                 }
-                FileMode mode = after.getFileMode(0);
                 Files.createDirectories(file.getParent());
-                Files.deleteIfExists(file);
-                if (mode == FileMode.SYMLINK) {
-                    Files.createSymbolicLink(file, Path.of(new String(reader.open(after.getObjectId(0)).getBytes(),
-                            StandardCharsets.UTF_8)));
-                } else {
-                    try (OutputStream out = Files.newOutputStream(file, StandardOpenOption.CREATE_NEW)) {
-                        reader.open(after.getObjectId(0), Constants.OBJ_BLOB).copyTo(out);
-                    }
-                    if (mode == FileMode.EXECUTABLE_FILE) {
-                        Files.setPosixFilePermissions(file, EXECUTABLE);
-                    }
-                }
+                write(reader, found.getObjectId(0), found.getFileMode(0), file);
             }
             return List.copyOf(result.getPaths());
         } catch (IOException e) {
@@ -419,24 +486,24 @@ public final class Worktree implements AutoCloseable {
     /** Removes the worktree's directory; its commit, if it made one, stays in the repository. */
     @Override
     public void close() {
-        for (Process command : commands) {
-            CommandRun.kill(command);
-            command.onExit().completeOnTimeout(command, 2, java.util.concurrent.TimeUnit.SECONDS).join();
-        }
+        stopCommands();
         try {
-            Path stamped = cache.stamps().resolveSibling(cache.stamps().getFileName() + ".part");
-            FileStamp.write(stamped, stamps);
-            Workspaces.deleteTree(cache.dir());
-            Files.deleteIfExists(cache.stamps());
-            Files.move(dir, cache.dir(), StandardCopyOption.ATOMIC_MOVE);
-            Files.move(stamped, cache.stamps(), StandardCopyOption.ATOMIC_MOVE);
-        } catch (IOException | RuntimeException e) {
-            LOG.log(java.util.logging.Level.FINE, "Worktree " + dir + " not kept as the cache; removed", e);
-            try {
-                Workspaces.deleteTree(dir);
-            } catch (IOException gone) {
-                throw new UncheckedIOException("cannot remove the worktree " + dir, gone);
+            boolean kept = false;
+            if (!commandsRan) {
+                Files.createDirectories(dir.resolve(STAMPS).getParent());
+                FileStamp.write(dir.resolve(STAMPS), stamps);
+                try {
+                    Files.move(dir, cache.dir(), StandardCopyOption.ATOMIC_MOVE);
+                    kept = true;
+                } catch (IOException taken) {
+                    LOG.fine(() -> "The thread's checkout cache is already there; " + dir + " is removed instead");
+                }
             }
+            if (!kept) {
+                Workspaces.deleteTree(dir);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot take the worktree " + dir + " away", e);
         } finally {
             repository.close();
         }

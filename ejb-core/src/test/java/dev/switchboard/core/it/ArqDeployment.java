@@ -17,7 +17,7 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
  *   <li>{@code WEB-INF/lib/ejb-core.jar}: this module's main classes and beans.xml, as built — the
  *       whole lane layer including {@code SchemaBootstrap} and the {@code LaneController};</li>
  *   <li>{@code WEB-INF/lib/persistence.jar}: entities, persistence.xml and the Flyway scripts;</li>
- *   <li>Flyway and its dependencies (copied to {@code arq.libs.dir} by maven-dependency-plugin);</li>
+ *   <li>Flyway, JGit and their dependencies (copied to {@code arq.libs.dir} by maven-dependency-plugin);</li>
  *   <li>{@code WEB-INF/classes}: this package (the tests and their in-container helpers) and the
  *       testkit's (the engine journal reader).</li>
  * </ul>

@@ -74,6 +74,23 @@ class ConfinementTest {
     }
 
     @Test
+    void aDanglingLinkThroughAnotherLinkIsJudgedByWhereTheWholeChainLeads() throws IOException {
+        Files.createSymbolicLink(worktree.resolve("l"), outside); // a link a diff or a command made
+        Files.createSymbolicLink(worktree.resolve("x"), Path.of("l/authorized_keys")); // dangling, lexically inside
+        Files.createSymbolicLink(worktree.resolve("y"), Path.of("z"));
+        Files.createSymbolicLink(worktree.resolve("z"), outside.resolve("new.txt"));
+        Files.createSymbolicLink(worktree.resolve("up"), Path.of("src/main/../../.."));
+        Files.createSymbolicLink(worktree.resolve("g"), Path.of(".git"));
+        assertTrue(refusal("x").contains("leads outside the workspace through the link x"), refusal("x"));
+        assertTrue(refusal("y").contains("through the link y"), refusal("y"));
+        assertTrue(refusal("up/outside/secret.txt").contains("through the link up"), refusal("up/outside/secret.txt"));
+        assertTrue(refusal("g/hooks/pre-commit").contains("leads into .git through the link g"), refusal("g/hooks/pre-commit"));
+        WorkspaceRefusal link = assertThrows(WorkspaceRefusal.class, () -> confinement.checkLink("new", "../outside"));
+        assertEquals("a link at new to ../outside would lead outside the workspace", link.getMessage());
+        confinement.checkLink("src/alias", "main/App.java"); // inside: allowed
+    }
+
+    @Test
     void gitsOwnDirectoryIsOffLimits() {
         assertTrue(refusal(".git/hooks/pre-commit").contains("inside .git"));
         assertTrue(refusal("src/../.git/config").contains("inside .git"));

@@ -158,10 +158,16 @@ public final class WorkspaceTools {
             if (Files.isDirectory(file, LinkOption.NOFOLLOW_LINKS)) {
                 throw new WorkspaceRefusal(shown(file) + " is a directory");
             }
+            if (Files.isSymbolicLink(file)) {
+                throw new WorkspaceRefusal(shown(file) + " is a symbolic link: write the file it points to");
+            }
             byte[] content = text(arguments, "content", null).getBytes(StandardCharsets.UTF_8);
             try {
                 Files.createDirectories(file.getParent());
-                Files.write(file, content);
+                // not through a link made since the check: the last name is opened as itself
+                Files.write(file, content, java.nio.file.StandardOpenOption.CREATE,
+                        java.nio.file.StandardOpenOption.TRUNCATE_EXISTING, java.nio.file.StandardOpenOption.WRITE,
+                        LinkOption.NOFOLLOW_LINKS);
             } catch (IOException e) {
                 throw new WorkspaceRefusal("cannot write " + shown(file) + ": " + e.getMessage());
             }

@@ -68,6 +68,16 @@ class WorkspaceToolsTest {
     }
 
     @Test
+    void aFileIsNeverWrittenThroughALinkEvenOneThatStaysInside() throws Exception {
+        Files.writeString(worktree.dir().resolve("real.txt"), "real");
+        Files.createSymbolicLink(worktree.dir().resolve("alias.txt"), Path.of("real.txt")); // as a command could
+        assertEquals("error: alias.txt is a symbolic link: write the file it points to",
+                call("write_file", "{\"path\":\"alias.txt\",\"content\":\"x\"}"));
+        assertEquals("real", call("read_file", "{\"path\":\"alias.txt\"}"), "reading through an inside link is fine");
+        assertEquals("real", Files.readString(worktree.dir().resolve("real.txt")));
+    }
+
+    @Test
     void aLongFileIsShownInPartAndSaysHowMuchIsLeft() throws Exception {
         Files.writeString(worktree.dir().resolve("big.txt"), "x".repeat(WorkspaceTools.MAX_READ_BYTES + 10));
         String shown = call("read_file", "{\"path\":\"big.txt\"}");
