@@ -6,6 +6,7 @@
 #
 #   scripts/instance.sh start <name> [VAR=value ...]   start and wait until /health/ready answers 200
 #   scripts/instance.sh stop  <name>                   graceful stop (in-flight runs finish or are handed back)
+#   scripts/instance.sh stop-now <name>                the same without Liberty's 30 s wait for open requests
 #   scripts/instance.sh kill  <name>                   kill -9, to test crash recovery
 #   scripts/instance.sh pause <name>                   SIGSTOP: frozen, alive, holding its leases (a late owner)
 #   scripts/instance.sh resume <name>                  SIGCONT: a paused instance goes on
@@ -20,7 +21,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 wlp="${WLP_HOME:-$root/target/liberty/wlp}"
 server="${SERVER_NAME:-switchboard}"
 cmd="${1:-}"; name="${2:-}"
-[ -n "$cmd" ] && [ -n "$name" ] || { sed -n '2,18p' "$0"; exit 2; }
+[ -n "$cmd" ] && [ -n "$name" ] || { sed -n '2,19p' "$0"; exit 2; }
 shift 2
 for assignment in "$@"; do export "${assignment?}"; done
 
@@ -44,6 +45,10 @@ case "$cmd" in
     exit 1 ;;
   stop)
     "$wlp/bin/server" stop "$server" >/dev/null 2>&1 || true ;;
+  stop-now)
+    # Runs still finish or are handed back (that is the application's stop); requests still open —
+    # a stalled client's, a stream nobody closed — are cut instead of waited for up to 30 s.
+    "$wlp/bin/server" stop "$server" --force >/dev/null 2>&1 || true ;;
   kill)
     if [ -f "$pidfile" ]; then kill -9 "$(cat "$pidfile")" 2>/dev/null || true; rm -f "$pidfile"; fi ;;
   pause|resume)

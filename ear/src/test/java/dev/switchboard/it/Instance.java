@@ -65,6 +65,11 @@ final class Instance implements AutoCloseable {
         server.stop();
     }
 
+    /** At a test's end: stopped without waiting for requests a stalled or streaming client still holds open. */
+    void stopNow() {
+        server.stopNow();
+    }
+
     /** kill -9: the instance dies without releasing anything, as in a crash. */
     void kill() {
         server.kill();

@@ -276,7 +276,7 @@ class WorkspaceIT {
         JsonObject onA = turn(thread, "tool write_file {\"path\":\"a.txt\",\"content\":\"from A\"}");
         Instance b = Instance.start(NAME + "-b", PORT + 1, env(NAME + "-b", PORT + 1));
         try {
-            instance.stop(); // only B can run the next turn
+            // the instance a message is posted to claims an idle lane in the same transaction: B runs it
             String runId = b.api.message(thread, "tool read_file {\"path\":\"a.txt\"}; tool write_file"
                     + " {\"path\":\"b.txt\",\"content\":\"from B\"}").getString("run_id");
             JsonObject onB = b.api.awaitRun(runId, 60);
@@ -288,9 +288,12 @@ class WorkspaceIT {
             assertEquals(List.of("b.txt A"), files(change));
             assertTrue(EngineTrace.readDir(Instance.journalDir()).callsOf(runId).stream()
                     .allMatch(c -> c.instance().equals(NAME + "-b")), "B ran it");
+            JsonObject again = turn(thread, "tool list_files {}"); // and A the next, on B's commit
+            assertEquals("list_files: a.txt\nb.txt", again.getJsonObject("output").getString("text"));
+            assertTrue(EngineTrace.readDir(Instance.journalDir()).callsOf(again.getString("run_id")).stream()
+                    .allMatch(c -> c.instance().equals(NAME)), "A ran the next one");
         } finally {
             b.stop();
-            instance.restart();
         }
     }
 

@@ -73,6 +73,15 @@ public final class ServerInstance {
         script("stop");
     }
 
+    /**
+     * Graceful stop without Liberty's quiesce: runs finish or are handed back as in {@link #stop},
+     * but requests still open (a deliberately stalled client's, a stream) are cut instead of waited
+     * for up to 30 s — for a test's end, not for a test of stopping.
+     */
+    public void stopNow() {
+        script("stop-now");
+    }
+
     /** kill -9: the process dies without releasing anything, as in a crash. */
     public void kill() {
         script("kill");

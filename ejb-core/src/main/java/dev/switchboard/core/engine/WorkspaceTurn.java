@@ -115,7 +115,13 @@ public final class WorkspaceTurn implements AgentEngine {
                 throw error instanceof CompletionException c ? c : new CompletionException(
                         error != null ? error : new EngineFailure("engine " + name() + " returned no output"));
             }
-            ChangeSet changes = worktree.changes(message(), clock.instant());
+            ChangeSet changes;
+            try {
+                changes = worktree.changes(message(), clock.instant());
+            } catch (RuntimeException e) { // the files could not be read: the turn keeps nothing
+                record(started, previous, "failed", worktree.head(), null);
+                throw new CompletionException(new EngineFailure("workspace: " + e.getMessage()));
+            }
             record(started, previous, "completed", worktree.head(), changes);
             return Jsons.createObjectBuilder(output).add(OUTPUT_KEY, summary(changes)).build();
         }

@@ -4,7 +4,6 @@ import dev.switchboard.core.engine.WorkspaceSettings;
 import dev.switchboard.core.engine.WorkspaceTurn;
 import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.sql.Statements;
-import dev.switchboard.core.workspace.Workspaces;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
 import jakarta.ejb.Stateless;
