@@ -6,7 +6,7 @@ import dev.switchboard.core.engine.Delegation;
 import dev.switchboard.core.engine.WorkspaceTurn;
 import dev.switchboard.core.thread.LaneRows;
 import dev.switchboard.core.thread.ThreadRepository;
-import dev.switchboard.core.workspace.Workspaces;
+import dev.switchboard.core.workspace.LineMove;
 import dev.switchboard.persistence.run.RunState;
 import jakarta.annotation.Resource;
 import jakarta.ejb.LocalBean;
@@ -102,13 +102,11 @@ public class LaneLedger implements LaneStore {
         }
         long now = clock.millis();
         String error = errorMessage;
-        Optional<String> kept = Optional.empty(); // the commit the line moves to if the execution's end keeps its changes
+        LineMove kept = LineMove.NONE; // where the line moves if the execution's end keeps its changes
         if (error == null && outputJson != null && outputJson.contains(WORKSPACE_MEMBER)) {
-            Optional<Optional<String>> change = workspaceChange(lane, outputJson);
-            if (change.isEmpty()) {
+            kept = lineMove(lane, outputJson);
+            if (kept.conflict()) {
                 error = WORKSPACE_CONFLICT;
-            } else {
-                kept = change.get();
             }
         }
         if (error == null && PathLedger.asksForCalls(outputJson)) {
@@ -151,32 +149,23 @@ public class LaneLedger implements LaneStore {
         return new FinishResult(false, ClaimResult.none(), effects.wake(), effects.cancel());
     }
 
-    /**
-     * The change an execution's workspace output asks for: empty when the line moved since the
-     * worktree was checked out (it cannot while the lane is held, except by an operator's hand — the
-     * run then fails and its commit is left unreachable); else the commit to move the line to, empty
-     * when the execution changed nothing.
-     */
-    private static Optional<Optional<String>> workspaceChange(LaneRows.Lane lane, String outputJson) {
+    /** What the execution's workspace output does to the thread's line ({@link LineMove}). */
+    private static LineMove lineMove(LaneRows.Lane lane, String outputJson) {
         JsonObject output = PathLedger.parse(outputJson);
         if (!(output.get(WorkspaceTurn.OUTPUT_KEY) instanceof JsonObject change)) {
-            return Optional.of(Optional.empty());
+            return LineMove.NONE;
         }
-        String head = lane.runtime().workspace() == null ? Workspaces.START : lane.runtime().workspace();
-        if (!head.equals(change.getString("base", null))) {
-            return Optional.empty();
-        }
-        return Optional.of(change.get("commit") instanceof jakarta.json.JsonString commit
-                ? Optional.of(commit.getString()) : Optional.empty());
+        return LineMove.of(lane.runtime().workspace(), change.getString("base", null),
+                change.get("commit") instanceof jakarta.json.JsonString commit ? commit.getString() : null);
     }
 
-    /** Moves the thread's workspace line to {@code commit}, when there is one; the lane as it is then. */
-    private LaneRows.Lane keep(LaneRows.Lane lane, Optional<String> commit) {
-        if (commit.isEmpty()) {
+    /** Moves the thread's workspace line as {@code move} says; the lane as it is then. */
+    private LaneRows.Lane keep(LaneRows.Lane lane, LineMove move) {
+        if (!move.moves()) {
             return lane;
         }
-        rows.moveWorkspace(lane.threadId(), commit.get());
-        return lane.withWorkspace(commit.get());
+        rows.moveWorkspace(lane.threadId(), move.to());
+        return lane.withWorkspace(move.to());
     }
 
     /**

@@ -4,6 +4,7 @@ import dev.switchboard.core.engine.WorkspaceSettings;
 import dev.switchboard.core.engine.WorkspaceTurn;
 import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.sql.Statements;
+import dev.switchboard.core.workspace.TurnStatus;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
 import jakarta.ejb.Stateless;
@@ -51,6 +52,9 @@ public class ThreadWorkspaces {
         }
     }
 
+    private record RunRow(long threadId, String state, String errorCode) {
+    }
+
     @Resource(lookup = "jdbc/switchboard")
     DataSource dataSource;
 
@@ -94,14 +98,14 @@ public class ThreadWorkspaces {
      * run or the run never worked in a workspace.
      */
     public Optional<JsonObject> record(String userKey, String runId) {
-        List<Object[]> run = statements.query(RUN, s -> {
+        List<RunRow> run = statements.query(RUN, s -> {
             s.setString(1, runId);
             s.setString(2, userKey);
-        }, rs -> new Object[] {rs.getLong(1), rs.getString(2), rs.getString(3)}, "reading run " + runId);
+        }, rs -> new RunRow(rs.getLong(1), rs.getString(2), rs.getString(3)), "reading run " + runId);
         if (run.isEmpty()) {
             return Optional.empty();
         }
-        Path dir = settings.workspaces().turnDir((Long) run.get(0)[0], runId);
+        Path dir = settings.workspaces().turnDir(run.get(0).threadId(), runId);
         JsonObject turn;
         String diff;
         try {
@@ -113,7 +117,7 @@ public class ThreadWorkspaces {
             throw new UncheckedIOException("cannot read the workspace record of run " + runId, e);
         }
         JsonObjectBuilder record = Jsons.createObjectBuilder(turn)
-                .add("status", status((String) run.get(0)[1], (String) run.get(0)[2], turn.getString("status", "")));
+                .add("status", TurnStatus.of(run.get(0).state(), run.get(0).errorCode(), turn.getString("status", "")));
         if (diff == null) {
             record.addNull("changes_diff");
         } else {
@@ -147,16 +151,6 @@ public class ThreadWorkspaces {
     public void move(long threadId, String head) {
         rows.moveWorkspace(threadId, head);
         settings.workspaces().mirror(threadId, head);
-    }
-
-    /** The turn's status: the run's own, which a record written before the run was recorded may not know. */
-    private static String status(String runState, String errorCode, String written) {
-        return switch (runState) {
-            case "succeeded" -> "completed";
-            case "failed" -> "cancelled".equals(errorCode) || "interrupted".equals(errorCode) ? errorCode : "failed";
-            case "queued", "executing" -> "running";
-            default -> written;
-        };
     }
 
     private static JsonObject parse(String json) {

@@ -79,9 +79,9 @@ public final class Workspaces {
      * by an execution that never finished (an instance killed mid-turn) is removed first.
      */
     public Worktree open(long threadId, String head, String name) {
-        mirror(threadId, head); // the head this turn starts from is the last recorded one: show it
         Repository repository = repository(threadId);
         try {
+            mirror(repository, head); // the head this turn starts from is the last recorded one: show it
             Path worktrees = worktrees(threadId);
             removeLeftovers(worktrees);
             ObjectId base = head.isEmpty() ? repository.resolve(START_REF) : ObjectId.fromString(head);
@@ -101,21 +101,27 @@ public final class Workspaces {
             return;
         }
         try (Repository repository = new FileRepositoryBuilder().setGitDir(gitDir.toFile()).setMustExist(true).build()) {
+            mirror(repository, head);
+        } catch (IOException e) {
+            LOG.log(Level.WARNING, "Could not open " + gitDir + " to point " + LINE_REF + " at " + head, e);
+        }
+    }
+
+    private static void mirror(Repository repository, String head) {
+        try {
             ObjectId target = head.isEmpty() ? repository.resolve(START_REF) : ObjectId.fromString(head);
+            RefUpdate update = repository.updateRef(LINE_REF);
+            update.setForceUpdate(true);
             if (target == null) {
-                RefUpdate delete = repository.updateRef(LINE_REF);
-                delete.setForceUpdate(true);
                 if (repository.exactRef(LINE_REF) != null) {
-                    delete.delete();
+                    update.delete();
                 }
                 return;
             }
-            RefUpdate update = repository.updateRef(LINE_REF);
             update.setNewObjectId(target);
-            update.setForceUpdate(true);
             update.update();
         } catch (IOException | RuntimeException e) {
-            LOG.log(Level.WARNING, "Could not point " + gitDir + " " + LINE_REF + " at " + head, e);
+            LOG.log(Level.WARNING, "Could not point " + repository.getDirectory() + " " + LINE_REF + " at " + head, e);
         }
     }
 
