@@ -6,6 +6,7 @@ import dev.switchboard.core.notify.Notification;
 import dev.switchboard.core.notify.NotificationHub;
 import dev.switchboard.core.notify.NotifySettings;
 import dev.switchboard.core.notify.Subscription;
+import dev.switchboard.rest.PushedStream;
 import dev.switchboard.rest.QueryParams;
 import dev.switchboard.rest.auth.Caller;
 import jakarta.ejb.EJB;
@@ -63,7 +64,7 @@ public class ChatEventsResource {
                 .orElseThrow(ChatResource::threadNotFound);
         String resume = lastEventId != null && !lastEventId.isBlank() ? lastEventId.strip() : lastEventIdQuery;
         Long after = resume == null ? null : QueryParams.bounded(resume, 0, 0, Long.MAX_VALUE, "last_event_id");
-        StreamingOutput body = out -> pump(user, id.toString(), after, out);
+        StreamingOutput body = out -> pump(user, id.toString(), after, PushedStream.of(out));
         return Response.ok(body, EVENT_STREAM)
                 .header("Cache-Control", "no-cache")
                 .header("X-Accel-Buffering", "no")

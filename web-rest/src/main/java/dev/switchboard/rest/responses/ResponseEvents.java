@@ -8,6 +8,7 @@ import dev.switchboard.core.notify.Subscription;
 import dev.switchboard.core.responses.ResponseError;
 import dev.switchboard.core.responses.ResponseObjects;
 import dev.switchboard.core.responses.ResponseService;
+import dev.switchboard.rest.PushedStream;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonReader;
@@ -76,7 +77,8 @@ final class ResponseEvents {
     }
 
     /** Server-sent events (spec §5.3): {@code event:} equal to the type, one {@code data:} line, LF, flushed whole. */
-    static Sink sse(OutputStream out) {
+    static Sink sse(OutputStream body) {
+        OutputStream out = PushedStream.of(body);
         return new Sink() {
             @Override
             public void event(JsonObject e) throws IOException {

@@ -7,6 +7,7 @@ import dev.switchboard.core.notify.NotificationHub;
 import dev.switchboard.core.notify.NotifySettings;
 import dev.switchboard.core.notify.Subscription;
 import dev.switchboard.core.runtime.RuntimeService;
+import dev.switchboard.rest.PushedStream;
 import dev.switchboard.rest.QueryParams;
 import dev.switchboard.rest.auth.Caller;
 import dev.switchboard.rest.errors.ErrorBody;
@@ -67,7 +68,7 @@ public class RpcStreamResource {
         Long after = afterSeq == null ? null : QueryParams.bounded(afterSeq, 0, 0, Long.MAX_VALUE, "after_seq");
         String user = caller.user();
         String session = runtime.status(user).sessionId();
-        StreamingOutput body = out -> pump(user, session, after, threadIds, out);
+        StreamingOutput body = out -> pump(user, session, after, threadIds, PushedStream.of(out));
         return Response.ok(body, NDJSON)
                 .header("Cache-Control", "no-cache")
                 .header("Connection", "keep-alive")
@@ -92,12 +93,13 @@ public class RpcStreamResource {
                     }
                 });
         try {
+            // Subscribed before the greeting goes out: a client that has read the greeting misses nothing after it.
+            hub.subscribe(sub, after);
             if (!session.isEmpty()) {
                 write(out, Jsons.createObjectBuilder().add("jsonrpc", "2.0").add("method", "thread/started")
                         .add("params", Lifecycle.thread("started", "running", session, Instant.now())).build().toString());
             }
             out.flush();
-            hub.subscribe(sub, after);
             while (true) {
                 boolean wrote = false;
                 for (Notification n = sub.poll(); n != null; n = sub.poll()) {
