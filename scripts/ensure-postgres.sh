@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Makes sure a PostgreSQL server answers on 127.0.0.1:5432 for the tests, as on a fresh machine:
 # use the running one; else start an installed but stopped cluster; else install PostgreSQL with
-# apt-get and start it; else initialise a throwaway cluster on loopback under target/pg.
+# apt-get and start it; else initialise a throwaway cluster on loopback (under target/pg, or
+# /var/tmp/switchboard-pg as root).
 # The tests connect as postgres/postgres (trust or password authentication both work).
 set -euo pipefail
 host=127.0.0.1 port=5432
@@ -41,13 +42,16 @@ fi
 
 bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
 [ -n "$bin" ] || { echo "PostgreSQL is not available and could not be installed" >&2; exit 1; }
-data="$root/target/pg/data"
+# As root the cluster belongs to the postgres user, who must reach its directory: not under the
+# checkout, which may sit in a directory only root can read. Otherwise under target/.
+if [ "$(id -u)" = 0 ]; then pgdir=/var/tmp/switchboard-pg; else pgdir="$root/target/pg"; fi
+data="$pgdir/data"
 echo "Initialising a throwaway PostgreSQL cluster in $data"
-mkdir -p "$root/target/pg"
-[ "$(id -u)" = 0 ] && chown -R postgres "$root/target/pg"
+mkdir -p "$pgdir"
+[ "$(id -u)" = 0 ] && chown -R postgres "$pgdir"
 if [ ! -f "$data/PG_VERSION" ]; then
   as_postgres "$bin/initdb" -D "$data" -A trust -U postgres >/dev/null
 fi
-as_postgres "$bin/pg_ctl" -D "$data" -l "$root/target/pg/log" -w \
-  -o "-p $port -c listen_addresses=$host -k $root/target/pg" start >/dev/null
+as_postgres "$bin/pg_ctl" -D "$data" -l "$pgdir/log" -w \
+  -o "-p $port -c listen_addresses=$host -k $pgdir" start >/dev/null
 wait_ready && set_password && echo "Throwaway PostgreSQL up on $host:$port"

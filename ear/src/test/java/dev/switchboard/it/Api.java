@@ -18,7 +18,13 @@ import java.util.List;
 /** A small HTTP client for Switchboard's API over real sockets (JDK HttpClient). */
 final class Api {
 
-    static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    /**
+     * HTTP/1.1, as curl and the SDKs speak it. (The JDK client's default, an upgrade to cleartext
+     * HTTP/2 on every new connection, trips Liberty when many upgrades arrive at once: a
+     * NullPointerException in its upgrade handling and a GOAWAY to the client.)
+     */
+    static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build();
 
     record Reply(int status, String body) {
         JsonObject json() {

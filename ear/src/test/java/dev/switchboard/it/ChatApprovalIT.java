@@ -31,6 +31,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 
 
@@ -48,6 +49,7 @@ import org.junit.jupiter.api.Test;
  * message; to {@code fetch <x>}, a call of {@code http_get} on a page the test holds; after a
  * tool's output, {@code tool said: <output>}; otherwise {@code heard: <text>}.
  */
+@Order(7) // among the longest classes: started early in the parallel run (ear/pom.xml)
 class ChatApprovalIT {
 
     private static final int PORT_A = 9213;

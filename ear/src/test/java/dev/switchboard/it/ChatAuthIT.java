@@ -39,6 +39,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -52,6 +53,7 @@ import org.junit.jupiter.api.Test;
  * <p>The model: to {@code fetch <x>}, a call of {@code http_get} on the test's {@code /api/<x>};
  * after a tool's output, {@code tool said: <output>}; otherwise {@code heard: <text>}.
  */
+@Order(11) // among the longest classes: started early in the parallel run (ear/pom.xml)
 class ChatAuthIT {
 
     private static final int PORT = 9215;

@@ -20,6 +20,8 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * The {@code switchboard} client as a process against a running server: jagc's smoke flow, live
@@ -27,6 +29,7 @@ import org.junit.jupiter.api.Test;
  * is cut, the runtime's pause and resume, ingress and its records — and every error printing the
  * server's own message with exit status 1.
  */
+@ResourceLock(value = SharedInstance.LOCK, mode = ResourceAccessMode.READ_WRITE)
 class CliIT {
 
     private static final Duration DEADLINE = Duration.ofSeconds(60);

@@ -8,21 +8,32 @@ import jakarta.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A thread's conversation history (issue 14) over real HTTP, on PostgreSQL: what each run adds,
  * the paged read {@code GET /v1/threads/{key}/items}, and what the engine is given — the scripted
  * engine's {@code history} directive answers with the items its call received.
  */
+@ParameterizedClass(name = "on {0}") // on PostgreSQL and on the embedded H2 (SharedInstance)
+@EnumSource(SharedInstance.Database.class)
+@ResourceLock(value = SharedInstance.LOCK, mode = ResourceAccessMode.READ)
 class ConversationHistoryIT {
+
+    @Parameter
+    SharedInstance.Database database;
 
     private static Api api;
 
-    @BeforeAll
-    static void start() {
-        api = SharedInstance.api();
+    @BeforeParameterizedClassInvocation
+    static void start(SharedInstance.Database database) {
+        api = SharedInstance.api(database);
     }
 
     private static String unique(String prefix) {

@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import jakarta.json.JsonObject;
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -16,6 +19,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
@@ -35,6 +39,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * server restarts the page reconnects and holds every notification of the thread — no gap, no
  * duplicate. Screenshots of the views land in {@code target/dashboard/}.
  */
+@Order(5) // among the longest classes: started early in the parallel run (ear/pom.xml)
 class DashboardIT {
 
     private static final int PORT = 9206;
@@ -96,6 +101,19 @@ class DashboardIT {
         Files.createDirectories(dir);
         Path shot = ((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE).toPath();
         Files.copy(shot, dir.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    /** The other tests show the page working under this policy: its script runs, its WebSocket connects. */
+    @Test
+    void thePagesRunOnlyTheirOwnScriptAndCannotBeFramed() throws Exception {
+        for (String page : List.of("/dashboard/", "/dashboard/app.js")) {
+            HttpResponse<String> r = Api.CLIENT.send(HttpRequest.newBuilder(URI.create(instance.api.base + page)).GET().build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, r.statusCode(), page);
+            String policy = r.headers().firstValue("Content-Security-Policy").orElse("");
+            assertTrue(policy.contains("script-src 'self';") && policy.contains("frame-ancestors 'none'"), page + ": " + policy);
+            assertEquals("nosniff", r.headers().firstValue("X-Content-Type-Options").orElse(null), page);
+        }
     }
 
     @Test

@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
  * lets a chosen transaction commit and then cuts the connection before the answer. A claim, a
  * finish (which also claims the next run) and an ingest that claimed its idle lane each leave a
  * run leased to this instance; it must adopt it at once — executed once, as attempt 1, long before
- * the lease (2 s) could expire — instead of stranding it until lease recovery. A cut stamp loses
+ * the lease (5 s) could expire — instead of stranding it until lease recovery. A cut stamp loses
  * and repeats no notification. One execution slot, so a queued lane is claimed in a transaction of
  * its own.
  *
@@ -166,7 +166,8 @@ class DatabaseFaultsIT {
     @Test
     void anOwnerFrozenInsideATransactionHoldsItsLaneNoLongerThanItsLease() throws Exception {
         String thread = "frozen-tx-" + UUID.randomUUID();
-        String runId = instance.api.message(thread, "sleep 5000; survived").getString("run_id");
+        // Long enough that attempt 1 cannot finish before its lease deadline (5 s after its last renewal).
+        String runId = instance.api.message(thread, "sleep 9000; survived").getString("run_id");
         Await.until(Duration.ofSeconds(30), () -> instance.api.isExecuting(runId, 1), "attempt 1 executes");
         // The next lease renewal locks the lane's thread row, and then its client freezes: the
         // session sits idle in its transaction holding the lock, as if the instance had stopped
@@ -174,7 +175,7 @@ class DatabaseFaultsIT {
         try (PgFaultProxy.Hold hold = proxy.holdAfter(tx -> tx.contains("lease_owner = $1") && tx.contains("FOR UPDATE"))) {
             hold.held().get(10, TimeUnit.SECONDS);
             // Attempt 1 stops at its lease deadline; the lane's next claim waits for the lock until
-            // the database ends the frozen session (idle in its transaction for a lease, 2 s), then
+            // the database ends the frozen session (idle in its transaction for a lease, 5 s), then
             // recovers the run, while the hold still stands.
             Await.until(Duration.ofSeconds(30), () -> instance.api.isExecuting(runId, 2),
                     "the lane is claimed again although the frozen session never went on");

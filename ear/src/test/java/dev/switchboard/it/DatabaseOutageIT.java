@@ -2,8 +2,11 @@ package dev.switchboard.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.switchboard.testkit.Await;
+import dev.switchboard.testkit.EngineTrace;
 import dev.switchboard.testkit.ThrowawayPostgres;
 import jakarta.json.JsonObject;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -51,7 +54,9 @@ class DatabaseOutageIT {
         assertEquals(503, read.status(), read.body());
         assertEquals(503, api.get("/health/ready").status());
 
-        Thread.sleep(3000);
+        // The engine's call ends while the database is away: its result can only be recorded once it is back.
+        Await.until(Duration.ofSeconds(30), () -> EngineTrace.readDir(Instance.journalDir()).callsOf(runId).stream()
+                .anyMatch(c -> c.outcome() != null), "the run's engine call ended during the outage");
         postgres.start();
         JsonObject done = api.awaitRun(runId, 60);
         assertEquals("succeeded", done.getString("status"), done.toString());

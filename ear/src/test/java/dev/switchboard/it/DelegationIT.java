@@ -21,6 +21,7 @@ import java.util.UUID;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.Test;
  * answer ({@code whoami}, echoed inputs), the tree from {@code GET /v1/runs/{id}/tree}, the journal
  * from the database.
  */
+@Order(6) // among the longest classes: started early in the parallel run (ear/pom.xml)
 class DelegationIT {
 
     private static final int PORT = 9219;

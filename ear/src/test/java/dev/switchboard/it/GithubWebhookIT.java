@@ -4,43 +4,33 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.switchboard.core.ingress.WebhookSignature;
 import jakarta.json.JsonObject;
+import java.net.URI;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
- * GitHub webhook ingress on an instance with a webhook secret: signatures, dedupe by delivery,
- * routing to the repository's lane, execution as a run, {@code event/received} on the stream, and
- * bodies refused without a trace.
+ * GitHub webhook ingress on an instance with a webhook secret (the shared one): signatures, dedupe
+ * by delivery, routing to the repository's lane, execution as a run, {@code event/received} on the
+ * stream, and bodies refused without a trace. Each test has repositories of its own.
  */
+@ResourceLock(value = SharedInstance.LOCK, mode = ResourceAccessMode.READ)
 class GithubWebhookIT {
 
-    private static final int PORT = 9194;
-    private static final String SECRET = "webhook-secret-for-tests";
-    private static final String DB = "switchboard_it_webhook";
-    private static Instance instance;
+    private static final String SECRET = SharedInstance.WEBHOOK_SECRET;
     private static Api api;
+    private static String db;
 
     @BeforeAll
     static void start() {
-        String db = TestDatabase.recreate(DB);
-        Map<String, String> env = Instance.defaults(db, PORT, "it-webhook");
-        env.put("SWITCHBOARD_INGRESS_GITHUB_SECRET", SECRET);
-        env.put("SWITCHBOARD_INGRESS_MAX_BODY_BYTES", "65536");
-        instance = Instance.start("it-webhook", PORT, env);
-        api = instance.api;
-    }
-
-    @AfterAll
-    static void stop() {
-        if (instance != null) {
-            instance.stop();
-        }
+        api = SharedInstance.api();
+        db = SharedInstance.database();
     }
 
     private static Api.Reply deliver(String body, String event, String delivery, String signature) {
@@ -64,7 +54,7 @@ class GithubWebhookIT {
     }
 
     private static long count(String sql, String value) {
-        return TestDatabase.count(DB, sql, value);
+        return TestDatabase.count(db, sql, value);
     }
 
     @Test
@@ -104,7 +94,7 @@ class GithubWebhookIT {
         String repo = "acme/widgets-" + UUID.randomUUID().toString().substring(0, 8);
         String delivery = "d-" + UUID.randomUUID();
         String body = issueComment(repo, 527, 9001);
-        try (RpcSocket socket = RpcSocket.subscribed(PORT, Rpc.obj())) {
+        try (RpcSocket socket = RpcSocket.subscribed(URI.create(api.base).getPort(), Rpc.obj())) {
             Api.Reply first = deliverSigned(body, "issue_comment", delivery);
             assertEquals(202, first.status(), first.body());
             JsonObject accepted = first.json();

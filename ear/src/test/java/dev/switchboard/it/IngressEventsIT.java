@@ -33,6 +33,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * on two instances sharing one database, both configured with the same 2-second timer.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Order(3) // among the longest classes: started early in the parallel run (ear/pom.xml)
 class IngressEventsIT {
 
     private static final int PORT_A = 9196;

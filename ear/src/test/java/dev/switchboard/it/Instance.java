@@ -27,7 +27,12 @@ final class Instance implements AutoCloseable {
         this.api = new Api(server.url());
     }
 
-    /** Settings every test instance shares: a database, fast leases and polls, the scripted engine with its journal. */
+    /**
+     * Settings every test instance shares: a database, short leases and polls, the scripted
+     * engine with its journal. The lease (5 s, renewed every second) is short so that recoveries are
+     * quick, and no shorter: the classes run in parallel on two cores, and an instance starved of
+     * CPU for a few seconds must not lose a lease a test expects it to keep.
+     */
     static Map<String, String> defaults(String database, int port, String name) {
         Map<String, String> env = new LinkedHashMap<>();
         env.put("DB_URL", TestDatabase.jdbcUrl(database));
@@ -37,9 +42,12 @@ final class Instance implements AutoCloseable {
         env.put("SWITCHBOARD_INSTANCE_ID", name);
         env.put("SWITCHBOARD_ENGINE", "scripted");
         env.put("SWITCHBOARD_ENGINE_SCRIPTED_JOURNAL", journalDir().resolve(name + ".jsonl").toString());
-        env.put("SWITCHBOARD_LANES_LEASE_MS", "2000");
-        env.put("SWITCHBOARD_LANES_HEARTBEAT_MS", "500");
-        env.put("SWITCHBOARD_LANES_POLL_MS", "200");
+        env.put("SWITCHBOARD_LANES_LEASE_MS", "5000");
+        env.put("SWITCHBOARD_LANES_HEARTBEAT_MS", "1000");
+        env.put("SWITCHBOARD_LANES_POLL_MS", "500");
+        // What other instances sequenced is read every half second (100 ms by default): an idle
+        // instance's polls cost a few per cent of a core, and a dozen run at once beside the tests.
+        env.put("SWITCHBOARD_NOTIFY_POLL_MS", "500");
         env.put("SWITCHBOARD_LANES_SHUTDOWN_GRACE_MS", "1000");
         return env;
     }

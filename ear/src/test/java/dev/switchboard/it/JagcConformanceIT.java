@@ -9,17 +9,28 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 import java.net.http.HttpRequest;
 import java.util.UUID;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** jagc's runs API contract checklist (§10.1 of its design; docs/api.md) over real HTTP, on PostgreSQL. */
+@ParameterizedClass(name = "on {0}") // on PostgreSQL and on the embedded H2 (SharedInstance)
+@EnumSource(SharedInstance.Database.class)
+@ResourceLock(value = SharedInstance.LOCK, mode = ResourceAccessMode.READ)
 class JagcConformanceIT {
+
+    @Parameter
+    SharedInstance.Database database;
 
     private static Api api;
 
-    @BeforeAll
-    static void start() {
-        api = SharedInstance.api();
+    @BeforeParameterizedClassInvocation
+    static void start(SharedInstance.Database database) {
+        api = SharedInstance.api(database);
     }
 
     private static String unique(String prefix) {

@@ -13,17 +13,28 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** Idempotency under concurrency and per-thread lanes under load, on one instance. */
+@ParameterizedClass(name = "on {0}") // on PostgreSQL and on the embedded H2 (SharedInstance)
+@EnumSource(SharedInstance.Database.class)
+@ResourceLock(value = SharedInstance.LOCK, mode = ResourceAccessMode.READ)
 class LaneConcurrencyIT {
+
+    @Parameter
+    SharedInstance.Database database;
 
     private static Api api;
 
-    @BeforeAll
-    static void start() {
-        api = SharedInstance.api();
+    @BeforeParameterizedClassInvocation
+    static void start(SharedInstance.Database database) {
+        api = SharedInstance.api(database);
     }
 
     @Test

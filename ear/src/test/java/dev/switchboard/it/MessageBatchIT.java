@@ -14,17 +14,28 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** {@code POST /v1/messages/batch} over real HTTP, on PostgreSQL: one transaction, all or none, in order. */
+@ParameterizedClass(name = "on {0}") // on PostgreSQL and on the embedded H2 (SharedInstance)
+@EnumSource(SharedInstance.Database.class)
+@ResourceLock(value = SharedInstance.LOCK, mode = ResourceAccessMode.READ)
 class MessageBatchIT {
+
+    @Parameter
+    SharedInstance.Database database;
 
     private static Api api;
 
-    @BeforeAll
-    static void start() {
-        api = SharedInstance.api();
+    @BeforeParameterizedClassInvocation
+    static void start(SharedInstance.Database database) {
+        api = SharedInstance.api(database);
     }
 
     private static JsonObject message(String thread, String text, String key) {

@@ -9,20 +9,31 @@ import java.net.URI;
 import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.util.UUID;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * {@code /metrics} on a running server, in Prometheus' text format: each figure is read before
  * and after the work it counts, over real HTTP and a real WebSocket.
  */
+@ParameterizedClass(name = "on {0}") // on PostgreSQL and on the embedded H2 (SharedInstance)
+@EnumSource(SharedInstance.Database.class)
+@ResourceLock(value = SharedInstance.LOCK, mode = ResourceAccessMode.READ_WRITE)
 class MetricsIT {
+
+    @Parameter
+    SharedInstance.Database database;
 
     private static Api api;
 
-    @BeforeAll
-    static void start() {
-        api = SharedInstance.api();
+    @BeforeParameterizedClassInvocation
+    static void start(SharedInstance.Database database) {
+        api = SharedInstance.api(database);
     }
 
     @Test

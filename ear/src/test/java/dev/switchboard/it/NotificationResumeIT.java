@@ -42,12 +42,15 @@ import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Notifications over the WebSocket ({@code /ws}, docs/rpc.md): live subscriptions, resuming with
  * {@code after_seq} under load without gap or duplicate, delivery across instances sharing a
  * database, malformed frames, the Origin check, and a slow consumer closed with 1013.
  */
+@ResourceLock(value = SharedInstance.LOCK, mode = ResourceAccessMode.READ)
 class NotificationResumeIT {
 
     private static final Duration TURN_TIMEOUT = Duration.ofSeconds(30);

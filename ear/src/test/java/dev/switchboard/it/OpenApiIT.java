@@ -16,12 +16,15 @@ import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * {@code /openapi} on a running server: Liberty serves the document web-rest carries (which
  * {@code OpenApiDocumentTest} holds to the code) as it is written, nothing generated added or
  * lost, valid for OpenAPI tooling in both of its formats, with its browsing UI beside it.
  */
+@ResourceLock(value = SharedInstance.LOCK, mode = ResourceAccessMode.READ)
 class OpenApiIT {
 
     private static final Path DOCUMENT = Path.of(System.getProperty("project.root", ".."))

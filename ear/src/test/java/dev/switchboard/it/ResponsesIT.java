@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.Test;
  * {@code previous_response_id}, a function-calling round trip, {@code store: false}, image input,
  * errors in the specification's body, and the SSE stream checked byte by byte.
  */
+@Order(10) // among the longest classes: started early in the parallel run (ear/pom.xml)
 class ResponsesIT {
 
     /** The keys every response carries, in the specification's order (§4.1). */

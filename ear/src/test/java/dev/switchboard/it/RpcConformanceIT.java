@@ -42,22 +42,33 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The JSON-RPC control plane against {@code docs/rpc.md} and the black-box conformance
  * checklist of the Holon serve design, §17.1 (items 2–8, 12, 13), on the shared instance. Tests are
  * independent: each uses its own thread ids and leaves the runtime running.
  */
+@ParameterizedClass(name = "on {0}") // on PostgreSQL and on the embedded H2 (SharedInstance)
+@EnumSource(SharedInstance.Database.class)
+@ResourceLock(value = SharedInstance.LOCK, mode = ResourceAccessMode.READ_WRITE)
 class RpcConformanceIT {
+
+    @Parameter
+    SharedInstance.Database database;
 
     private static final Duration TURN_TIMEOUT = Duration.ofSeconds(30);
     private static Rpc rpc;
 
-    @BeforeAll
-    static void start() {
-        rpc = new Rpc(SharedInstance.api());
+    @BeforeParameterizedClassInvocation
+    static void start(SharedInstance.Database database) {
+        rpc = new Rpc(SharedInstance.api(database));
     }
 
     @AfterEach
@@ -753,11 +764,15 @@ class RpcConformanceIT {
     void theStreamGreetsWithTheSessionAndKeepsAlive() throws InterruptedException {
         String session = unique("greet");
         rpc.result("thread/start", obj("thread_id", session));
+        long asked = System.nanoTime();
         try (Rpc.Stream s = rpc.stream(null)) {
             assertTrue(s.header("Content-Type").startsWith(Rpc.NDJSON), s.headers()::toString);
             assertEquals("no-cache", s.header("Cache-Control"), s.headers()::toString);
             Rpc.Stream.Line first = s.lines.poll(10, TimeUnit.SECONDS);
             assertNotNull(first, "no first line");
+            long greetedAfterMs = TimeUnit.NANOSECONDS.toMillis(first.atNanos() - asked);
+            assertTrue(greetedAfterMs < 1500, "the greeting goes out at once, not with the first keep-alive (3 s): "
+                    + greetedAfterMs + " ms");
             JsonObject greeting = Rpc.parse(first.text());
             assertEquals("2.0", greeting.getString("jsonrpc"));
             assertEquals("thread/started", method(greeting));

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.Test;
  * "Turns on busy threads", spec §11.2 H4), each on its own fresh instance and database. Also the
  * fresh-state runtime (§17.1 item 3/4), which only a new database can show.
  */
+@Order(9) // among the longest classes: started early in the parallel run (ear/pom.xml)
 class RpcPolicyIT {
 
     private static final Duration TURN_TIMEOUT = Duration.ofSeconds(30);

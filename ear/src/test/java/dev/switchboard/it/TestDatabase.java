@@ -1,7 +1,6 @@
 package dev.switchboard.it;
 
 import dev.switchboard.testkit.Await;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -9,25 +8,15 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import org.h2.tools.Server;
 
 /**
- * Fresh databases for the integration tests, shared by every instance a test starts. On
- * PostgreSQL (the default; required: when it cannot be reached the tests fail with the reason,
- * they do not skip). With {@code -Dit.database=h2}, on H2 — the embedded default's database —
- * served to the test's instances by an H2 TCP server in this JVM, so the same lane, late-owner and
- * ingress tests prove H2 behaves alike.
+ * Fresh databases on PostgreSQL for the integration tests, shared by every instance a test starts
+ * (required: when it cannot be reached the tests fail with the reason, they do not skip). The
+ * embedded H2 needs none: an instance without database settings makes its own ({@link SharedInstance}).
  */
 final class TestDatabase {
 
-    private static final int H2_PORT = 9095;
-    private static Server h2;
-
     private TestDatabase() {
-    }
-
-    static boolean onH2() {
-        return "h2".equals(System.getProperty("it.database"));
     }
 
     static String baseUrl() {
@@ -43,26 +32,14 @@ final class TestDatabase {
     }
 
     static String jdbcUrl(String database) {
-        if (onH2()) {
-            return "jdbc:h2:tcp://127.0.0.1:" + H2_PORT + "/" + database + ";LOCK_TIMEOUT=10000";
-        }
         String base = baseUrl();
         int slash = base.lastIndexOf('/');
         int query = base.indexOf('?', slash);
         return base.substring(0, slash + 1) + database + (query < 0 ? "" : base.substring(query));
     }
 
-    /** Drops and creates {@code database} (on H2: empties it); returns its name. */
+    /** Drops and creates {@code database}; returns its name. */
     static String recreate(String database) {
-        if (onH2()) {
-            startH2();
-            try (Connection c = connect(database); Statement s = c.createStatement()) {
-                s.execute("DROP ALL OBJECTS");
-                return database;
-            } catch (SQLException e) {
-                throw new IllegalStateException("cannot empty H2 database " + database, e);
-            }
-        }
         try (Connection c = DriverManager.getConnection(jdbcUrl("postgres"), user(), password());
              Statement s = c.createStatement()) {
             s.execute("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
@@ -72,20 +49,6 @@ final class TestDatabase {
             throw new IllegalStateException("PostgreSQL is required for the integration tests and is not reachable at "
                     + jdbcUrl("postgres") + " (" + e.getMessage() + "). Start it, or run .ci/run which does.", e);
         }
-    }
-
-    private static synchronized void startH2() {
-        if (h2 != null) {
-            return;
-        }
-        Path dir = Path.of(System.getProperty("it.work.dir", "target/it")).toAbsolutePath().resolve("h2");
-        try {
-            h2 = Server.createTcpServer("-tcpPort", Integer.toString(H2_PORT), "-baseDir", dir.toString(), "-ifNotExists")
-                    .start();
-        } catch (SQLException e) {
-            throw new IllegalStateException("cannot start the H2 server for the tests on port " + H2_PORT, e);
-        }
-        Runtime.getRuntime().addShutdownHook(new Thread(h2::stop));
     }
 
     static Connection connect(String database) throws SQLException {

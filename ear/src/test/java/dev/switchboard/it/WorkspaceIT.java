@@ -23,6 +23,7 @@ import java.util.UUID;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.Test;
  * read from its output, its record ({@code GET /v1/runs/{id}/workspace} and {@code turn.json} on
  * disk) and the next turn's view of the files; stray worktrees from the worktree directories.
  */
+@Order(4) // among the longest classes: started early in the parallel run (ear/pom.xml)
 class WorkspaceIT {
 
     private static final int PORT = 9221;
