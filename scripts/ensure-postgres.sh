@@ -13,7 +13,7 @@ ready() {
   (exec 3<>"/dev/tcp/$host/$port") 2>/dev/null
 }
 wait_ready() { for _ in $(seq 1 60); do ready && return 0; sleep 0.5; done; return 1; }
-as_postgres() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+as_postgres() { if [ "$(id -u)" = 0 ]; then (cd / && runuser -u postgres -- "$@"); else "$@"; fi; }
 set_password() { as_postgres psql -q -h "$host" -p "$port" -U postgres -d postgres \
   -c "ALTER USER postgres PASSWORD 'postgres'" >/dev/null 2>&1 || true; }
 
