@@ -563,6 +563,49 @@ class ResponsesIT {
         }
     }
 
+    /**
+     * What HTTP refuses, a WebSocket refuses alike (one validation for both wires), and a refused
+     * or failing request never stalls the connection: the next request on it is answered. Nothing
+     * of a refused request is stored.
+     */
+    @Test
+    void aWebSocketRefusesWhatHttpRefusesAndGoesOnWithTheNextRequest() throws Exception {
+        String deep = "{\"a\":".repeat(5_000) + "1" + "}".repeat(5_000);
+        List<String> bodies = List.of(
+                "{\"model\":\"echo\",\"input\":\"a\\u0000b\"}",
+                "{\"model\":\"echo\",\"input\":\"x\",\"instructions\":\"be\\u0000brief\"}",
+                "{\"model\":\"ec\\u0000ho\",\"input\":\"x\"}",
+                "{\"model\":\"echo\",\"input\":\"half \\ud800 a pair\"}",
+                "{\"model\":\"echo\",\"input\":\"x\"} and more",
+                "{\"model\":\"echo\",\"input\":\"x\",\"metadata\":" + deep + "}");
+        try (ResponsesSocketClient socket = ResponsesSocketClient.connect(PORT)) {
+            for (String body : bodies) {
+                Api.Reply http = api.postJson("/v1/responses", body);
+                JsonObject httpError = http.json().getJsonObject("error");
+                socket.send("{\"type\":\"response.create\"," + body.substring(1));
+                JsonObject refused = socket.next(Duration.ofSeconds(30));
+                assertSocketError(refused, http.status(), httpError.getString("code"), httpError.getString("param"));
+                assertEquals(400, http.status(), http.body());
+                String where = "\\(line \\d+, column \\d+\\)"; // the socket's message starts with its type
+                assertEquals(httpError.getString("message").replaceAll(where, ""),
+                        refused.getJsonObject("error").getString("message").replaceAll(where, ""));
+                socket.create(Json.createObjectBuilder().add("input", "still here").build());
+                assertEquals("still here", text(completed(socket.untilEnd())), "the next request after " + body.substring(0, Math.min(40, body.length())));
+            }
+            socket.sendBinary(new byte[] {1, 2, 3});
+            assertSocketError(socket.next(Duration.ofSeconds(30)), 400, "invalid_json", "");
+            socket.create(Json.createObjectBuilder().add("input", "after binary").build());
+            assertEquals("after binary", text(completed(socket.untilEnd())));
+        }
+        try (ResponsesSocketClient socket = ResponsesSocketClient.connect(PORT)) {
+            socket.send("{\"type\":\"response.create\",\"input\":\"" + "x".repeat(9 * 1024 * 1024) + "\"}");
+            ResponsesSocketClient.Closed closed = socket.closed.get(30, java.util.concurrent.TimeUnit.SECONDS);
+            assertEquals(new ResponsesSocketClient.Closed(1009, "message larger than 8388608 bytes"), closed);
+        }
+        assertEquals(0, TestDatabase.count("switchboard_it_responses", "SELECT count(*) FROM responses r WHERE r.response_id <> ? "
+                + "AND NOT EXISTS (SELECT 1 FROM runs u WHERE u.run_id = r.run_id)", ""), "no response stored without its run");
+    }
+
     @Test
     void aWebSocketEndsAtItsLifetimeLimit() throws Exception {
         try (ResponsesSocketClient socket = ResponsesSocketClient.connect(PORT)) {

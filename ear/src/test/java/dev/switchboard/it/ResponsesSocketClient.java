@@ -59,6 +59,10 @@ final class ResponsesSocketClient implements AutoCloseable {
         ws.sendText(text, true).orTimeout(15, TimeUnit.SECONDS).join();
     }
 
+    synchronized void sendBinary(byte[] data) {
+        ws.sendBinary(java.nio.ByteBuffer.wrap(data), true).orTimeout(15, TimeUnit.SECONDS).join();
+    }
+
     JsonObject next(Duration timeout) {
         try {
             JsonObject m = messages.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);

@@ -684,6 +684,9 @@ class RpcConformanceIT {
             assertEquals("interrupted", t.getString("status"), t::toString);
         }
         assertFieldError(rpc.error("turn/interrupt", obj("turn_id", "turn_0"), -32602), "turn_id", "turn_id is not active");
+        // Blank is a mistake, not "no turn" (which would pause the runtime): invalid params, never a state conflict.
+        assertFieldError(rpc.error("turn/interrupt", obj("turn_id", " "), -32602), "turn_id", "turn_id must not be empty");
+        assertEquals("running", status().getString("state"));
     }
 
     @Test
@@ -756,6 +759,21 @@ class RpcConformanceIT {
             try (InputStream in = r.body()) {
                 assertEquals(200, r.statusCode(), "Accept " + accept);
                 assertTrue(r.headers().firstValue("Content-Type").orElse("").startsWith(Rpc.NDJSON), r.headers()::toString);
+            }
+        }
+    }
+
+    /** A thread filter that is empty, not storable or not UTF-8 is refused like every other door's, never read as none. */
+    @Test
+    void aBadThreadFilterIsRefusedNotIgnored() throws IOException {
+        String[][] cases = {{"?thread_id=", "invalid_thread_id"}, {"?thread_id=%00", "invalid_text"},
+            {"?thread_id=%ff", "invalid_query"}, {"?thread_id=a&thread_id=%20", "invalid_thread_id"}};
+        for (String[] c : cases) {
+            HttpResponse<InputStream> r = rpc.openStream(Rpc.NDJSON, c[0]);
+            try (InputStream in = r.body()) {
+                String body = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+                assertEquals(400, r.statusCode(), c[0] + ": " + body);
+                assertTrue(body.contains("\"code\":\"" + c[1] + "\""), c[0] + ": " + body);
             }
         }
     }

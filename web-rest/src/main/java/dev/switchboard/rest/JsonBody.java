@@ -38,16 +38,7 @@ public final class JsonBody {
         }
         if (isJson(contentType)) {
             try {
-                String text = StrictJson.utf8(bytes);
-                if (text.isBlank()) {
-                    throw new ApiException(400, "empty_json_body",
-                            "body cannot be empty when content-type is set to 'application/json'");
-                }
-                JsonValue value = StrictJson.parse(text);
-                StorableText.firstProblem(value, "").ifPresent(problem -> {
-                    throw invalidText(problem);
-                });
-                return new Parsed(value, null);
+                return new Parsed(json(StrictJson.utf8(bytes)), null);
             } catch (InvalidJsonException e) {
                 throw new ApiException(400, "invalid_json_body", "body is not valid JSON: " + e.getMessage());
             }
@@ -66,6 +57,27 @@ public final class JsonBody {
         }
         throw new ApiException(415, "unsupported_media_type",
                 "unsupported content type: " + contentType.getType() + "/" + contentType.getSubtype());
+    }
+
+    /**
+     * One JSON document as every door takes it (an HTTP body, a WebSocket message): strict JSON
+     * (one value, bounded depth and numbers, nothing after it) whose strings can all be stored.
+     * {@code 400 empty_json_body}, {@code invalid_json_body} or {@code invalid_text} otherwise.
+     */
+    public static JsonValue json(String text) {
+        if (text.isBlank()) {
+            throw new ApiException(400, "empty_json_body", "body cannot be empty when content-type is set to 'application/json'");
+        }
+        JsonValue value;
+        try {
+            value = StrictJson.parse(text);
+        } catch (InvalidJsonException e) {
+            throw new ApiException(400, "invalid_json_body", "body is not valid JSON: " + e.getMessage());
+        }
+        StorableText.firstProblem(value, "").ifPresent(problem -> {
+            throw invalidText(problem);
+        });
+        return value;
     }
 
     /** A {@code Content-Type} header value; {@code 415 unsupported_media_type} when it does not parse. */

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -106,7 +107,7 @@ public final class InboundHooks {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return new Stopped("[Message blocked by hook policy: interrupted]");
-            } catch (ExecutionException | TimeoutException e) {
+            } catch (ExecutionException | TimeoutException | RejectedExecutionException e) {
                 Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
                 if (cause instanceof java.util.concurrent.CompletionException && cause.getCause() != null) {
                     cause = cause.getCause();
@@ -114,7 +115,8 @@ public final class InboundHooks {
                 failures.accept(hook, cause);
                 if (hook.failClosed()) {
                     return new Stopped("[Message blocked by hook policy: " + hook.name() + " "
-                            + (cause instanceof TimeoutException ? "timed out" : "failed") + "]");
+                            + (cause instanceof TimeoutException ? "timed out"
+                                    : cause instanceof RejectedExecutionException ? "could not run (hooks busy)" : "failed") + "]");
                 }
                 continue;
             }

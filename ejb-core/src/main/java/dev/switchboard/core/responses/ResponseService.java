@@ -175,8 +175,20 @@ public class ResponseService {
                 continuation.map(Continuation::prior).orElse(JsonValue.EMPTY_JSON_ARRAY), ResponseObjects.array(input),
                 clock.millis());
         records.insert(record);
-        RunView run = runs.ingest(new MessageCommand(userKey, ResponseRecords.SOURCE, threadKey, null,
-                runText(input), "followUp", null, runId)).run();
+        RunView run;
+        try {
+            run = runs.ingest(new MessageCommand(userKey, ResponseRecords.SOURCE, threadKey, null,
+                    runText(input), "followUp", null, runId)).run();
+        } catch (RuntimeException e) {
+            // Nothing is kept of a response whose run could not be stored (and a record left by a
+            // failing delete is never served: a response is found only with its run).
+            try {
+                records.forget(record);
+            } catch (RuntimeException alsoFailed) {
+                e.addSuppressed(alsoFailed);
+            }
+            throw e;
+        }
         return new Response(record, run);
     }
 

@@ -305,6 +305,10 @@ public class RpcMethods {
 
     private JsonObject turnInterrupt(String userKey, Params params) {
         String turnId = params.trimmed("turn_id");
+        if (turnId == null && params.string("turn_id") != null) {
+            // Blank is a caller's mistake, not "no turn": without one the runtime would be paused.
+            throw new RpcException(RpcError.invalidField("turn_id", "turn_id must not be empty"));
+        }
         String reason = params.trimmed("reason");
         String message = reason == null ? "Turn interrupted" : "Turn interrupted: " + reason;
         String id;

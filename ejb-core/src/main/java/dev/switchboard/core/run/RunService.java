@@ -8,12 +8,10 @@ import dev.switchboard.core.lane.LaneLedger;
 import dev.switchboard.core.lane.RunWatch;
 import dev.switchboard.core.metrics.Meters;
 import dev.switchboard.core.thread.ThreadDirectory;
-import jakarta.annotation.Resource;
 import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
-import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
 import java.util.List;
@@ -57,8 +55,8 @@ public class RunService {
     @Inject
     Meters meters;
 
-    @Resource
-    ManagedScheduledExecutorService scheduler;
+    @Inject
+    Waiters waiters;
 
     /** Stores the message as a durable run (or finds the one its key names) and wakes its lane. */
     public IngestOutcome ingest(MessageCommand command) {
@@ -149,12 +147,12 @@ public class RunService {
             result.complete(run);
             return;
         }
-        ScheduledFuture<?> recheck = scheduler.schedule(() -> change.complete(null),
+        ScheduledFuture<?> recheck = waiters.executor().schedule(() -> change.complete(null),
                 Math.min(left, WAIT_RECHECK_MS), TimeUnit.MILLISECONDS);
         change.thenRunAsync(() -> {
             recheck.cancel(false);
             watch.forget(runId, change);
             check(userKey, runId, deadline, result);
-        }, scheduler);
+        }, waiters.executor());
     }
 }

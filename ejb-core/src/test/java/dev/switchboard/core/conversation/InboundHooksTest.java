@@ -119,4 +119,19 @@ class InboundHooksTest {
                 run(List.of(slowStrict), "x"));
         assertEquals(List.of("slow", "slow-strict"), failed);
     }
+
+    @Test
+    void aHookThatCannotBeScheduledCountsAsFailed() {
+        java.util.concurrent.Executor full = task -> {
+            throw new java.util.concurrent.RejectedExecutionException("no room");
+        };
+        InboundHooks.Hook open = new TestHook("open", 1, false, c -> new InboundHooks.Reject("never asked"));
+        InboundHooks.Hook strict = new TestHook("strict", 1, true, c -> new InboundHooks.Pass());
+        assertEquals(new InboundHooks.Continue("x"), InboundHooks.run(List.of(open), "u", "web", "x", Duration.ofMillis(500),
+                full, (hook, error) -> failed.add(hook.name())), "fail-open: the message goes on");
+        assertEquals(new InboundHooks.Stopped("[Message blocked by hook policy: strict could not run (hooks busy)]"),
+                InboundHooks.run(List.of(strict), "u", "web", "x", Duration.ofMillis(500), full,
+                        (hook, error) -> failed.add(hook.name())));
+        assertEquals(List.of("open", "strict"), failed);
+    }
 }

@@ -3,12 +3,20 @@ package dev.switchboard.rest.responses;
 import dev.switchboard.core.notify.NotificationHub;
 import dev.switchboard.core.notify.NotifySettings;
 import dev.switchboard.core.responses.ResponseService;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
 import jakarta.ejb.EJB;
-import jakarta.enterprise.concurrent.ManagedExecutorService;
-import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 
 /**
  * What both transports of a response's events use — the SSE of {@link ResponsesResource} and
@@ -32,11 +40,31 @@ public class ResponseStreams {
     @Inject
     ResponsesSettings settings;
 
-    @Resource
-    ManagedExecutorService executor;
+    /** WebSocket responses in progress at once on this instance; a request beyond them is refused at once (503). */
+    static final int SOCKET_RESPONSES = 64;
 
     @Resource
-    ManagedScheduledExecutorService scheduler;
+    ManagedThreadFactory threadFactory;
+
+    /**
+     * The WebSocket transport's own threads (a response in progress holds one until it ends), not
+     * the server's shared pool: a socket's response must never wait for a thread that requests
+     * are taking. Bounded, with no queue: the socket answers what does not fit with 503.
+     */
+    private ExecutorService executor;
+    private ScheduledExecutorService scheduler;
+
+    @PostConstruct
+    void start() {
+        executor = new ThreadPoolExecutor(0, SOCKET_RESPONSES, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), threadFactory);
+        scheduler = Executors.newSingleThreadScheduledExecutor(threadFactory);
+    }
+
+    @PreDestroy
+    void stop() {
+        executor.shutdownNow();
+        scheduler.shutdownNow();
+    }
 
     ResponseService responses() {
         return responses;
@@ -46,11 +74,11 @@ public class ResponseStreams {
         return settings;
     }
 
-    ManagedExecutorService executor() {
+    ExecutorService executor() {
         return executor;
     }
 
-    ManagedScheduledExecutorService scheduler() {
+    ScheduledExecutorService scheduler() {
         return scheduler;
     }
 

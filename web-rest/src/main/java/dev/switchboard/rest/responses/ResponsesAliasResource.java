@@ -4,9 +4,10 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
+import jakarta.ws.rs.container.AsyncResponse;
+import jakarta.ws.rs.container.Suspended;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
-import jakarta.ws.rs.core.Response;
 import java.io.InputStream;
 
 /** {@code POST /responses} and {@code POST /responses/compact}: the same as under {@code /v1}, so a client's base URL may end before {@code /v1}. */
@@ -18,13 +19,13 @@ public class ResponsesAliasResource {
     ResponsesResource responses;
 
     @POST
-    public Response create(@Context HttpHeaders headers, InputStream body) {
-        return responses.createResponse(headers, body);
+    public void create(@Context HttpHeaders headers, InputStream body, @Suspended AsyncResponse answer) {
+        responses.createResponse(headers, body, answer);
     }
 
     @POST
     @Path("compact")
-    public Response compact(@Context HttpHeaders headers, InputStream body) {
-        return responses.compact(headers, body);
+    public void compact(@Context HttpHeaders headers, InputStream body, @Suspended AsyncResponse answer) {
+        responses.compact(headers, body, answer);
     }
 }

@@ -15,6 +15,8 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.container.AsyncResponse;
+import jakarta.ws.rs.container.Suspended;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
@@ -22,9 +24,10 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.StreamingOutput;
 import java.io.InputStream;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * Open Responses ({@code ../shared/specs/open-responses.md}): {@code POST /v1/responses} and its
@@ -37,6 +40,10 @@ import java.util.concurrent.TimeoutException;
 @Path("/v1/responses")
 @ApplicationScoped
 public class ResponsesResource {
+
+    private static final Logger LOG = Logger.getLogger(ResponsesResource.class.getName());
+    /** How long after the run timeout a suspended request is answered anyway. */
+    private static final long ANSWER_GRACE_MS = 5_000;
 
     @Inject
     ResponseService responses;
@@ -51,8 +58,8 @@ public class ResponsesResource {
     ResponsesSettings settings;
 
     @POST
-    public Response create(@Context HttpHeaders headers, InputStream body) {
-        return createResponse(headers, body);
+    public void create(@Context HttpHeaders headers, InputStream body, @Suspended AsyncResponse answer) {
+        createResponse(headers, body, answer);
     }
 
     /**
@@ -102,25 +109,42 @@ public class ResponsesResource {
      */
     @POST
     @Path("compact")
-    public Response compact(@Context HttpHeaders headers, InputStream body) {
+    public void compact(@Context HttpHeaders headers, InputStream body, @Suspended AsyncResponse answer) {
         try {
-            return json(200, responses.compaction(awaitEnd(responses.compact(caller.user(), request(headers, body)))));
+            ResponseService.Response started = responses.compact(caller.user(), request(headers, body));
+            whenEnded(started, answer, ended -> json(200, responses.compaction(ended)));
         } catch (ResponseError e) {
-            return error(e);
+            answer.resume(error(e));
         }
     }
 
-    /** The response once its run ended (or as it stands after the run timeout). */
-    private ResponseService.Response awaitEnd(ResponseService.Response started) {
-        try {
-            return responses.awaitEnd(started, settings.runTimeoutMs()).toCompletableFuture()
-                    .get(settings.runTimeoutMs() + 5_000, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new ResponseError(500, "server_error", "internal_error", "", "interrupted");
-        } catch (ExecutionException | TimeoutException e) {
-            throw new ResponseError(500, "server_error", "internal_error", "", "waiting for the response failed");
-        }
+    /**
+     * Answers {@code answer} with {@code reply} of the response once its run ended (or as it stands
+     * after the run timeout). The request holds no thread meanwhile: the run's end wakes it
+     * ({@link ResponseService#awaitEnd}), on the threads that wake waiting clients.
+     */
+    private void whenEnded(ResponseService.Response started, AsyncResponse answer,
+            Function<ResponseService.Response, Response> reply) {
+        answer.setTimeout(settings.runTimeoutMs() + ANSWER_GRACE_MS, TimeUnit.MILLISECONDS);
+        answer.setTimeoutHandler(late -> late.resume(error(new ResponseError(500, "server_error", "internal_error", "",
+                "the response did not end within the run timeout"))));
+        responses.awaitEnd(started, settings.runTimeoutMs()).whenComplete((ended, failure) -> {
+            if (failure != null) {
+                LOG.log(Level.WARNING, "Waiting for response " + started.record().responseId() + " failed", failure);
+                answer.resume(error(new ResponseError(500, "server_error", "internal_error", "",
+                        "waiting for the response failed")));
+                return;
+            }
+            try {
+                answer.resume(reply.apply(ended));
+            } catch (ResponseError e) {
+                answer.resume(error(e));
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "Answering response " + started.record().responseId() + " failed", e);
+                answer.resume(error(new ResponseError(500, "server_error", "internal_error", "",
+                        "answering the response failed")));
+            }
+        });
     }
 
     private ResponseRequest request(HttpHeaders headers, InputStream body) {
@@ -128,38 +152,44 @@ public class ResponsesResource {
         try {
             parsed = JsonBody.read(JsonBody.mediaType(headers.getHeaderString(HttpHeaders.CONTENT_TYPE)), body, settings.maxBodyBytes());
         } catch (ApiException e) {
-            String code = switch (e.code()) {
-                case "empty_json_body", "invalid_json_body" -> "invalid_json";
-                case "invalid_text" -> "invalid_value";
-                default -> e.code(); // payload_too_large, unsupported_media_type
-            };
-            throw new ResponseError(e.status(), "invalid_request", code, "", e.getMessage());
+            throw refused(e);
         }
         return ResponseRequest.parse(parsed.value());
     }
 
-    Response createResponse(HttpHeaders headers, InputStream body) {
+    /** A body (or WebSocket message) refused before it is read as a request, in the specification's terms. */
+    static ResponseError refused(ApiException e) {
+        String code = switch (e.code()) {
+            case "empty_json_body", "invalid_json_body" -> "invalid_json";
+            case "invalid_text" -> "invalid_value";
+            default -> e.code(); // payload_too_large, unsupported_media_type
+        };
+        return new ResponseError(e.status(), "invalid_request", code, "", e.getMessage());
+    }
+
+    void createResponse(HttpHeaders headers, InputStream body, AsyncResponse answer) {
         try {
             ResponseRequest request = request(headers, body);
             String user = caller.user();
             ResponseService.Response created = responses.create(user, request);
             if (request.stream()) {
                 StreamingOutput events = out -> streams.events(created, -1).write(ResponseEvents.sse(out));
-                return Response.ok(events, "text/event-stream").header("Cache-Control", "no-cache").build();
+                answer.resume(Response.ok(events, "text/event-stream").header("Cache-Control", "no-cache").build());
+            } else if (request.background()) {
+                answer.resume(json(200, created.object()));
+            } else {
+                whenEnded(created, answer, ended -> {
+                    responses.answered(ended);
+                    JsonObject object = ended.object();
+                    if ("failed".equals(object.getString("status"))) {
+                        return error(new ResponseError(500, "model_error", "model_error", "",
+                                object.getJsonObject("error").getString("message")));
+                    }
+                    return json(200, object);
+                });
             }
-            if (request.background()) {
-                return json(200, created.object());
-            }
-            ResponseService.Response ended = awaitEnd(created);
-            responses.answered(ended);
-            JsonObject object = ended.object();
-            if ("failed".equals(object.getString("status"))) {
-                return error(new ResponseError(500, "model_error", "model_error", "",
-                        object.getJsonObject("error").getString("message")));
-            }
-            return json(200, object);
         } catch (ResponseError e) {
-            return error(e);
+            answer.resume(error(e));
         }
     }
 

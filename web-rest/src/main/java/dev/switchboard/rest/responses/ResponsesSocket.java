@@ -1,15 +1,16 @@
 package dev.switchboard.rest.responses;
 
+import dev.switchboard.core.input.SocketClose;
 import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.responses.ContinuationCache;
 import dev.switchboard.core.responses.ResponseError;
 import dev.switchboard.core.responses.ResponseRequest;
 import dev.switchboard.core.responses.ResponseService;
 import dev.switchboard.core.responses.ResponseService.Continuation;
+import dev.switchboard.rest.JsonBody;
+import dev.switchboard.rest.errors.ApiException;
 import jakarta.enterprise.inject.spi.CDI;
-import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
-import jakarta.json.JsonReader;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import jakarta.websocket.CloseReason;
@@ -20,10 +21,11 @@ import jakarta.websocket.OnOpen;
 import jakarta.websocket.Session;
 import jakarta.websocket.server.ServerEndpoint;
 import java.io.IOException;
-import java.io.StringReader;
+import java.nio.ByteBuffer;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -49,11 +51,18 @@ public class ResponsesSocket {
     /** How many of its responses a connection can continue from memory. */
     static final int REMEMBERED = 16;
 
+    /** The most the container buffers of a message before handing a part over. */
+    private static final int PART_BYTES = 64 * 1024;
+
     private final ContinuationCache cache = new ContinuationCache(REMEMBERED);
     private final ConcurrentLinkedQueue<String> requests = new ConcurrentLinkedQueue<>();
     private final AtomicInteger waiting = new AtomicInteger();
     private final AtomicBoolean draining = new AtomicBoolean();
     private final Object sending = new Object();
+    /** The text message being read, part by part; only the container's thread for this session touches it. */
+    private final StringBuilder parts = new StringBuilder();
+    private long partBytes;
+    private boolean tooBig;
     private Session session;
     private String user;
     private ResponseStreams support;
@@ -70,7 +79,10 @@ public class ResponsesSocket {
             close(new CloseReason(CloseReason.CloseCodes.VIOLATED_POLICY, "unauthorized"));
             return;
         }
-        session.setMaxTextMessageBufferSize((int) support.settings().maxBodyBytes());
+        // Messages arrive in parts (message(String, boolean)): the container never has to hold or
+        // refuse a large one itself, and one above the limit is closed with our own reason.
+        session.setMaxTextMessageBufferSize(PART_BYTES);
+        session.setMaxBinaryMessageBufferSize(PART_BYTES);
         session.setMaxIdleTimeout(0);
         lifetime = support.scheduler().schedule(() -> {
             expired = true;
@@ -78,8 +90,50 @@ public class ResponsesSocket {
         }, support.settings().socketLifetimeMs(), TimeUnit.MILLISECONDS);
     }
 
+    /**
+     * A part of a text message; the whole message once its last part is in. One above the body
+     * limit closes the connection with 1009 and our reason; the parts already read are dropped.
+     */
     @OnMessage
-    public void message(String text) {
+    public void message(String part, boolean last) {
+        if (tooBig) {
+            return;
+        }
+        partBytes += utf8Length(part);
+        if (partBytes > support.settings().maxBodyBytes()) {
+            tooBig = true;
+            parts.setLength(0);
+            close(reason(SocketClose.tooBig(support.settings().maxBodyBytes())));
+            return;
+        }
+        parts.append(part);
+        if (last) {
+            String text = parts.toString();
+            parts.setLength(0);
+            partBytes = 0;
+            request(text);
+        }
+    }
+
+    /** Binary messages are not part of the protocol: answered with an error once whole, never buffered. */
+    @OnMessage
+    public void binary(ByteBuffer part, boolean last) {
+        if (last) {
+            sendError(new ResponseError(400, "invalid_request", "invalid_json", "",
+                    "binary messages are not supported: send each request as a JSON text message"));
+        }
+    }
+
+    private static long utf8Length(String s) {
+        long n = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            n += c < 0x80 ? 1 : c < 0x800 || Character.isSurrogate(c) ? 2 : 3; // a surrogate pair: 2 + 2
+        }
+        return n;
+    }
+
+    private void request(String text) {
         if (waiting.incrementAndGet() > support.settings().socketQueue() + 1) {
             waiting.decrementAndGet();
             sendError(new ResponseError(429, "too_many_requests", "rate_limit_exceeded", "",
@@ -98,14 +152,36 @@ public class ResponsesSocket {
         }
     }
 
+    /** What the container could not read (bad UTF-8, a broken frame): closed with our code and reason, never its own. */
     @OnError
     public void failed(Throwable error) {
         LOG.log(Level.FINE, () -> "WebSocket on /v1/responses failed: " + error);
+        if (session != null && session.isOpen()) {
+            close(reason(SocketClose.forError(error)));
+        }
+    }
+
+    private static CloseReason reason(SocketClose close) {
+        return new CloseReason(CloseReason.CloseCodes.getCloseCode(close.code()), close.reason());
     }
 
     private void drainLater() {
         if (draining.compareAndSet(false, true)) {
-            support.executor().execute(this::drain);
+            try {
+                support.executor().execute(this::drain);
+            } catch (RejectedExecutionException full) {
+                draining.set(false);
+                refuseWaiting();
+            }
+        }
+    }
+
+    /** Every response thread is busy: what waits on this connection is refused at once, not held. */
+    private void refuseWaiting() {
+        for (String text = requests.poll(); text != null; text = requests.poll()) {
+            waiting.decrementAndGet();
+            sendError(new ResponseError(503, "server_error", "server_busy", "",
+                    "every response thread of this server is busy; retry in a moment"));
         }
     }
 
@@ -135,6 +211,7 @@ public class ResponsesSocket {
         }
     }
 
+    /** One request, answered whatever happens: a failure is the documented error event, and the next request follows. */
     private void respond(String text) {
         Optional<String> previous = Optional.empty();
         try {
@@ -166,14 +243,20 @@ public class ResponsesSocket {
         } catch (ResponseError e) {
             cache.failed(previous);
             sendError(e);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "A /v1/responses WebSocket request failed", e);
+            cache.failed(previous);
+            sendError(new ResponseError(500, "server_error", "internal_error", "",
+                    "the request could not be completed; retry later"));
         }
     }
 
+    /** The same validation as the HTTP body's: strict JSON, storable strings, nothing after the value. */
     private static JsonValue parse(String text) {
-        try (JsonReader reader = Jsons.createReader(new StringReader(text))) {
-            return reader.readValue();
-        } catch (JsonException | IllegalStateException e) {
-            throw new ResponseError(400, "invalid_request", "invalid_json", "", "a message must be one JSON object");
+        try {
+            return JsonBody.json(text);
+        } catch (ApiException e) {
+            throw ResponsesResource.refused(e);
         }
     }
 

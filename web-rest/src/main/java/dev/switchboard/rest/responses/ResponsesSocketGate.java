@@ -19,7 +19,7 @@ import java.nio.charset.StandardCharsets;
  * are configured): without valid credentials the answer is the API's 401.
  * Every other request to the resource passes untouched to JAX-RS.
  */
-@WebFilter(urlPatterns = "/v1/responses")
+@WebFilter(urlPatterns = "/v1/responses", asyncSupported = true) // a request it passes on may be suspended
 public class ResponsesSocketGate extends HttpFilter {
 
     private static final long serialVersionUID = 1L;

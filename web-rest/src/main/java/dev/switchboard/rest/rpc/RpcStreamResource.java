@@ -7,9 +7,11 @@ import dev.switchboard.core.notify.NotificationHub;
 import dev.switchboard.core.notify.NotifySettings;
 import dev.switchboard.core.notify.Subscription;
 import dev.switchboard.core.runtime.RuntimeService;
+import dev.switchboard.rest.JsonBody;
 import dev.switchboard.rest.PushedStream;
 import dev.switchboard.rest.QueryParams;
 import dev.switchboard.rest.auth.Caller;
+import dev.switchboard.rest.errors.ApiException;
 import dev.switchboard.rest.errors.ErrorBody;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -21,8 +23,10 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.StreamingOutput;
+import jakarta.ws.rs.core.UriInfo;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -61,10 +65,11 @@ public class RpcStreamResource {
 
     @GET
     public Response stream(@HeaderParam("Accept") String accept, @QueryParam("after_seq") String afterSeq,
-            @QueryParam("thread_id") List<String> threadIds) {
+            @Context UriInfo uri) {
         if (!acceptsNdjson(accept)) {
             return ErrorBody.response(400, "invalid_accept", "accept header must be application/x-ndjson");
         }
+        List<String> threadIds = threadFilter(uri.getRequestUri().getRawQuery());
         Long after = afterSeq == null ? null : QueryParams.bounded(afterSeq, 0, 0, Long.MAX_VALUE, "after_seq");
         String user = caller.user();
         String session = runtime.status(user).sessionId();
@@ -73,6 +78,24 @@ public class RpcStreamResource {
                 .header("Cache-Control", "no-cache")
                 .header("Connection", "keep-alive")
                 .build();
+    }
+
+    /**
+     * The {@code thread_id} filter, null for none. Each value is a thread key: one that is blank,
+     * not UTF-8 or not storable is refused (400), never read as no filter at all.
+     */
+    static List<String> threadFilter(String rawQuery) {
+        List<String> values = QueryParams.values(rawQuery, "thread_id");
+        if (values.isEmpty()) {
+            return null;
+        }
+        for (String value : values) {
+            if (value.isBlank()) {
+                throw new ApiException(400, "invalid_thread_id", "thread_id must not be empty");
+            }
+            JsonBody.storable(value, "thread_id");
+        }
+        return values;
     }
 
     private void pump(String user, String session, Long after, List<String> threadIds, OutputStream out)
