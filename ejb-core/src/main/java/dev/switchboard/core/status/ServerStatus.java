@@ -3,26 +3,20 @@ package dev.switchboard.core.status;
 import dev.switchboard.core.lane.LaneController;
 import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
-import jakarta.persistence.EntityManager;
-import jakarta.persistence.PersistenceContext;
 
 /** Readiness facts for MicroProfile Health. */
 @Stateless
 public class ServerStatus {
 
-    @PersistenceContext(unitName = "switchboard")
-    EntityManager em;
+    @EJB
+    DatabaseProbe probe;
 
     @EJB
     LaneController lanes;
 
+    /** The database answered its probe within the last seconds ({@link DatabaseProbe}): never waits for it. */
     public boolean databaseReachable() {
-        try {
-            em.createNativeQuery("SELECT 1").getSingleResult();
-            return true;
-        } catch (RuntimeException e) {
-            return false;
-        }
+        return probe.reachable();
     }
 
     public boolean lanesRunning() {
