@@ -44,6 +44,8 @@ import org.junit.jupiter.api.Test;
 class DatabaseFaultsIT {
 
     private static final int PORT = 9203;
+    /** How long a loop may go without going round before liveness says the instance is stuck. */
+    private static final long STUCK_MS = 8_000;
     private static PgFaultProxy proxy;
     private static Instance instance;
     private static String db;
@@ -56,6 +58,7 @@ class DatabaseFaultsIT {
         env.put("DB_URL", "jdbc:postgresql://127.0.0.1:" + proxy.port() + "/" + db + "?sslmode=disable");
         env.put("SWITCHBOARD_LANES_MAX_CONCURRENT", "1");
         env.put("SWITCHBOARD_INGRESS_RELEASE_SWEEP_MS", "1000");
+        env.put("SWITCHBOARD_HEALTH_STUCK_MS", Long.toString(STUCK_MS));
         instance = Instance.start("it-faults", PORT, env);
     }
 
@@ -192,6 +195,45 @@ class DatabaseFaultsIT {
         assertEquals("cancelled", calls.get(0).outcome(), "attempt 1 stopped at its deadline: " + calls);
         assertEquals("completed", calls.get(1).outcome());
         assertEquals(List.of(), trace.overlaps(), "no two engine calls of the thread at work at once");
+    }
+
+    /**
+     * A database that hangs (every byte held both ways, as behind a dead network path): readiness
+     * says so within seconds, then liveness, once the heartbeat and the sequencer have been stuck
+     * for {@link #STUCK_MS} — while every health answer comes at once. When the database answers
+     * again the instance is live, ready and serving.
+     */
+    @Test
+    void aHungDatabaseMakesTheInstanceUnreadyThenNotLiveAndItRecovers() throws Exception {
+        proxy.stall(true);
+        try {
+            Await.until(Duration.ofSeconds(15), () -> health("/health/ready") == 503, "not ready while the database hangs");
+            Await.until(Duration.ofMillis(STUCK_MS + 15_000), () -> health("/health/live") == 503,
+                    "not live once a loop has been stuck for " + STUCK_MS + " ms");
+            // Each loop is stuck from its first call into the hung database on: the heartbeat's and the pump's.
+            Await.until(Duration.ofMillis(STUCK_MS + 15_000), () -> liveData().getString("lanes").startsWith("stuck for ")
+                    && liveData().getString("sequencer").startsWith("stuck for "), "the heartbeat and the pump both stuck");
+            assertEquals("progressing", liveData().getString("timers"), "the timers do not wait for the database");
+        } finally {
+            proxy.stall(false);
+        }
+        Await.until(Duration.ofSeconds(30), () -> health("/health/live") == 200 && health("/health/ready") == 200,
+                "live and ready again");
+        JsonObject run = instance.api.awaitRun(instance.api.message("after-the-hang", "back").getString("run_id"), 30);
+        assertEquals("succeeded", run.getString("status"), run.toString());
+    }
+
+    private static JsonObject liveData() {
+        return instance.api.get("/health/live").json().getJsonArray("checks").getJsonObject(0).getJsonObject("data");
+    }
+
+    /** The status of a health route, which must answer within a second whatever the database does. */
+    private static int health(String path) {
+        long t0 = System.nanoTime();
+        int status = instance.api.get(path).status();
+        long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+        assertTrue(ms < 1_000, path + " answered in " + ms + " ms");
+        return status;
     }
 
     @Test

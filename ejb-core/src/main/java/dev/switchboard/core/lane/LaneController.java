@@ -327,6 +327,16 @@ public class LaneController {
     }
 
     /** False when the lease heartbeat has not completed within a lease period: this instance's leases are at risk. */
+    /** Milliseconds since the lease heartbeat last completed (renewed or failed trying). */
+    public long heartbeatAgeMs() {
+        return keeper.heartbeatAgeMs();
+    }
+
+    /** Milliseconds since the lane timers last ran their deadline watchdog. */
+    public long timersAgeMs() {
+        return keeper.watchdogAgeMs();
+    }
+
     public boolean heartbeatCurrent() {
         return keeper.heartbeatCurrent();
     }

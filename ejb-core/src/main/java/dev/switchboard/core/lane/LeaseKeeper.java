@@ -25,6 +25,8 @@ final class LeaseKeeper {
     private final LongSupplier ticker;
     /** When the heartbeat last completed (renewed or failed trying); start-up counts as one. */
     private volatile long lastHeartbeatNanos;
+    /** When the deadline watchdog last ran; start-up counts as one. */
+    private volatile long lastWatchdogNanos;
 
     LeaseKeeper(LaneStore store, LaneRunner runner, String owner, long leaseMs, long marginMs, LongSupplier ticker) {
         this.store = store;
@@ -34,6 +36,7 @@ final class LeaseKeeper {
         this.marginNanos = TimeUnit.MILLISECONDS.toNanos(marginMs);
         this.ticker = ticker;
         this.lastHeartbeatNanos = ticker.getAsLong();
+        this.lastWatchdogNanos = lastHeartbeatNanos;
     }
 
     /**
@@ -68,6 +71,7 @@ final class LeaseKeeper {
     /** Stops every execution whose lease deadline passed without a renewal. */
     void enforceDeadlines() {
         long now = ticker.getAsLong();
+        lastWatchdogNanos = now;
         for (Execution e : runner.executions()) {
             if (e.isWorking() && e.pastDeadline(now) && e.stop(Execution.Stop.LEASE_LOST)) {
                 LOG.warning(() -> e + " passed its lease deadline without a renewal; stopped before the lease can expire");
@@ -89,6 +93,16 @@ final class LeaseKeeper {
     /** True while the heartbeat has completed within the last lease period (its timer is alive and not stuck). */
     boolean heartbeatCurrent() {
         return ticker.getAsLong() - lastHeartbeatNanos < leaseNanos;
+    }
+
+    /** Milliseconds since the heartbeat last completed, renewed or failed trying: how long a stuck one has been stuck. */
+    long heartbeatAgeMs() {
+        return TimeUnit.NANOSECONDS.toMillis(ticker.getAsLong() - lastHeartbeatNanos);
+    }
+
+    /** Milliseconds since the deadline watchdog last ran (every 50 ms on a timer thread of its own). */
+    long watchdogAgeMs() {
+        return TimeUnit.NANOSECONDS.toMillis(ticker.getAsLong() - lastWatchdogNanos);
     }
 
     private void beat() {

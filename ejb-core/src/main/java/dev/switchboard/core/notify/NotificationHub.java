@@ -81,6 +81,8 @@ public class NotificationHub {
     private long passesDone;
     private boolean fullPassRequested; // guarded by passLock
     private Thread pump;
+    /** When the pump last began a round (waiting at most a poll interval, or its back-off, then a pass). */
+    private volatile long lastRoundNanos = System.nanoTime();
     private ExecutorService replays;
 
     @PostConstruct
@@ -208,9 +210,15 @@ public class NotificationHub {
                 .build().toString();
     }
 
+    /** Milliseconds since the pump last went round (a pass done, or failed and backed off): how long a stuck one has been stuck. */
+    public long sequencerAgeMs() {
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lastRoundNanos);
+    }
+
     private void pumpLoop() {
         long backoff = 0;
         while (running) {
+            lastRoundNanos = System.nanoTime();
             try {
                 boolean woken = signal.await(backoff > 0 ? backoff : settings.pollMs());
                 if (!running) {

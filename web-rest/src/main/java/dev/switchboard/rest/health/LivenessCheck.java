@@ -1,23 +1,49 @@
 package dev.switchboard.rest.health;
 
+import dev.switchboard.core.status.ServerStatus;
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Liveness;
 
-/** Live while the JVM has heap to work with. */
+/**
+ * Live while the heap has room and the loops the instance depends on go round: the lease
+ * heartbeat, the notification sequencer and the lane timers. One that has not gone round for
+ * {@code switchboard.health.stuck-ms} is stuck — blocked in a hung database or starved of its
+ * thread — and only a restart helps. A database that is away is not this check's concern: the
+ * loops keep going round (failing) and readiness says so.
+ */
 @Liveness
 @ApplicationScoped
 public class LivenessCheck implements HealthCheck {
+
+    @EJB
+    ServerStatus status;
+
+    @Inject
+    @ConfigProperty(name = "switchboard.health.stuck-ms", defaultValue = "60000")
+    long stuckMs;
 
     @Override
     public HealthCheckResponse call() {
         Runtime rt = Runtime.getRuntime();
         long used = rt.totalMemory() - rt.freeMemory();
         boolean ok = used < rt.maxMemory() * 0.95;
-        return new HealthCheckResponse("heap", ok ? HealthCheckResponse.Status.UP : HealthCheckResponse.Status.DOWN,
-                Optional.of(Map.of("used_mb", used / (1024 * 1024), "max_mb", rt.maxMemory() / (1024 * 1024))));
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("used_mb", used / (1024 * 1024));
+        data.put("max_mb", rt.maxMemory() / (1024 * 1024));
+        for (Map.Entry<String, Long> age : status.progressAgesMs().entrySet()) {
+            boolean going = age.getValue() < stuckMs;
+            ok &= going;
+            data.put(age.getKey(), going ? "progressing" : "stuck for " + age.getValue() + " ms");
+        }
+        return new HealthCheckResponse("switchboard", ok ? HealthCheckResponse.Status.UP : HealthCheckResponse.Status.DOWN,
+                Optional.of(data));
     }
 }
