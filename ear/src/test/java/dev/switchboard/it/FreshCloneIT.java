@@ -58,7 +58,7 @@ class FreshCloneIT {
         if (!Files.exists(ROOT.resolve(".git"))) {
             throw new IllegalStateException("FreshCloneIT clones the project: " + ROOT + " is not a git checkout");
         }
-        assertFalse(answers(), "port 9080 already answers: stop the server running there first");
+        assertEquals(0, readiness(), "port 9080 already answers: stop the server running there first");
         Trees.delete(LOGS);
         Files.createDirectories(LOGS);
         home = Files.createTempDirectory(LOGS, "home-", PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
@@ -85,7 +85,7 @@ class FreshCloneIT {
                     server.destroyForcibly();
                 }
                 assertTrue(ended, "the README's run command did not end within 120 s of Ctrl-C");
-                Await.until(Duration.ofSeconds(30), () -> !answers(), "nothing answering on 9080 after Ctrl-C");
+                Await.until(Duration.ofSeconds(30), () -> readiness() == 0, "nothing answering on 9080 after Ctrl-C");
             }
         } finally {
             if (home != null) {
@@ -280,24 +280,16 @@ class FreshCloneIT {
                 throw new AssertionError("the README's run command exited with " + server.exitValue() + ":\n"
                         + tail(LOGS.resolve("run.log")));
             }
-            return answersReady();
+            return readiness() == 200;
         }, "the README's run command ready (see " + LOGS.resolve("run.log") + ")");
     }
 
-    private static boolean answers() {
+    /** What {@code /health/ready} on 9080 answers; 0 when nothing listens there. */
+    private static int readiness() {
         try {
-            API.send(API.request("/health/ready").GET());
-            return true;
+            return API.send(API.request("/health/ready").GET()).status();
         } catch (IllegalStateException refused) {
-            return false;
-        }
-    }
-
-    private static boolean answersReady() {
-        try {
-            return API.send(API.request("/health/ready").GET()).status() == 200;
-        } catch (IllegalStateException refused) {
-            return false;
+            return 0;
         }
     }
 

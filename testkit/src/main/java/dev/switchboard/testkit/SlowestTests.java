@@ -5,7 +5,6 @@ import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
@@ -41,32 +40,20 @@ public final class SlowestTests {
 
     /** Every class of every {@code TEST-*.xml} report in {@code <module>/target/*-reports*} written since {@code since}. */
     static List<ClassTime> read(Path root, long since) {
-        List<ClassTime> times = new ArrayList<>();
-        try (Stream<Path> modules = Files.list(root)) {
-            for (Path target : modules.map(m -> m.resolve("target")).filter(Files::isDirectory).toList()) {
-                try (Stream<Path> dirs = Files.list(target)) {
-                    for (Path dir : dirs.filter(d -> d.getFileName().toString().matches("(surefire|failsafe)-reports.*")).toList()) {
-                        try (Stream<Path> reports = Files.list(dir)) {
-                            for (Path report : reports.filter(r -> r.getFileName().toString().matches("TEST-.*\\.xml")
-                                    && modified(r) >= since).toList()) {
-                                times.add(parse(report, execution(root, dir)));
-                            }
-                        }
-                    }
-                }
-            }
+        try (Stream<Path> reports = Files.find(root, 4, (file, attributes) -> isReport(root, file)
+                && attributes.lastModifiedTime().toMillis() >= since)) {
+            return reports.map(report -> parse(report, execution(root, report.getParent()))).toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return times;
     }
 
-    private static long modified(Path file) {
-        try {
-            return Files.getLastModifiedTime(file).toMillis();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+    /** {@code <module>/target/(surefire|failsafe)-reports*}{@code /TEST-*.xml}, directly below the root. */
+    private static boolean isReport(Path root, Path file) {
+        Path relative = root.relativize(file);
+        return relative.getNameCount() == 4 && relative.getName(1).toString().equals("target")
+                && relative.getName(2).toString().matches("(surefire|failsafe)-reports.*")
+                && relative.getName(3).toString().matches("TEST-.*\\.xml");
     }
 
     /** "ear failsafe", "ejb-core failsafe h2": the module and the report directory's kind. */

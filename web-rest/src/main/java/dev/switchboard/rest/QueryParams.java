@@ -51,22 +51,21 @@ public final class QueryParams {
         return values;
     }
 
+    /** The raw text's bytes as UTF-8, with each {@code %XX} replaced by its byte and {@code +} by a space, decoded strictly. */
     private static String decode(String raw) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        for (int i = 0; i < raw.length(); i++) {
-            char c = raw.charAt(i);
-            if (c == '%') {
-                if (i + 2 >= raw.length() || Character.digit(raw.charAt(i + 1), 16) < 0
-                        || Character.digit(raw.charAt(i + 2), 16) < 0) {
+        byte[] in = raw.getBytes(StandardCharsets.UTF_8);
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(in.length);
+        for (int i = 0; i < in.length; i++) {
+            if (in[i] == '%') {
+                int high = i + 2 < in.length ? Character.digit(in[i + 1], 16) : -1;
+                int low = i + 2 < in.length ? Character.digit(in[i + 2], 16) : -1;
+                if (high < 0 || low < 0) {
                     throw invalidQuery();
                 }
-                bytes.write(Character.digit(raw.charAt(i + 1), 16) * 16 + Character.digit(raw.charAt(i + 2), 16));
+                bytes.write(high * 16 + low);
                 i += 2;
-            } else if (c == '+') {
-                bytes.write(' ');
             } else {
-                byte[] b = String.valueOf(c).getBytes(StandardCharsets.UTF_8);
-                bytes.write(b, 0, b.length);
+                bytes.write(in[i] == '+' ? ' ' : in[i]);
             }
         }
         try {

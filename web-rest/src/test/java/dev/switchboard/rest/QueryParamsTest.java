@@ -29,6 +29,8 @@ class QueryParamsTest {
         assertEquals(java.util.List.of("a b", "é", ""), QueryParams.values("thread_id=a+b&x=1&thread_id=%C3%A9&thread_id=", "thread_id"));
         assertEquals(java.util.List.of(), QueryParams.values(null, "thread_id"));
         assertEquals(java.util.List.of("t"), QueryParams.values("thread%5Fid=t", "thread_id"));
+        assertEquals(java.util.List.of("\uD83D\uDE00 é"), QueryParams.values("thread_id=\uD83D\uDE00+\u00e9", "thread_id"),
+                "characters sent unescaped are kept");
         for (String bad : new String[] {"thread_id=%zz", "thread_id=%C3", "thread_id=%ff", "thread_id=%", "thread_id=%e"}) {
             ApiException e = assertThrows(ApiException.class, () -> QueryParams.values(bad, "thread_id"), bad);
             assertEquals(400, e.status());

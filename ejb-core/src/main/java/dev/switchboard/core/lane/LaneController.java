@@ -326,7 +326,6 @@ public class LaneController {
         return runner.isAccepting();
     }
 
-    /** False when the lease heartbeat has not completed within a lease period: this instance's leases are at risk. */
     /** Milliseconds since the lease heartbeat last completed (renewed or failed trying). */
     public long heartbeatAgeMs() {
         return keeper.heartbeatAgeMs();
@@ -337,6 +336,7 @@ public class LaneController {
         return keeper.watchdogAgeMs();
     }
 
+    /** False when the lease heartbeat has not completed within a lease period: this instance's leases are at risk. */
     public boolean heartbeatCurrent() {
         return keeper.heartbeatCurrent();
     }

@@ -1,5 +1,6 @@
 package dev.switchboard.rest.health;
 
+import dev.switchboard.core.status.LoopProgress;
 import dev.switchboard.core.status.ServerStatus;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -13,11 +14,9 @@ import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Liveness;
 
 /**
- * Live while the heap has room and the loops the instance depends on go round: the lease
- * heartbeat, the notification sequencer and the lane timers. One that has not gone round for
- * {@code switchboard.health.stuck-ms} is stuck — blocked in a hung database or starved of its
- * thread — and only a restart helps. A database that is away is not this check's concern: the
- * loops keep going round (failing) and readiness says so.
+ * Live while the heap has room and the loops the instance depends on go round — the lease
+ * heartbeat, the notification sequencer and the lane timers ({@link LoopProgress}, with
+ * {@code switchboard.health.stuck-ms}). A database that is away is readiness's concern.
  */
 @Liveness
 @ApplicationScoped
@@ -38,11 +37,9 @@ public class LivenessCheck implements HealthCheck {
         Map<String, Object> data = new LinkedHashMap<>();
         data.put("used_mb", used / (1024 * 1024));
         data.put("max_mb", rt.maxMemory() / (1024 * 1024));
-        for (Map.Entry<String, Long> age : status.progressAgesMs().entrySet()) {
-            boolean going = age.getValue() < stuckMs;
-            ok &= going;
-            data.put(age.getKey(), going ? "progressing" : "stuck for " + age.getValue() + " ms");
-        }
+        LoopProgress loops = LoopProgress.of(status.progressAgesMs(), stuckMs);
+        data.putAll(loops.loops());
+        ok &= loops.going();
         return new HealthCheckResponse("switchboard", ok ? HealthCheckResponse.Status.UP : HealthCheckResponse.Status.DOWN,
                 Optional.of(data));
     }

@@ -22,6 +22,7 @@ import jakarta.websocket.Session;
 import jakarta.websocket.server.ServerEndpoint;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Future;
@@ -99,7 +100,7 @@ public class ResponsesSocket {
         if (tooBig) {
             return;
         }
-        partBytes += utf8Length(part);
+        partBytes += part.getBytes(StandardCharsets.UTF_8).length; // a part is at most PART_BYTES
         if (partBytes > support.settings().maxBodyBytes()) {
             tooBig = true;
             parts.setLength(0);
@@ -122,15 +123,6 @@ public class ResponsesSocket {
             sendError(new ResponseError(400, "invalid_request", "invalid_json", "",
                     "binary messages are not supported: send each request as a JSON text message"));
         }
-    }
-
-    private static long utf8Length(String s) {
-        long n = 0;
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            n += c < 0x80 ? 1 : c < 0x800 || Character.isSurrogate(c) ? 2 : 3; // a surrogate pair: 2 + 2
-        }
-        return n;
     }
 
     private void request(String text) {
