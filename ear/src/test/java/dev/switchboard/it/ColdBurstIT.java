@@ -5,14 +5,24 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.switchboard.testkit.Await;
 import jakarta.json.Json;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -20,50 +30,71 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.parallel.Isolated;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * A freshly started instance, Liberty's pools at their defaults, gets a burst of requests that
- * wait for their runs — non-streamed {@code POST /v1/responses} and {@code /v1/runs/{id}/wait} —
- * the moment it is ready. Each is answered when its 4 s run ends; while they wait, no request
- * thread is parked in the resource that took them (a thread dump shows it), and readiness, probed
- * every 100 ms, answers every probe within 3 s and 95 % of them within 1 s.
- * Before the waits were asynchronous, the few threads of a cold instance's pool sat in
- * {@code ResponsesResource.awaitEnd} waiting for wake-ups queued behind them on that same pool.
+ * The moment a freshly started instance is ready (Liberty's pools at their defaults), it gets 200
+ * concurrent requests of every kind that waits or streams — non-streamed and streamed
+ * {@code POST /v1/responses}, {@code /v1/runs/{id}/wait}, chat server-sent events — and of the
+ * plain kinds — {@code POST /v1/messages}, JSON-RPC {@code turn/start} — with engine delays of 0,
+ * 50 and 4,000 ms. Every request is answered within its own deadline plus 2 s, or refused at once
+ * (429/503 with {@code Retry-After}); {@code /health/ready}, probed every 100 ms, answers every
+ * probe within 3 s (and 95 % of them within 1 s over the long burst); and a thread dump taken mid-burst shows no request
+ * thread parked on a future, a semaphore or a latch in Switchboard's code. Before waits and
+ * streams were asynchronous, a cold instance's few request threads sat in the requests that waited
+ * (for wake-ups queued behind them on that same pool, or for their stream's next event).
  */
+@Isolated // a burst measured with the machine to itself: no other class's instances share its two cores
 class ColdBurstIT {
 
     private static final int PORT = 9223;
     private static final String NAME = "it-cold-burst";
-    private static final long ENGINE_MS = 4_000;
-    private static final int RESPONSES = 24;
-    private static final int WAITS = 8;
-    private static Instance instance;
+    /** Non-streamed and streamed responses, waits, chat streams, messages, JSON-RPC: 200 in all. */
+    private static final int RESPONSES = 40;
+    private static final int STREAMED = 40;
+    private static final int WAITS = 30;
+    private static final int CHATS = 30;
+    private static final int MESSAGES = 30;
+    private static final int RPCS = 30;
+    /** A request that only stores: its own deadline. */
+    private static final long STORE_DEADLINE_MS = 5_000;
+    /** A request that waits for its run: the client's timeout (and /wait's), longer than the queue of runs takes. */
+    private static final long RUN_DEADLINE_MS = 30_000;
+    private static final long GRACE_MS = 2_000;
+    /** A refusal is "at once". */
+    private static final long REFUSAL_MS = 1_000;
 
-    @BeforeAll
-    static void start() {
+    /** What one request got: its kind, status (or -1: no answer), when, and the deadline it had. */
+    private record Outcome(String kind, int status, long ms, long deadlineMs, String retryAfter, String detail) {
+
+        boolean refused() {
+            return status == 429 || status == 503;
+        }
+    }
+
+    @ParameterizedTest(name = "engine delay {0} ms")
+    @ValueSource(longs = {0, 50, 4_000})
+    void aColdInstanceAnswersAMixedBurstOrRefusesAtOnceAndHealthAnswersThroughout(long engineMs) throws Exception {
         String db = TestDatabase.recreate("switchboard_it_cold_burst");
         Map<String, String> env = Instance.defaults(db, PORT, NAME);
         env.put("SWITCHBOARD_ENGINE", "echo");
-        env.put("SWITCHBOARD_ENGINE_ECHO_DELAY_MS", Long.toString(ENGINE_MS));
-        instance = Instance.start(NAME, PORT, env);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (instance != null) {
+        env.put("SWITCHBOARD_ENGINE_ECHO_DELAY_MS", Long.toString(engineMs));
+        Instance instance = Instance.start(NAME, PORT, env);
+        try {
+            burst(instance.api, engineMs);
+        } finally {
             instance.stopNow();
         }
     }
 
-    @Test
-    void aColdInstanceAnswersABurstOfWaitingRequestsWithoutParkingAThreadOnThem() throws Exception {
-        Api api = instance.api;
-        ExecutorService clients = Executors.newFixedThreadPool(RESPONSES + WAITS + 1);
+    private static void burst(Api api, long engineMs) throws Exception {
+        ExecutorService clients = Executors.newFixedThreadPool(RESPONSES + STREAMED + WAITS + CHATS + MESSAGES + RPCS + 1);
         AtomicBoolean bursting = new AtomicBoolean(true);
         List<Long> healthMs = new ArrayList<>();
+        List<Outcome> outcomes = new ArrayList<>();
         try {
             Future<?> probes = clients.submit(() -> {
                 while (bursting.get()) {
@@ -76,41 +107,194 @@ class ColdBurstIT {
                 }
                 return null;
             });
-            long sent = System.nanoTime();
-            List<Future<Api.Reply>> answers = new ArrayList<>();
+
+            CountDownLatch go = new CountDownLatch(1);
+            List<Callable<Outcome>> requests = new ArrayList<>();
             for (int i = 0; i < RESPONSES; i++) {
                 String body = Json.createObjectBuilder().add("model", "echo").add("input", "burst " + i).build().toString();
-                answers.add(clients.submit(() -> api.postJson("/v1/responses", body)));
+                requests.add(() -> response(api, body));
+            }
+            for (int i = 0; i < STREAMED; i++) {
+                String body = Json.createObjectBuilder().add("model", "echo").add("input", "streamed " + i)
+                        .add("stream", true).build().toString();
+                requests.add(() -> streamedResponse(api, body));
             }
             for (int i = 0; i < WAITS; i++) {
-                String runId = api.message("cold-burst-" + i, "wait " + i).getString("run_id");
-                answers.add(clients.submit(() -> api.get("/v1/runs/" + runId + "/wait?timeout=30")));
+                String thread = "cold-wait-" + i;
+                requests.add(() -> waitForRun(api, thread));
             }
-
-            // Every request is in, none can have ended (the engine takes 4 s): they are all waiting now.
-            Await.until(Duration.ofSeconds(3), () -> executing(api) >= RESPONSES + WAITS, "every run executing");
-            List<String> parked = requestThreadsIn(threadDump(), "ResponsesResource", "RunsResource");
-            assertEquals(List.of(), parked, "request threads held by waiting requests");
-
-            for (Future<Api.Reply> answer : answers) {
-                Api.Reply reply = answer.get(ENGINE_MS + 20_000, TimeUnit.MILLISECONDS);
-                assertEquals(200, reply.status(), reply.body());
-                String status = reply.json().getString("status"); // a response's "completed", a run's "succeeded"
-                assertTrue(status.equals("completed") || status.equals("succeeded"), reply.body());
+            for (int i = 0; i < CHATS; i++) {
+                String thread = "cold-chat-" + i;
+                requests.add(() -> chatStream(api, thread));
             }
-            long allDoneMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sent);
-            assertTrue(allDoneMs < ENGINE_MS + 6_000, "the burst took " + allDoneMs + " ms for runs of " + ENGINE_MS + " ms");
+            for (int i = 0; i < MESSAGES; i++) {
+                String body = Json.createObjectBuilder().add("thread_key", "cold-message-" + i).add("text", "m " + i).build()
+                        .toString();
+                requests.add(() -> plain(api, "message", "/v1/messages", body, 202));
+            }
+            for (int i = 0; i < RPCS; i++) {
+                String body = Rpc.request(i + 1, "turn/start", Rpc.obj("thread_id", "cold-rpc-" + i, "input", Rpc.input("r " + i)));
+                requests.add(() -> plain(api, "rpc", "/rpc", body, 200));
+            }
+            List<Future<Outcome>> answers = new ArrayList<>();
+            for (Callable<Outcome> request : requests) {
+                answers.add(clients.submit(() -> {
+                    go.await();
+                    return request.call();
+                }));
+            }
+            go.countDown();
+
+            // Mid-burst: with a long engine, once the lanes are full; with a short one, as the requests land.
+            if (engineMs >= 1_000) {
+                Await.until(Duration.ofSeconds(10), () -> executing(api) >= 32, "runs executing");
+            } else {
+                Thread.sleep(300); // the requests are landing now; a dump a little later would find them all answered
+            }
+            List<String> parked = requestThreadsParkedIn(threadDump());
+            assertEquals(List.of(), parked, "request threads parked in Switchboard's code mid-burst");
+
+            for (Future<Outcome> answer : answers) {
+                synchronized (outcomes) {
+                    outcomes.add(answer.get(RUN_DEADLINE_MS + GRACE_MS + 10_000, TimeUnit.MILLISECONDS));
+                }
+            }
             bursting.set(false);
             probes.get(10, TimeUnit.SECONDS);
         } finally {
             bursting.set(false);
             clients.shutdownNow();
         }
+        System.out.println("cold burst, engine " + engineMs + " ms: " + summary(outcomes) + "; readiness probes "
+                + percentiles(healthMs));
+        for (Outcome o : outcomes) {
+            if (o.refused()) {
+                assertTrue(o.ms() <= REFUSAL_MS, "a refusal comes at once: " + o);
+                assertTrue(o.retryAfter() != null && o.retryAfter().matches("\\d+"), "a refusal says when to retry: " + o);
+            } else {
+                assertTrue(o.status() == 200 || o.status() == 202, "answered: " + o);
+                assertTrue(o.ms() <= o.deadlineMs() + GRACE_MS, "answered within its deadline and 2 s: " + o);
+            }
+        }
+        assertTrue(outcomes.stream().filter(o -> !o.refused()).count() >= outcomes.size() / 2,
+                "most of the burst is served, not refused: " + summary(outcomes));
         synchronized (healthMs) {
             assertTrue(healthMs.size() >= 5, "health probed during the burst: " + healthMs);
             assertTrue(healthMs.stream().allMatch(ms -> ms < 3_000), "every readiness probe answered 200 within 3 s: " + healthMs);
-            long withinASecond = healthMs.stream().filter(ms -> ms < 1_000).count();
-            assertTrue(withinASecond >= 0.95 * healthMs.size(), "95 % of the probes within 1 s: " + healthMs);
+            if (engineMs >= 1_000) {
+                // With short runs the whole burst is over in about 3 s of both cores' time, and a probe that
+                // arrives at its peak waits in Liberty's request queue behind it (1-2 s, docs/reliability.md):
+                // there, only the 3 s bound holds. Over a long burst 95 % must be quick.
+                long withinASecond = healthMs.stream().filter(ms -> ms < 1_000).count();
+                assertTrue(withinASecond >= 0.95 * healthMs.size(), "95 % of the probes within 1 s: " + healthMs);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ the requests
+
+    private static Outcome response(Api api, String body) throws Exception {
+        long t0 = System.nanoTime();
+        HttpResponse<String> r = Api.CLIENT.send(post(api, "/v1/responses", body, RUN_DEADLINE_MS), HttpResponse.BodyHandlers.ofString());
+        String detail = r.body();
+        if (r.statusCode() == 200 && !detail.contains("\"status\":\"completed\"")) {
+            return outcome("response", -1, t0, RUN_DEADLINE_MS, r, "not completed: " + detail);
+        }
+        return outcome("response", r.statusCode(), t0, RUN_DEADLINE_MS, r, detail);
+    }
+
+    private static Outcome streamedResponse(Api api, String body) throws Exception {
+        long t0 = System.nanoTime();
+        HttpResponse<String> r = Api.CLIENT.send(post(api, "/v1/responses", body, RUN_DEADLINE_MS), HttpResponse.BodyHandlers.ofString());
+        String text = r.body();
+        if (r.statusCode() == 200 && !(text.contains("event: response.completed") && text.endsWith("data: [DONE]\n\n"))) {
+            return outcome("streamed", -1, t0, RUN_DEADLINE_MS, r, "did not complete: " + text);
+        }
+        return outcome("streamed", r.statusCode(), t0, RUN_DEADLINE_MS, r, text.length() + " bytes");
+    }
+
+    /** Posts a message, then waits for its run with {@code /wait?timeout=30}. */
+    private static Outcome waitForRun(Api api, String thread) throws Exception {
+        long t0 = System.nanoTime();
+        String body = Json.createObjectBuilder().add("thread_key", thread).add("text", "wait for me").build().toString();
+        HttpResponse<String> posted = Api.CLIENT.send(post(api, "/v1/messages", body, STORE_DEADLINE_MS),
+                HttpResponse.BodyHandlers.ofString());
+        if (posted.statusCode() != 202) {
+            return outcome("wait", posted.statusCode(), t0, RUN_DEADLINE_MS, posted, posted.body());
+        }
+        String runId = Rpc.parse(posted.body()).getString("run_id");
+        HttpResponse<String> r = Api.CLIENT.send(HttpRequest.newBuilder(URI.create(api.base + "/v1/runs/" + runId
+                + "/wait?timeout=" + RUN_DEADLINE_MS / 1000)).timeout(Duration.ofMillis(RUN_DEADLINE_MS + GRACE_MS)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() == 200 && !r.body().contains("\"state\":\"succeeded\"")) {
+            return outcome("wait", -1, t0, RUN_DEADLINE_MS, r, "not succeeded: " + r.body());
+        }
+        return outcome("wait", r.statusCode(), t0, RUN_DEADLINE_MS, r, r.body());
+    }
+
+    /** Posts a chat message, then follows the chat thread's events from its start until its turn completed. */
+    private static Outcome chatStream(Api api, String thread) throws Exception {
+        long t0 = System.nanoTime();
+        String body = Json.createObjectBuilder().add("channel", "web").add("thread_id", thread).add("content", "chat").build()
+                .toString();
+        HttpResponse<String> posted = Api.CLIENT.send(post(api, "/v1/chat/messages", body, STORE_DEADLINE_MS),
+                HttpResponse.BodyHandlers.ofString());
+        if (posted.statusCode() != 202) {
+            return outcome("chat", posted.statusCode(), t0, RUN_DEADLINE_MS, posted, posted.body());
+        }
+        String chatThread = Rpc.parse(posted.body()).getString("thread_id");
+        HttpResponse<InputStream> r = Api.CLIENT.send(HttpRequest.newBuilder(URI.create(api.base + "/v1/chat/threads/"
+                + chatThread + "/events?last_event_id=0")).header("Accept", "text/event-stream")
+                .timeout(Duration.ofMillis(RUN_DEADLINE_MS)).GET().build(), HttpResponse.BodyHandlers.ofInputStream());
+        try (BufferedReader lines = new BufferedReader(new InputStreamReader(r.body(), StandardCharsets.UTF_8))) {
+            if (r.statusCode() != 200) {
+                return outcome("chat", r.statusCode(), t0, RUN_DEADLINE_MS, r, "");
+            }
+            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                if (line.equals("event: turn/completed")) {
+                    return outcome("chat", 200, t0, RUN_DEADLINE_MS, r, "turn completed");
+                }
+            }
+        }
+        return outcome("chat", -1, t0, RUN_DEADLINE_MS, r, "the stream ended before the turn completed");
+    }
+
+    private static Outcome plain(Api api, String kind, String path, String body, int expected) throws Exception {
+        long t0 = System.nanoTime();
+        HttpResponse<String> r = Api.CLIENT.send(post(api, path, body, STORE_DEADLINE_MS), HttpResponse.BodyHandlers.ofString());
+        boolean ok = r.statusCode() == expected && (!kind.equals("rpc") || r.body().contains("\"result\""));
+        return outcome(kind, ok ? 200 : r.statusCode() == 200 ? -1 : r.statusCode(), t0, STORE_DEADLINE_MS, r, r.body());
+    }
+
+    private static HttpRequest post(Api api, String path, String body, long deadlineMs) {
+        return HttpRequest.newBuilder(URI.create(api.base + path)).header("Content-Type", "application/json")
+                .timeout(Duration.ofMillis(deadlineMs + GRACE_MS)).POST(HttpRequest.BodyPublishers.ofString(body)).build();
+    }
+
+    private static Outcome outcome(String kind, int status, long t0, long deadlineMs, HttpResponse<?> r, String detail) {
+        return new Outcome(kind, status, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0), deadlineMs,
+                r.headers().firstValue("Retry-After").orElse(null), detail.length() > 300 ? detail.substring(0, 300) : detail);
+    }
+
+    // ------------------------------------------------------------------ what the test reads
+
+    /** Per kind: served/refused, and the served requests' p50 and max in ms. */
+    private static String summary(List<Outcome> outcomes) {
+        Map<String, List<Outcome>> byKind = outcomes.stream().collect(Collectors.groupingBy(Outcome::kind, TreeMap::new,
+                Collectors.toList()));
+        return byKind.entrySet().stream().map(e -> {
+            List<Long> served = e.getValue().stream().filter(o -> !o.refused()).map(Outcome::ms).sorted().toList();
+            long refused = e.getValue().stream().filter(Outcome::refused).count();
+            return e.getKey() + " " + served.size() + " served (p50 " + (served.isEmpty() ? "-" : served.get(served.size() / 2))
+                    + " ms, max " + (served.isEmpty() ? "-" : served.get(served.size() - 1)) + " ms), " + refused + " refused";
+        }).collect(Collectors.joining("; "));
+    }
+
+    private static String percentiles(List<Long> ms) {
+        synchronized (ms) {
+            List<Long> sorted = ms.stream().sorted(Comparator.naturalOrder()).toList();
+            return sorted.isEmpty() ? "none" : sorted.size() + " (p50 " + sorted.get(sorted.size() / 2) + " ms, p95 "
+                    + sorted.get((int) (sorted.size() * 0.95)) + " ms, max " + sorted.get(sorted.size() - 1) + " ms)";
         }
     }
 
@@ -129,18 +313,24 @@ class ColdBurstIT {
         return dump;
     }
 
-    /** The names of the server's request threads whose stack is inside one of {@code classes}. */
-    private static List<String> requestThreadsIn(String dump, String... classes) {
+    /** Frames a waiting thread passes through on its way to the code that chose to wait. */
+    private static final Pattern WAITING_MACHINERY = Pattern.compile(
+            "at (java\\.util\\.concurrent\\.|jdk\\.internal\\.|java\\.lang\\.Object\\.wait|java\\.lang\\.Thread\\.sleep)");
+
+    /**
+     * The server's request threads that wait (parked, sleeping or in {@code Object.wait}) where
+     * Switchboard's code chose to: the first frame past the waiting machinery is ours. (A thread
+     * held by the runtime itself, loading a class say, is not.)
+     */
+    private static List<String> requestThreadsParkedIn(String dump) {
         List<String> found = new ArrayList<>();
         for (String thread : dump.split("\n\n")) {
-            if (!thread.startsWith("\"Default Executor")) {
+            if (!thread.startsWith("\"Default Executor") || !thread.contains("State: WAITING")
+                    && !thread.contains("State: TIMED_WAITING")) {
                 continue;
             }
-            for (String c : classes) {
-                if (thread.contains("dev.switchboard.rest.") && thread.contains("." + c + ".")) {
-                    found.add(thread.lines().findFirst().orElse("") + " in " + c);
-                }
-            }
+            thread.lines().map(String::strip).filter(l -> l.startsWith("at ") && !WAITING_MACHINERY.matcher(l).lookingAt())
+                    .findFirst().filter(frame -> frame.startsWith("at dev.switchboard.")).ifPresent(frame -> found.add(thread));
         }
         return found;
     }

@@ -6,6 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.switchboard.testkit.Await;
 import jakarta.json.JsonObject;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,7 +22,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * Clients that stop reading hold nobody else up: 70 WebSocket subscribers (more than any fixed
@@ -23,14 +33,20 @@ import org.junit.jupiter.api.Test;
  * large notifications filling their TCP buffers. Meanwhile a normal client still receives live
  * notifications at once and another resumes from a seq at once (replays never wait for a slow
  * subscriber); after the send timeout the stalled WebSockets are closed, told a resume point that
- * skips nothing they did not receive.
+ * skips nothing they did not receive. And an instance with as many streams open, or clients
+ * waiting, as it takes refuses one more at once — 503 {@code server_busy} with {@code Retry-After} —
+ * and takes it again once one ends.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SlowConsumersIT {
 
     private static final int PORT = 9204;
     private static final int STALLED_SOCKETS = 70;
     private static final int STALLED_STREAMS = 3;
     private static final long SEND_TIMEOUT_MS = 6_000;
+    /** Streams and waiting clients the instance takes (its defaults are 10,000): a few more than the other test holds. */
+    private static final int STREAMS_MAX = 6;
+    private static final int WAITING_MAX = 3;
     private static Instance instance;
     private static String db;
 
@@ -40,6 +56,8 @@ class SlowConsumersIT {
         Map<String, String> env = Instance.defaults(db, PORT, "it-slow");
         env.put("SWITCHBOARD_WS_SEND_TIMEOUT_MS", Long.toString(SEND_TIMEOUT_MS));
         env.put("SWITCHBOARD_NOTIFY_BUFFER", "100");
+        env.put("SWITCHBOARD_STREAMS_MAX", Integer.toString(STREAMS_MAX));
+        env.put("SWITCHBOARD_RUNS_MAX_WAITING", Integer.toString(WAITING_MAX));
         instance = Instance.start("it-slow", PORT, env);
     }
 
@@ -111,6 +129,109 @@ class SlowConsumersIT {
         }
         JsonObject ready = instance.api.get("/health/ready").json();
         assertEquals("UP", ready.getString("status"), ready.toString());
+    }
+
+    @Test
+    @Order(1) // first: the other test's stalled streams would hold places until the server notices them gone
+    void aFullInstanceRefusesOneMoreStreamOrWaitingClientAtOnceAndSaysWhenToRetry() throws Exception {
+        List<HttpResponse<InputStream>> open = new ArrayList<>();
+        Path gate = Files.createTempDirectory("slow-gate").resolve("open");
+        try {
+            // Streams: open until one is refused (the other test may still be letting go of its own).
+            HttpResponse<InputStream> refused = null;
+            for (int i = 0; i <= STREAMS_MAX && refused == null; i++) {
+                HttpResponse<InputStream> r = ndjson();
+                if (r.statusCode() == 200) {
+                    open.add(r);
+                } else {
+                    refused = r;
+                }
+            }
+            assertTrue(refused != null, "one stream more than " + STREAMS_MAX + " is refused");
+            assertBusy(refused, "code");
+            long t0 = System.nanoTime();
+            HttpResponse<InputStream> streamedResponse = Api.CLIENT.send(instance.api.request("/v1/responses")
+                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(
+                            "{\"model\":\"echo\",\"input\":\"refused\",\"stream\":true}")).build(),
+                    HttpResponse.BodyHandlers.ofInputStream());
+            assertTrue(System.nanoTime() - t0 < 1_000_000_000L, "refused at once");
+            assertBusy(streamedResponse, "code"); // the Open Responses body: error.code server_busy
+
+            open.remove(0).body().close(); // one client goes away: its place is free once the server notices
+            Await.until(Duration.ofSeconds(15), () -> {
+                HttpResponse<InputStream> again = ndjson();
+                if (again.statusCode() == 200) {
+                    open.add(again);
+                    return true;
+                }
+                close(again);
+                return false;
+            }, "a stream taken again after one ended");
+
+            // Waiting clients: three wait for runs held at a gate; a fourth is refused at once.
+            List<java.util.concurrent.CompletableFuture<HttpResponse<String>>> waits = new ArrayList<>();
+            for (int i = 0; i < WAITING_MAX; i++) {
+                String runId = instance.api.message("held-" + UUID.randomUUID(), "await " + gate + "; held").getString("run_id");
+                waits.add(Api.CLIENT.sendAsync(instance.api.request("/v1/runs/" + runId + "/wait?timeout=60").GET().build(),
+                        HttpResponse.BodyHandlers.ofString()));
+            }
+            String other = instance.api.message("held-" + UUID.randomUUID(), "await " + gate + "; other").getString("run_id");
+            Await.until(Duration.ofSeconds(10), () -> instance.api.get("/v1/runs/" + other + "/wait?timeout=0").status() == 503,
+                    "a client waiting beyond " + WAITING_MAX + " refused");
+            HttpResponse<InputStream> refusedWait = Api.CLIENT.send(instance.api.request("/v1/runs/" + other + "/wait?timeout=5")
+                    .GET().build(), HttpResponse.BodyHandlers.ofInputStream());
+            assertBusy(refusedWait, "code");
+            Files.createFile(gate); // the held runs end: their clients are answered, and a wait is taken again
+            for (var wait : waits) {
+                HttpResponse<String> answered = wait.get(30, java.util.concurrent.TimeUnit.SECONDS);
+                assertEquals(200, answered.statusCode(), answered.body());
+                assertTrue(answered.body().contains("\"state\":\"succeeded\""), answered.body());
+            }
+            assertEquals("succeeded", instance.api.awaitRun(other, 30).getString("state"));
+        } finally {
+            for (HttpResponse<InputStream> r : open) {
+                r.body().close();
+            }
+            if (!Files.exists(gate)) {
+                Files.createFile(gate);
+            }
+        }
+        Await.until(Duration.ofSeconds(15), () -> {
+            HttpResponse<InputStream> r = ndjson();
+            close(r);
+            return r.statusCode() == 200;
+        }, "the places of the streams this test held free again");
+    }
+
+    private static HttpResponse<InputStream> ndjson() {
+        try {
+            return Api.CLIENT.send(instance.api.request("/rpc/stream").header("Accept", "application/x-ndjson").GET().build(),
+                    HttpResponse.BodyHandlers.ofInputStream());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void close(HttpResponse<InputStream> r) {
+        try {
+            r.body().close();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** 503, {@code Retry-After} in seconds, and {@code server_busy} in the error body. */
+    private static void assertBusy(HttpResponse<InputStream> r, String member) throws IOException {
+        String body;
+        try (InputStream in = r.body()) {
+            body = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        assertEquals(503, r.statusCode(), body);
+        assertEquals("1", r.headers().firstValue("Retry-After").orElse(null), body);
+        assertEquals("server_busy", Rpc.parse(body).getJsonObject("error").getString(member), body);
     }
 
     private static void closeQuietly(StalledClient c) {

@@ -123,9 +123,12 @@ public class RunService {
     /**
      * Completes with the run once it is terminal, or with its current state when the timeout
      * passes first; empty when the user has no such run.
+     *
+     * @throws dev.switchboard.core.status.ServerBusy when the instance has as many clients waiting as it takes
      */
     public CompletionStage<Optional<RunView>> awaitTerminal(String userKey, String runId, long timeoutMs) {
         CompletableFuture<Optional<RunView>> result = new CompletableFuture<>();
+        waiters.admit(result);
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         check(userKey, runId, deadline, result);
         return result;

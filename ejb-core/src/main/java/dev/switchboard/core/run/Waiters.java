@@ -1,12 +1,17 @@
 package dev.switchboard.core.run;
 
+import dev.switchboard.core.status.ServerBusy;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * The threads that wake clients waiting for a run ({@code /wait}, a non-streamed response): their
@@ -14,6 +19,8 @@ import java.util.concurrent.ScheduledExecutorService;
  * container's context, not the server's shared pool: a waiting request holds no thread, and what
  * wakes it must never queue behind requests that may themselves be waiting — on a cold instance
  * with few pool threads, that queue never drained. Each task is a timer or one short read.
+ * At most {@code SWITCHBOARD_RUNS_MAX_WAITING} clients wait at once (each costs a timer and a
+ * little memory); one more is refused at once ({@link ServerBusy}).
  */
 @ApplicationScoped
 public class Waiters {
@@ -23,6 +30,12 @@ public class Waiters {
 
     @Resource
     ManagedThreadFactory threadFactory;
+
+    @Inject
+    @ConfigProperty(name = "switchboard.runs.max-waiting", defaultValue = "10000")
+    int maxWaiting;
+
+    private final AtomicInteger waiting = new AtomicInteger();
 
     private ScheduledExecutorService executor;
 
@@ -38,5 +51,18 @@ public class Waiters {
 
     public ScheduledExecutorService executor() {
         return executor;
+    }
+
+    /**
+     * Counts a client in until {@code done} completes.
+     *
+     * @throws ServerBusy when {@link #maxWaiting} clients wait already
+     */
+    public void admit(CompletionStage<?> done) {
+        if (waiting.incrementAndGet() > maxWaiting) {
+            waiting.decrementAndGet();
+            throw new ServerBusy(maxWaiting + " clients are waiting for runs on this instance; retry shortly", 1);
+        }
+        done.whenComplete((r, e) -> waiting.decrementAndGet());
     }
 }

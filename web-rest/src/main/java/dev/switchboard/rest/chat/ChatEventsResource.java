@@ -5,10 +5,10 @@ import dev.switchboard.core.conversation.Submissions;
 import dev.switchboard.core.notify.Notification;
 import dev.switchboard.core.notify.NotificationHub;
 import dev.switchboard.core.notify.NotifySettings;
-import dev.switchboard.core.notify.Subscription;
-import dev.switchboard.rest.PushedStream;
 import dev.switchboard.rest.QueryParams;
 import dev.switchboard.rest.auth.Caller;
+import dev.switchboard.rest.streams.NotificationFeed;
+import dev.switchboard.rest.streams.OpenStreams;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -17,16 +17,14 @@ import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.QueryParam;
-import jakarta.ws.rs.core.Response;
-import jakarta.ws.rs.core.StreamingOutput;
-import java.io.IOException;
-import java.io.OutputStream;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import jakarta.ws.rs.container.AsyncResponse;
+import jakarta.ws.rs.container.Suspended;
+import jakarta.ws.rs.core.Context;
 import java.nio.charset.StandardCharsets;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * {@code GET /v1/chat/threads/{thread_id}/events}: a chat thread's notifications as server-sent
@@ -36,7 +34,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * seq, replaying what was missed (spec decision I12) — or a {@code stream/gap} event where retention
  * pruned part of it; without one, the stream starts now. A comment
  * line keeps the connection alive; a client too slow to keep up gets a {@code stream/overflow} event
- * and the stream ends (it resumes with its last id).
+ * and the stream ends (it resumes with its last id). An open stream holds no thread ({@link OpenStreams}).
  */
 @Path("/v1/chat/threads/{thread_id}/events")
 @ApplicationScoped
@@ -56,75 +54,53 @@ public class ChatEventsResource {
     @Inject
     NotifySettings settings;
 
+    @Inject
+    OpenStreams streams;
+
     @GET
-    public Response events(@PathParam("thread_id") String threadId, @HeaderParam("Last-Event-ID") String lastEventId,
-            @QueryParam("last_event_id") String lastEventIdQuery) {
+    public void events(@PathParam("thread_id") String threadId, @HeaderParam("Last-Event-ID") String lastEventId,
+            @QueryParam("last_event_id") String lastEventIdQuery, @Context HttpServletRequest request,
+            @Context HttpServletResponse response, @Suspended AsyncResponse answer) {
         String user = caller.user();
         UUID id = Submissions.uuid(threadId).filter(t -> chat.thread(user, t).isPresent())
                 .orElseThrow(ChatResource::threadNotFound);
         String resume = lastEventId != null && !lastEventId.isBlank() ? lastEventId.strip() : lastEventIdQuery;
         Long after = resume == null ? null : QueryParams.bounded(resume, 0, 0, Long.MAX_VALUE, "last_event_id");
-        StreamingOutput body = out -> pump(user, id.toString(), after, PushedStream.of(out));
-        return Response.ok(body, EVENT_STREAM)
-                .header("Cache-Control", "no-cache")
-                .header("X-Accel-Buffering", "no")
-                .build();
+        streams.open(request, response, EVENT_STREAM, new NotificationFeed(hub, user, Set.of(id.toString()),
+                settings.buffer(), after, new Events(id.toString())));
     }
 
-    private void pump(String user, String threadKey, Long after, OutputStream out) throws IOException {
-        Semaphore ready = new Semaphore(0);
-        AtomicLong overflowAt = new AtomicLong(-1);
-        Subscription sub = new Subscription(user, Set.of(threadKey), settings.buffer(), new Subscription.Sink() {
-            @Override
-            public void available() {
-                ready.release();
-            }
+    /** Server-sent events: the seq as the id, the method as the event name, a comment as keep-alive. */
+    private record Events(String threadKey) implements NotificationFeed.Frames {
 
-            @Override
-            public void overflow(long lastSentSeq) {
-                overflowAt.set(lastSentSeq);
-                ready.release();
-            }
-        });
-        try {
-            hub.subscribe(sub, after);
-            write(out, ": subscribed\n\n"); // the stream is live from here on
-            out.flush();
-            while (true) {
-                boolean wrote = false;
-                for (Notification n = sub.poll(); n != null; n = sub.poll()) {
-                    if (n.seq() < 0) { // stream/gap: part of the replay was pruned; it has no id of its own
-                        write(out, "event: " + n.method() + "\ndata: " + n.line() + "\n\n");
-                        wrote = true;
-                    } else if (threadKey.equals(n.threadKey())) { // not the user's thread-less notices
-                        write(out, "id: " + n.seq() + "\nevent: " + n.method() + "\ndata: " + n.line() + "\n\n");
-                        wrote = true;
-                    }
-                }
-                if (overflowAt.get() >= 0) {
-                    write(out, "event: stream/overflow\ndata: " + Notification.overflowNotice(overflowAt.get()) + "\n\n");
-                    out.flush();
-                    return;
-                }
-                if (wrote) {
-                    out.flush();
-                }
-                if (!ready.tryAcquire(settings.keepAliveMs(), TimeUnit.MILLISECONDS) && !sub.isClosed()) {
-                    write(out, ": keep-alive\n\n"); // also how a vanished client is noticed
-                    out.flush();
-                }
-                if (sub.isClosed() && overflowAt.get() < 0) {
-                    return;
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } finally {
-            hub.unsubscribe(sub);
+        @Override
+        public byte[] greeting() {
+            return bytes(": subscribed\n\n"); // the stream is live from here on
         }
-    }
 
-    private static void write(OutputStream out, String text) throws IOException {
-        out.write(text.getBytes(StandardCharsets.UTF_8));
+        @Override
+        public byte[] notification(Notification n) {
+            if (n.seq() < 0) { // stream/gap: part of the replay was pruned; it has no id of its own
+                return bytes("event: " + n.method() + "\ndata: " + n.line() + "\n\n");
+            }
+            if (!threadKey.equals(n.threadKey())) { // not the user's thread-less notices
+                return null;
+            }
+            return bytes("id: " + n.seq() + "\nevent: " + n.method() + "\ndata: " + n.line() + "\n\n");
+        }
+
+        @Override
+        public byte[] overflow(long lastSentSeq) {
+            return bytes("event: stream/overflow\ndata: " + Notification.overflowNotice(lastSentSeq) + "\n\n");
+        }
+
+        @Override
+        public byte[] keepAlive() {
+            return bytes(": keep-alive\n\n");
+        }
+
+        private static byte[] bytes(String frame) {
+            return frame.getBytes(StandardCharsets.UTF_8);
+        }
     }
 }

@@ -179,7 +179,7 @@ public class ChatResource {
     private static ApiException rejected(ChatRejectedException e) {
         switch (e.reason()) {
             case QUEUE_FULL:
-                return new ApiException(429, "queue_full", e.getMessage());
+                return new ApiException(429, "queue_full", e.getMessage(), 1); // room again as the thread's turns end
             case NOT_FOUND:
                 return new ApiException(404, "thread_not_found", e.getMessage());
             case NOT_AUTHORIZED:

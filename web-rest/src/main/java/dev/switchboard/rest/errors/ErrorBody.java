@@ -14,6 +14,17 @@ public final class ErrorBody {
         return Response.status(status).type(MediaType.APPLICATION_JSON_TYPE).entity(json(code, message)).build();
     }
 
+    /**
+     * A refusal that is only about now (a full queue or pool): the envelope with
+     * {@code retry_after} (seconds) and the same in a {@code Retry-After} header.
+     */
+    public static Response busy(int status, String code, String message, int retryAfterSeconds) {
+        String body = Jsons.createObjectBuilder().add("error", Jsons.createObjectBuilder().add("code", code)
+                .add("message", message).add("retry_after", retryAfterSeconds)).build().toString();
+        return Response.status(status).type(MediaType.APPLICATION_JSON_TYPE).header("Retry-After", retryAfterSeconds)
+                .entity(body).build();
+    }
+
     /** {@code {"error":{"code":…,"message":…}}}. */
     public static String json(String code, String message) {
         return Jsons.createObjectBuilder()

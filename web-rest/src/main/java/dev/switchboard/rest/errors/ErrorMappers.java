@@ -1,5 +1,6 @@
 package dev.switchboard.rest.errors;
 
+import dev.switchboard.core.status.ServerBusy;
 import jakarta.ws.rs.HttpMethod;
 import jakarta.ws.rs.NotAcceptableException;
 import jakarta.ws.rs.NotAllowedException;
@@ -33,7 +34,19 @@ public final class ErrorMappers {
     public static class Api implements ExceptionMapper<ApiException> {
         @Override
         public Response toResponse(ApiException e) {
+            if (e.retryAfterSeconds() > 0) {
+                return ErrorBody.busy(e.status(), e.code(), e.getMessage(), e.retryAfterSeconds());
+            }
             return ErrorBody.response(e.status(), e.code(), e.getMessage());
+        }
+    }
+
+    /** A full pool or queue: 503 {@code server_busy} at once, with when to retry. */
+    @Provider
+    public static class Busy implements ExceptionMapper<ServerBusy> {
+        @Override
+        public Response toResponse(ServerBusy e) {
+            return ErrorBody.busy(503, "server_busy", e.getMessage(), e.retryAfterSeconds());
         }
     }
 
@@ -89,9 +102,9 @@ public final class ErrorMappers {
         public Response toResponse(Throwable e) {
             if (databaseUnreachable(e)) {
                 LOG.log(Level.WARNING, "Database failure", e);
-                return ErrorBody.response(503, "database_unavailable",
+                return ErrorBody.busy(503, "database_unavailable",
                         "the database did not answer or rolled the request back;"
-                                + " retry (with the same Idempotency-Key for a message)");
+                                + " retry (with the same Idempotency-Key for a message)", 1);
             }
             if (malformedUri(e)) {
                 ContainerErrors.Answer answer = ContainerErrors.forStatus(400);

@@ -8,19 +8,21 @@ import dev.switchboard.core.notify.Subscription;
 import dev.switchboard.core.responses.ResponseError;
 import dev.switchboard.core.responses.ResponseObjects;
 import dev.switchboard.core.responses.ResponseService;
-import dev.switchboard.rest.PushedStream;
+import dev.switchboard.rest.streams.OpenStreams;
+import dev.switchboard.rest.streams.StreamFeed;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonReader;
 import jakarta.json.JsonValue;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -34,7 +36,8 @@ import java.util.logging.Logger;
  * {@code data:} line, LF only, written and flushed whole; {@code sequence_number} counts from 0;
  * keep-alives are {@code : ping} comments. Over a WebSocket ({@link ResponsesSocket}) the same
  * events are one message each, without keep-alives or {@code [DONE]}. A client that goes away
- * stops the stream, not the run.
+ * stops the stream, not the run. The events are made when something wakes them (a delta, the
+ * run's end), never by a thread that waits for them — except the WebSocket's own ({@link #write}).
  */
 final class ResponseEvents {
 
@@ -48,7 +51,11 @@ final class ResponseEvents {
     private final String messageId;
     private final StringBuilder streamed = new StringBuilder();
     private final long startingAfter;
-    private Sink out;
+    /** Events made and not yet handed out. */
+    private final List<JsonObject> ready = new ArrayList<>();
+    private Subscription deltas;
+    private CompletableFuture<ResponseService.Response> end;
+    private ResponseService.Response finished;
     private int sequence;
     private boolean messageOpen;
 
@@ -64,99 +71,138 @@ final class ResponseEvents {
         this.messageId = ResponseObjects.messageId(created.record().responseId());
     }
 
-    /** Where the events go: server-sent events, or a WebSocket's messages. */
+    /** Where the events go over a WebSocket: one message each. */
     interface Sink {
 
         void event(JsonObject event) throws IOException;
-
-        /** Nothing happened for a while; tell the client the response is alive. */
-        void keepAlive() throws IOException;
-
-        /** After the terminal event. */
-        void done() throws IOException;
     }
 
-    /** Server-sent events (spec §5.3): {@code event:} equal to the type, one {@code data:} line, LF, flushed whole. */
-    static Sink sse(OutputStream body) {
-        OutputStream out = PushedStream.of(body);
-        return new Sink() {
+    /**
+     * Server-sent events (spec §5.3): {@code event:} equal to the type, one {@code data:} line, LF,
+     * each written whole; {@code : ping} comments keep the stream alive; {@code data: [DONE]} ends it.
+     * An open stream holds no thread ({@link OpenStreams}).
+     */
+    StreamFeed sse() {
+        return new StreamFeed() {
             @Override
-            public void event(JsonObject e) throws IOException {
-                frame("event: " + e.getString("type") + "\ndata: " + e + "\n\n");
+            public void start(Runnable wake) {
+                ResponseEvents.this.start(wake);
             }
 
             @Override
-            public void keepAlive() throws IOException {
-                frame(": ping\n\n");
+            public boolean fill(Consumer<byte[]> out) {
+                boolean ended = take(e -> out.accept(frame("event: " + e.getString("type") + "\ndata: " + e + "\n\n")));
+                if (ended) {
+                    out.accept(frame("data: [DONE]\n\n"));
+                }
+                return ended;
             }
 
             @Override
-            public void done() throws IOException {
-                frame("data: [DONE]\n\n");
+            public byte[] keepAlive() {
+                return frame(": ping\n\n");
             }
 
-            private void frame(String frame) throws IOException {
-                out.write(frame.getBytes(StandardCharsets.UTF_8));
-                out.flush();
+            @Override
+            public void close() {
+                ResponseEvents.this.close();
             }
         };
     }
 
+    private static byte[] frame(String frame) {
+        return frame.getBytes(StandardCharsets.UTF_8);
+    }
+
     /**
-     * Sends the response's events to its end.
-     *
-     * @return the response as it ended, or null when the client went away first
+     * Begins: the first events at once, then the run's deltas and its end, each of which calls
+     * {@code wake} (from any thread) when {@link #take} has more to hand out.
      */
-    ResponseService.Response write(Sink out) {
-        this.out = out;
-        Semaphore ready = new Semaphore(0);
-        Subscription deltas = new Subscription(created.record().userKey(), Set.of(created.record().threadKey()),
-                settings.buffer(), new Subscription.Sink() {
+    void start(Runnable wake) {
+        // The first events before anything else: a delta missed meanwhile is sent with the rest at the end.
+        ResponseObjects.State first = created.state().isTerminal() ? ResponseObjects.State.inProgress() : created.state();
+        send(event("response.created").add("response", ResponseObjects.response(created.record().responseId(),
+                created.record().createdAt(), created.record().previousResponseId(), created.record().request(), first)));
+        send(event("response.in_progress").add("response", ResponseObjects.response(created.record().responseId(),
+                created.record().createdAt(), created.record().previousResponseId(), created.record().request(),
+                ResponseObjects.State.inProgress())));
+        deltas = new Subscription(created.record().userKey(), Set.of(created.record().threadKey()), settings.buffer(),
+                new Subscription.Sink() {
                     @Override
                     public void available() {
-                        ready.release();
+                        wake.run();
                     }
 
                     @Override
                     public void overflow(long lastSentSeq) {
-                        ready.release(); // deltas are a preview: the end sends whatever text they missed
+                        wake.run(); // deltas are a preview: the end sends whatever text they missed
                     }
                 });
-        try {
-            // The first bytes before anything else: a delta missed meanwhile is sent with the rest at the end.
-            ResponseObjects.State first = created.state().isTerminal() ? ResponseObjects.State.inProgress() : created.state();
-            send(event("response.created").add("response", ResponseObjects.response(created.record().responseId(),
-                    created.record().createdAt(), created.record().previousResponseId(), created.record().request(), first)));
-            send(event("response.in_progress").add("response", ResponseObjects.response(created.record().responseId(),
-                    created.record().createdAt(), created.record().previousResponseId(), created.record().request(),
-                    ResponseObjects.State.inProgress())));
-            hub.subscribe(deltas, null);
-            CompletableFuture<ResponseService.Response> end = responses.awaitEnd(created, timeoutMs).toCompletableFuture();
-            end.whenComplete((r, e) -> ready.release());
-            while (!end.isDone()) {
-                drain(deltas);
-                if (!ready.tryAcquire(settings.keepAliveMs(), TimeUnit.MILLISECONDS) && !end.isDone()) {
-                    out.keepAlive();
-                }
-            }
+        hub.subscribe(deltas, null);
+        end = responses.awaitEnd(created, timeoutMs).toCompletableFuture();
+        end.whenComplete((r, e) -> wake.run());
+    }
+
+    /**
+     * Hands {@code out} the events made since last time: the deltas that arrived, and once the run
+     * ended the rest of the response to its terminal event.
+     *
+     * @return true when the terminal event was handed out
+     */
+    boolean take(Consumer<JsonObject> out) {
+        if (finished == null) {
             drain(deltas);
-            ResponseService.Response finished = end.join();
-            responses.answered(finished);
-            finish(finished);
-            out.done();
-            return finished;
+            if (end.isDone()) {
+                finished = end.join();
+                responses.answered(finished);
+                finish(finished);
+            }
+        }
+        ready.forEach(out);
+        ready.clear();
+        return finished != null;
+    }
+
+    void close() {
+        if (deltas != null) {
+            hub.unsubscribe(deltas);
+        }
+    }
+
+    /**
+     * Sends the response's events to its end over a WebSocket, on the calling thread (one of the
+     * socket's own, {@link ResponseStreams}).
+     *
+     * @return the response as it ended, or null when the client went away first
+     */
+    ResponseService.Response write(Sink out) {
+        Semaphore wake = new Semaphore(0);
+        try {
+            start(wake::release);
+            List<JsonObject> events = new ArrayList<>();
+            while (true) {
+                boolean ended = take(events::add);
+                for (JsonObject e : events) {
+                    out.event(e);
+                }
+                events.clear();
+                if (ended) {
+                    return finished;
+                }
+                wake.acquire();
+            }
         } catch (IOException gone) {
             LOG.log(Level.FINE, () -> "The client of " + created.record().responseId() + " went away; the run goes on");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
-            hub.unsubscribe(deltas);
+            close();
         }
         return null;
     }
 
     /** Sends the text of the run's {@code item/delta} notifications that arrived. */
-    private void drain(Subscription deltas) throws IOException {
+    private void drain(Subscription deltas) {
         for (Notification n = deltas.poll(); n != null; n = deltas.poll()) {
             if (!"item/delta".equals(n.method())) {
                 continue;
@@ -168,7 +214,7 @@ final class ResponseEvents {
         }
     }
 
-    private void delta(String text) throws IOException {
+    private void delta(String text) {
         if (text.isEmpty()) {
             return;
         }
@@ -178,7 +224,7 @@ final class ResponseEvents {
                 .add("content_index", 0).add("delta", text).add("logprobs", JsonValue.EMPTY_JSON_ARRAY));
     }
 
-    private void openMessage() throws IOException {
+    private void openMessage() {
         if (messageOpen) {
             return;
         }
@@ -190,7 +236,7 @@ final class ResponseEvents {
                 .add("part", ResponseObjects.textPart("")));
     }
 
-    private void finish(ResponseService.Response finished) throws IOException {
+    private void finish(ResponseService.Response finished) {
         JsonObject response = finished.object();
         String status = response.getString("status");
         if (!"completed".equals(status)) {
@@ -236,12 +282,12 @@ final class ResponseEvents {
     }
 
     /** One event as one frame: {@code event:} equal to its type, its JSON on one {@code data:} line. */
-    private void send(JsonObjectBuilder event) throws IOException {
+    private void send(JsonObjectBuilder event) {
         JsonObject e = event.build();
         if (e.getInt("sequence_number") <= startingAfter) {
             return; // a replay resumes after what the client has
         }
-        out.event(e);
+        ready.add(e);
     }
 
     private static JsonObject parse(String json) {

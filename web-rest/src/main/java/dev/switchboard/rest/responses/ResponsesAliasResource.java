@@ -2,6 +2,8 @@ package dev.switchboard.rest.responses;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.container.AsyncResponse;
@@ -19,8 +21,9 @@ public class ResponsesAliasResource {
     ResponsesResource responses;
 
     @POST
-    public void create(@Context HttpHeaders headers, InputStream body, @Suspended AsyncResponse answer) {
-        responses.createResponse(headers, body, answer);
+    public void create(@Context HttpHeaders headers, InputStream body, @Context HttpServletRequest request,
+            @Context HttpServletResponse response, @Suspended AsyncResponse answer) {
+        responses.createResponse(headers, body, request, response, answer);
     }
 
     @POST

@@ -4,12 +4,16 @@ import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.responses.ResponseError;
 import dev.switchboard.core.responses.ResponseRequest;
 import dev.switchboard.core.responses.ResponseService;
+import dev.switchboard.core.status.ServerBusy;
 import dev.switchboard.rest.JsonBody;
 import dev.switchboard.rest.auth.Caller;
 import dev.switchboard.rest.errors.ApiException;
+import dev.switchboard.rest.streams.OpenStreams;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -21,9 +25,9 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import jakarta.ws.rs.core.StreamingOutput;
 import java.io.InputStream;
 import java.util.Optional;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.logging.Level;
@@ -57,9 +61,13 @@ public class ResponsesResource {
     @Inject
     ResponsesSettings settings;
 
+    @Inject
+    OpenStreams openStreams;
+
     @POST
-    public void create(@Context HttpHeaders headers, InputStream body, @Suspended AsyncResponse answer) {
-        createResponse(headers, body, answer);
+    public void create(@Context HttpHeaders headers, InputStream body, @Context HttpServletRequest request,
+            @Context HttpServletResponse response, @Suspended AsyncResponse answer) {
+        createResponse(headers, body, request, response, answer);
     }
 
     /**
@@ -69,11 +77,14 @@ public class ResponsesResource {
      */
     @GET
     @Path("{id}")
-    public Response read(@PathParam("id") String id, @QueryParam("stream") String stream,
-            @QueryParam("starting_after") String startingAfter) {
+    public void read(@PathParam("id") String id, @QueryParam("stream") String stream,
+            @QueryParam("starting_after") String startingAfter, @Context HttpServletRequest request,
+            @Context HttpServletResponse response, @Suspended AsyncResponse answer) {
         boolean streaming = "true".equals(stream);
         if (stream != null && !streaming && !"false".equals(stream)) {
-            return error(new ResponseError(400, "invalid_request", "invalid_value", "stream", "stream must be true or false"));
+            answer.resume(error(new ResponseError(400, "invalid_request", "invalid_value", "stream",
+                    "stream must be true or false")));
+            return;
         }
         long after;
         try {
@@ -82,18 +93,30 @@ public class ResponsesResource {
                 throw new NumberFormatException();
             }
         } catch (NumberFormatException e) {
-            return error(new ResponseError(400, "invalid_request", "invalid_value", "starting_after",
-                    "starting_after must be a sequence number (a whole number from 0)"));
+            answer.resume(error(new ResponseError(400, "invalid_request", "invalid_value", "starting_after",
+                    "starting_after must be a sequence number (a whole number from 0)")));
+            return;
         }
         Optional<ResponseService.Response> found = responses.find(caller.user(), id);
         if (found.isEmpty()) {
-            return notFound(id);
+            answer.resume(notFound(id));
+            return;
         }
         if (!streaming) {
-            return json(200, found.get().object());
+            answer.resume(json(200, found.get().object()));
+            return;
         }
-        StreamingOutput events = out -> streams.events(found.get(), after).write(ResponseEvents.sse(out));
-        return Response.ok(events, "text/event-stream").header("Cache-Control", "no-cache").build();
+        openStream(found.get(), after, request, response, answer);
+    }
+
+    /** Answers with {@code started}'s events as server-sent events; a full instance refuses at once (503). */
+    private void openStream(ResponseService.Response started, long after, HttpServletRequest request,
+            HttpServletResponse response, AsyncResponse answer) {
+        try {
+            openStreams.open(request, response, "text/event-stream", streams.events(started, after).sse());
+        } catch (ServerBusy e) {
+            answer.resume(busy(e));
+        }
     }
 
     @POST
@@ -128,7 +151,14 @@ public class ResponsesResource {
         answer.setTimeout(settings.runTimeoutMs() + ANSWER_GRACE_MS, TimeUnit.MILLISECONDS);
         answer.setTimeoutHandler(late -> late.resume(error(new ResponseError(500, "server_error", "internal_error", "",
                 "the response did not end within the run timeout"))));
-        responses.awaitEnd(started, settings.runTimeoutMs()).whenComplete((ended, failure) -> {
+        CompletionStage<ResponseService.Response> end;
+        try {
+            end = responses.awaitEnd(started, settings.runTimeoutMs());
+        } catch (ServerBusy e) {
+            answer.resume(busy(e));
+            return;
+        }
+        end.whenComplete((ended, failure) -> {
             if (failure != null) {
                 LOG.log(Level.WARNING, "Waiting for response " + started.record().responseId() + " failed", failure);
                 answer.resume(error(new ResponseError(500, "server_error", "internal_error", "",
@@ -167,14 +197,14 @@ public class ResponsesResource {
         return new ResponseError(e.status(), "invalid_request", code, "", e.getMessage());
     }
 
-    void createResponse(HttpHeaders headers, InputStream body, AsyncResponse answer) {
+    void createResponse(HttpHeaders headers, InputStream body, HttpServletRequest httpRequest,
+            HttpServletResponse httpResponse, AsyncResponse answer) {
         try {
             ResponseRequest request = request(headers, body);
             String user = caller.user();
             ResponseService.Response created = responses.create(user, request);
             if (request.stream()) {
-                StreamingOutput events = out -> streams.events(created, -1).write(ResponseEvents.sse(out));
-                answer.resume(Response.ok(events, "text/event-stream").header("Cache-Control", "no-cache").build());
+                openStream(created, -1, httpRequest, httpResponse, answer);
             } else if (request.background()) {
                 answer.resume(json(200, created.object()));
             } else {
@@ -210,5 +240,11 @@ public class ResponsesResource {
 
     static Response error(ResponseError e) {
         return json(e.status(), errorBody(e));
+    }
+
+    /** A full pool or queue, in the specification's terms, with when to retry. */
+    static Response busy(ServerBusy e) {
+        return Response.fromResponse(error(new ResponseError(503, "server_error", "server_busy", "", e.getMessage())))
+                .header("Retry-After", e.retryAfterSeconds()).build();
     }
 }

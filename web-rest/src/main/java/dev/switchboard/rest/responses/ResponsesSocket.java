@@ -7,6 +7,7 @@ import dev.switchboard.core.responses.ResponseError;
 import dev.switchboard.core.responses.ResponseRequest;
 import dev.switchboard.core.responses.ResponseService;
 import dev.switchboard.core.responses.ResponseService.Continuation;
+import dev.switchboard.core.status.ServerBusy;
 import dev.switchboard.rest.JsonBody;
 import dev.switchboard.rest.errors.ApiException;
 import jakarta.enterprise.inject.spi.CDI;
@@ -216,25 +217,14 @@ public class ResponsesSocket {
             ResponseService.Response created = remembered.isPresent()
                     ? support.responses().create(user, request, remembered)
                     : support.responses().create(user, request);
-            cache.ended(previous, support.events(created, -1).write(new ResponseEvents.Sink() {
-                @Override
-                public void event(JsonObject event) throws IOException {
-                    send(event.toString());
-                }
-
-                @Override
-                public void keepAlive() {
-                    // a WebSocket needs none: the connection has no idle timeout
-                }
-
-                @Override
-                public void done() {
-                    // the terminal event ends a response; the connection stays for the next
-                }
-            }));
+            // No keep-alives (the connection has no idle timeout) and no [DONE]: the connection stays for the next.
+            cache.ended(previous, support.events(created, -1).write(event -> send(event.toString())));
         } catch (ResponseError e) {
             cache.failed(previous);
             sendError(e);
+        } catch (ServerBusy e) {
+            cache.failed(previous);
+            sendError(new ResponseError(503, "server_error", "server_busy", "", e.getMessage()));
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "A /v1/responses WebSocket request failed", e);
             cache.failed(previous);

@@ -5,17 +5,19 @@ import dev.switchboard.core.lifecycle.Lifecycle;
 import dev.switchboard.core.notify.Notification;
 import dev.switchboard.core.notify.NotificationHub;
 import dev.switchboard.core.notify.NotifySettings;
-import dev.switchboard.core.notify.Subscription;
 import dev.switchboard.core.runtime.RuntimeService;
 import dev.switchboard.rest.JsonBody;
-import dev.switchboard.rest.PushedStream;
 import dev.switchboard.rest.QueryParams;
 import dev.switchboard.rest.auth.Caller;
 import dev.switchboard.rest.errors.ApiException;
 import dev.switchboard.rest.errors.ErrorBody;
+import dev.switchboard.rest.streams.NotificationFeed;
+import dev.switchboard.rest.streams.OpenStreams;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
@@ -23,27 +25,24 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.container.AsyncResponse;
+import jakarta.ws.rs.container.Suspended;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.Response;
-import jakarta.ws.rs.core.StreamingOutput;
 import jakarta.ws.rs.core.UriInfo;
-import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 
 /**
  * {@code GET /rpc/stream}: the notification stream as NDJSON (holon-serve spec §6), with
  * Switchboard's {@code after_seq} replay and {@code thread_id} filter. One line per notification,
  * a bare newline as keep-alive; a subscriber too slow to keep up gets a {@code stream/overflow}
- * line and the stream ends (it resumes with {@code after_seq}).
+ * line and the stream ends (it resumes with {@code after_seq}). An open stream holds no thread
+ * ({@link OpenStreams}).
  */
 @Path("rpc/stream")
 @ApplicationScoped
@@ -63,21 +62,53 @@ public class RpcStreamResource {
     @Inject
     NotifySettings settings;
 
+    @Inject
+    OpenStreams streams;
+
     @GET
-    public Response stream(@HeaderParam("Accept") String accept, @QueryParam("after_seq") String afterSeq,
-            @Context UriInfo uri) {
+    public void stream(@HeaderParam("Accept") String accept, @QueryParam("after_seq") String afterSeq,
+            @Context UriInfo uri, @Context HttpServletRequest request, @Context HttpServletResponse response,
+            @Suspended AsyncResponse answer) {
         if (!acceptsNdjson(accept)) {
-            return ErrorBody.response(400, "invalid_accept", "accept header must be application/x-ndjson");
+            answer.resume(ErrorBody.response(400, "invalid_accept", "accept header must be application/x-ndjson"));
+            return;
         }
         List<String> threadIds = threadFilter(uri.getRequestUri().getRawQuery());
         Long after = afterSeq == null ? null : QueryParams.bounded(afterSeq, 0, 0, Long.MAX_VALUE, "after_seq");
         String user = caller.user();
         String session = runtime.status(user).sessionId();
-        StreamingOutput body = out -> pump(user, session, after, threadIds, PushedStream.of(out));
-        return Response.ok(body, NDJSON)
-                .header("Cache-Control", "no-cache")
-                .header("Connection", "keep-alive")
-                .build();
+        streams.open(request, response, NDJSON, new NotificationFeed(hub, user,
+                threadIds == null ? null : new HashSet<>(threadIds), settings.buffer(), after, new Lines(session)));
+    }
+
+    /** NDJSON: one line per notification, a bare newline as keep-alive. */
+    private record Lines(String session) implements NotificationFeed.Frames {
+
+        @Override
+        public byte[] greeting() {
+            return session.isEmpty() ? null : line(Jsons.createObjectBuilder().add("jsonrpc", "2.0")
+                    .add("method", "thread/started")
+                    .add("params", Lifecycle.thread("started", "running", session, Instant.now())).build().toString());
+        }
+
+        @Override
+        public byte[] notification(Notification n) {
+            return line(n.line());
+        }
+
+        @Override
+        public byte[] overflow(long lastSentSeq) {
+            return line(Notification.overflowNotice(lastSentSeq));
+        }
+
+        @Override
+        public byte[] keepAlive() {
+            return new byte[] {'\n'};
+        }
+
+        private static byte[] line(String json) {
+            return (json + "\n").getBytes(StandardCharsets.UTF_8);
+        }
     }
 
     /**
@@ -96,65 +127,6 @@ public class RpcStreamResource {
             JsonBody.storable(value, "thread_id");
         }
         return values;
-    }
-
-    private void pump(String user, String session, Long after, List<String> threadIds, OutputStream out)
-            throws IOException {
-        Semaphore ready = new Semaphore(0);
-        AtomicLong overflowAt = new AtomicLong(-1);
-        Subscription sub = new Subscription(user, threadIds == null ? null : new HashSet<>(threadIds),
-                settings.buffer(), new Subscription.Sink() {
-                    @Override
-                    public void available() {
-                        ready.release();
-                    }
-
-                    @Override
-                    public void overflow(long lastSentSeq) {
-                        overflowAt.set(lastSentSeq);
-                        ready.release();
-                    }
-                });
-        try {
-            // Subscribed before the greeting goes out: a client that has read the greeting misses nothing after it.
-            hub.subscribe(sub, after);
-            if (!session.isEmpty()) {
-                write(out, Jsons.createObjectBuilder().add("jsonrpc", "2.0").add("method", "thread/started")
-                        .add("params", Lifecycle.thread("started", "running", session, Instant.now())).build().toString());
-            }
-            out.flush();
-            while (true) {
-                boolean wrote = false;
-                for (Notification n = sub.poll(); n != null; n = sub.poll()) {
-                    write(out, n.line());
-                    wrote = true;
-                }
-                if (overflowAt.get() >= 0) {
-                    write(out, Notification.overflowNotice(overflowAt.get()));
-                    out.flush();
-                    return;
-                }
-                if (wrote) {
-                    out.flush();
-                }
-                if (!ready.tryAcquire(settings.keepAliveMs(), TimeUnit.MILLISECONDS) && !sub.isClosed()) {
-                    out.write('\n'); // keep-alive; also how a vanished client is noticed
-                    out.flush();
-                }
-                if (sub.isClosed() && overflowAt.get() < 0) {
-                    return;
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } finally {
-            hub.unsubscribe(sub);
-        }
-    }
-
-    private static void write(OutputStream out, String line) throws IOException {
-        out.write(line.getBytes(StandardCharsets.UTF_8));
-        out.write('\n');
     }
 
     /** Holon's Accept rule: a listed {@code application/x-ndjson} (parameters allowed) or {@code *}{@code /*}. */
