@@ -124,7 +124,7 @@ public class RunService {
      * Completes with the run once it is terminal, or with its current state when the timeout
      * passes first; empty when the user has no such run.
      *
-     * @throws dev.switchboard.core.status.ServerBusy when the instance has as many clients waiting as it takes
+     * @throws dev.switchboard.core.input.ServerBusy when the instance has as many clients waiting as it takes
      */
     public CompletionStage<Optional<RunView>> awaitTerminal(String userKey, String runId, long timeoutMs) {
         CompletableFuture<Optional<RunView>> result = new CompletableFuture<>();

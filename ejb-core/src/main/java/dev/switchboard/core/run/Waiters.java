@@ -1,6 +1,6 @@
 package dev.switchboard.core.run;
 
-import dev.switchboard.core.status.ServerBusy;
+import dev.switchboard.core.input.ServerBusy;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;

@@ -1,6 +1,6 @@
 package dev.switchboard.rest.errors;
 
-import dev.switchboard.core.status.ServerBusy;
+import dev.switchboard.core.input.ServerBusy;
 import jakarta.ws.rs.HttpMethod;
 import jakarta.ws.rs.NotAcceptableException;
 import jakarta.ws.rs.NotAllowedException;

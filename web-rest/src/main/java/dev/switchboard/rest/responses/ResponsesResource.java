@@ -1,10 +1,10 @@
 package dev.switchboard.rest.responses;
 
+import dev.switchboard.core.input.ServerBusy;
 import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.responses.ResponseError;
 import dev.switchboard.core.responses.ResponseRequest;
 import dev.switchboard.core.responses.ResponseService;
-import dev.switchboard.core.status.ServerBusy;
 import dev.switchboard.rest.JsonBody;
 import dev.switchboard.rest.auth.Caller;
 import dev.switchboard.rest.errors.ApiException;

@@ -1,5 +1,6 @@
 package dev.switchboard.rest.responses;
 
+import dev.switchboard.core.input.ServerBusy;
 import dev.switchboard.core.input.SocketClose;
 import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.responses.ContinuationCache;
@@ -7,7 +8,6 @@ import dev.switchboard.core.responses.ResponseError;
 import dev.switchboard.core.responses.ResponseRequest;
 import dev.switchboard.core.responses.ResponseService;
 import dev.switchboard.core.responses.ResponseService.Continuation;
-import dev.switchboard.core.status.ServerBusy;
 import dev.switchboard.rest.JsonBody;
 import dev.switchboard.rest.errors.ApiException;
 import jakarta.enterprise.inject.spi.CDI;

@@ -1,7 +1,7 @@
 package dev.switchboard.rest.streams;
 
+import dev.switchboard.core.input.ServerBusy;
 import dev.switchboard.core.notify.NotifySettings;
-import dev.switchboard.core.status.ServerBusy;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;

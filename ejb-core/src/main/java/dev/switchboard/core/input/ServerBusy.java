@@ -1,4 +1,4 @@
-package dev.switchboard.core.status;
+package dev.switchboard.core.input;
 
 import jakarta.ejb.ApplicationException;
 
