@@ -76,7 +76,6 @@ pghost="${PGHOST:-127.0.0.1}"
 pgport="${PGPORT:-5432}"
 pg_own_port="${BENCH_PG_PORT:-5497}"
 db_name=switchboard_bench
-db_url="${BENCH_DB_URL:-}"
 port="${BENCH_PORT:-9280}"
 concurrency="${BENCH_CONCURRENCY:-16}"
 notify_rate="${BENCH_NOTIFY_RATE:-200}"
@@ -129,34 +128,9 @@ fi
 ./mvnw -q -pl ear liberty:create liberty:install-feature liberty:deploy
 rm -f target/liberty/wlp/usr/servers/switchboard/configDropins/overrides/liberty-plugin-variable-config.xml
 
-pg_pid=
-stop_postgres() {
-  if [ -n "$pg_pid" ]; then
-    kill "$pg_pid" 2>/dev/null || true
-    for _ in $(seq 1 120); do kill -0 "$pg_pid" 2>/dev/null || break; sleep 0.5; done
-    pg_pid=
-  fi
-}
-if [ -z "$db_url" ]; then
-  # A PostgreSQL of the benchmark's own, with pg_stat_statements preloaded (BenchPostgres).
-  echo "== PostgreSQL of the benchmark's own on port $pg_own_port"
-  pg_out="$root/target/bench-pg.out"
-  mkdir -p "$root/target"
-  ./mvnw -q -pl bench exec:java -Dexec.mainClass=dev.switchboard.bench.BenchPostgres \
-    -Dexec.args="$pg_own_port $root/target/bench-pg $db_name" >"$pg_out" 2>&1 &
-  for _ in $(seq 1 240); do
-    if grep -q '^ready ' "$pg_out"; then break; fi
-    if ! kill -0 $! 2>/dev/null; then cat "$pg_out" >&2; exit 1; fi
-    sleep 0.5
-  done
-  grep -q '^ready ' "$pg_out" || { cat "$pg_out" >&2; echo "the benchmark's PostgreSQL did not start" >&2; exit 1; }
-  pg_pid=$(awk '/^ready /{print $2}' "$pg_out")
-  db_url=$(awk '/^ready /{print $3}' "$pg_out")
-else
-  echo "== fresh database $db_name on $pghost:$pgport"
-  psql -h "$pghost" -p "$pgport" -U postgres -q -v ON_ERROR_STOP=1 -c "DROP DATABASE IF EXISTS $db_name WITH (FORCE)"
-  psql -h "$pghost" -p "$pgport" -U postgres -q -v ON_ERROR_STOP=1 -c "CREATE DATABASE $db_name"
-fi
+# shellcheck source=scripts/bench-postgres.sh
+. "$root/scripts/bench-postgres.sh"
+start_postgres
 
 start_instance() { # $1: echo delay in ms; $2, $3: another instance name and port (default: the benchmark's)
   echo "== starting instance ${2:-$instance} on port ${3:-$port} (echo delay $1 ms)"

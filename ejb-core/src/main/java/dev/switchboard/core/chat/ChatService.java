@@ -304,7 +304,8 @@ public class ChatService {
         }
         UUID sessionId = UUID.randomUUID();
         long now = clock.millis();
-        boolean created = ledger.ensureSession(userKey, sessionId, now);
+        // Two first messages of a user at once both create its runtime row: the loser retries and finds it.
+        boolean created = UniqueViolation.retryOnce(() -> ledger.ensureSession(userKey, sessionId, now));
         if (created) {
             SessionPruning.countWarning((int) Math.min(Integer.MAX_VALUE, records.sessionCount())).ifPresent(LOG::warning);
             sessionStarted.fireAsync(new SessionStarted(userKey, sessionId, now)).exceptionally(error -> {

@@ -18,11 +18,14 @@ import jakarta.ejb.TransactionAttributeType;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.inject.Inject;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -80,6 +83,9 @@ public class NotificationHub {
     private long passesBegun;
     private long passesDone;
     private boolean fullPassRequested; // guarded by passLock
+    private final List<PendingStart> pendingStarts = new ArrayList<>(); // guarded by passLock
+    /** Starts a pending subscription whose pass has not come in time (the pump is stuck). */
+    private ScheduledExecutorService startDeadlines;
     private Thread pump;
     /** When the pump last began a round (waiting at most a poll interval, or its back-off, then a pass). */
     private volatile long lastRoundNanos = System.nanoTime();
@@ -92,6 +98,7 @@ public class NotificationHub {
         running = true;
         meters.gauge(Meters.Gauge.SUBSCRIBERS, live::size);
         replays = Executors.newFixedThreadPool(2, threadFactory);
+        startDeadlines = Executors.newSingleThreadScheduledExecutor(threadFactory);
         pump = threadFactory.newThread(this::pumpLoop);
         pump.setName("switchboard-notify-pump");
         pump.start();
@@ -116,9 +123,56 @@ public class NotificationHub {
         return afterSeq;
     }
 
+    /**
+     * {@code subscribe(subscription, null)} for a caller that must not wait (a request's stream):
+     * the subscription goes live, from where delivery then stands, once a full pump pass that began
+     * after this call is done — or after {@link #FRESH_PASS_WAIT_MS} when the pump is stuck — and
+     * then {@code onLive} runs, on the pump's thread or a timer's. Unsubscribing meanwhile cancels it.
+     */
+    public void subscribeFromNow(Subscription subscription, Runnable onLive) {
+        PendingStart pending;
+        synchronized (passLock) {
+            pending = new PendingStart(subscription, passesBegun + 1, onLive);
+            pendingStarts.add(pending);
+            fullPassRequested = true;
+            signal.raise();
+        }
+        try {
+            startDeadlines.schedule(() -> startIfPending(pending), FRESH_PASS_WAIT_MS, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException stopping) {
+            subscription.close();
+        }
+    }
+
+    /** A subscription waiting for a fresh pass ({@link #subscribeFromNow}). */
+    private record PendingStart(Subscription subscription, long afterPass, Runnable onLive) {
+    }
+
+    private void startIfPending(PendingStart pending) {
+        synchronized (passLock) {
+            if (!pendingStarts.remove(pending)) {
+                return; // started by its pass
+            }
+        }
+        start(pending);
+    }
+
+    private void start(PendingStart pending) {
+        synchronized (feedLock) {
+            if (pending.subscription().isClosed()) {
+                return;
+            }
+            pending.subscription().startAt(delivered);
+            live.add(pending.subscription());
+        }
+        pending.onLive().run();
+    }
+
     public void unsubscribe(Subscription subscription) {
-        live.remove(subscription);
         subscription.close();
+        synchronized (feedLock) { // after a pending start's check-and-add, never between them
+            live.remove(subscription);
+        }
     }
 
     public int subscriberCount() {
@@ -233,10 +287,19 @@ public class NotificationHub {
                 try {
                     pump(full);
                 } finally {
+                    List<PendingStart> due = new ArrayList<>();
                     synchronized (passLock) {
                         passesDone++;
                         passLock.notifyAll();
+                        for (Iterator<PendingStart> it = pendingStarts.iterator(); it.hasNext();) {
+                            PendingStart pending = it.next();
+                            if (pending.afterPass() <= passesDone) {
+                                due.add(pending);
+                                it.remove();
+                            }
+                        }
                     }
+                    due.forEach(this::start);
                 }
                 pruneNow();
                 backoff = 0;
@@ -327,6 +390,7 @@ public class NotificationHub {
         live.forEach(Subscription::close);
         live.clear();
         replays.shutdownNow();
+        startDeadlines.shutdownNow();
         if (pump != null) {
             pump.interrupt();
         }

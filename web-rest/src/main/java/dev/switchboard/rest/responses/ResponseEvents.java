@@ -138,7 +138,7 @@ final class ResponseEvents {
                         wake.run(); // deltas are a preview: the end sends whatever text they missed
                     }
                 });
-        hub.subscribe(deltas, null);
+        hub.subscribeFromNow(deltas, wake); // from now, without waiting for it: a delta missed meanwhile comes with the end
         end = responses.awaitEnd(created, timeoutMs).toCompletableFuture();
         end.whenComplete((r, e) -> wake.run());
     }

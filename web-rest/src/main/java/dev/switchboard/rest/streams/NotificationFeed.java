@@ -37,6 +37,8 @@ public final class NotificationFeed implements StreamFeed {
     private final Frames frames;
     private final AtomicLong overflowAt = new AtomicLong(-1);
     private Subscription subscription;
+    /** The subscription takes notifications: only then may the greeting say so. */
+    private volatile boolean live;
     private boolean greeted;
 
     /**
@@ -66,12 +68,23 @@ public final class NotificationFeed implements StreamFeed {
                 wake.run();
             }
         });
-        // Subscribed before the greeting goes out: a client that has read it misses nothing after it.
-        hub.subscribe(subscription, after);
+        // Live before the greeting goes out: a client that has read it misses nothing after it.
+        if (after == null) {
+            hub.subscribeFromNow(subscription, () -> {
+                live = true;
+                wake.run();
+            });
+        } else {
+            hub.subscribe(subscription, after); // the replay starts on a thread of the hub's
+            live = true;
+        }
     }
 
     @Override
     public boolean fill(Consumer<byte[]> out) {
+        if (!live) {
+            return subscription.isClosed(); // not live yet: the hub wakes the stream when it is
+        }
         if (!greeted) {
             greeted = true;
             byte[] greeting = frames.greeting();
