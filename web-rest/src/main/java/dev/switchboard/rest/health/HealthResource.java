@@ -47,32 +47,38 @@ public class HealthResource {
 
     @GET
     public Response all() {
-        List<HealthCheck> checks = new ArrayList<>();
-        liveness.forEach(checks::add);
-        readiness.forEach(checks::add);
-        startup.forEach(checks::add);
-        return answer(checks);
+        return answer(checks(""));
     }
 
     @GET
     @Path("live")
     public Response live() {
-        return answer(liveness.stream().toList());
+        return answer(checks("live"));
     }
 
     @GET
     @Path("ready")
     public Response ready() {
-        return answer(readiness.stream().toList());
+        return answer(checks("ready"));
     }
 
     @GET
     @Path("started")
     public Response started() {
-        return answer(startup.stream().toList());
+        return answer(checks("started"));
     }
 
     private static Response answer(List<HealthCheck> checks) {
+        Report report = report(checks);
+        return Response.status(report.status()).entity(report.body()).build();
+    }
+
+    /** What a health endpoint answers: 200 when every check is UP, else 503, and MicroProfile Health's body. */
+    record Report(int status, String body) {
+    }
+
+    /** The checks' answers in MicroProfile Health's wire format; also served by {@link HealthPort}. */
+    static Report report(List<HealthCheck> checks) {
         boolean up = true;
         JsonArrayBuilder results = Jsons.createArrayBuilder();
         for (HealthCheck check : checks) {
@@ -85,7 +91,24 @@ public class HealthResource {
         }
         String body = Jsons.createObjectBuilder().add("status", up ? "UP" : "DOWN").add("checks", results).build()
                 .toString();
-        return Response.status(up ? 200 : 503).entity(body).build();
+        return new Report(up ? 200 : 503, body);
+    }
+
+    /** The checks of {@code /health/<group>} ("" for all), or null for no such group. */
+    List<HealthCheck> checks(String group) {
+        return switch (group) {
+            case "" -> {
+                List<HealthCheck> all = new ArrayList<>();
+                liveness.forEach(all::add);
+                readiness.forEach(all::add);
+                startup.forEach(all::add);
+                yield all;
+            }
+            case "live" -> liveness.stream().toList();
+            case "ready" -> readiness.stream().toList();
+            case "started" -> startup.stream().toList();
+            default -> null;
+        };
     }
 
     private static JsonObjectBuilder data(Map<String, Object> data) {
