@@ -39,7 +39,7 @@ import java.util.stream.Stream;
  * instance — messages, waits for their runs, non-streamed and streamed {@code /v1/responses}, chat
  * turns followed on their event stream, JSON-RPC {@code turn/start}, short-lived NDJSON streams,
  * reads — with one NDJSON subscriber open throughout. Each minute it prints the requests, failures
- * and p99 latency of that minute, and the server's heap after a full GC, threads, open files and
+ * and p99 latency of that minute (the NDJSON streams, whose length is the client's, not counted), and the server's heap after a full GC, threads, open files and
  * database connections. It fails (exit 1) when a request failed or a figure grew after the warm-up
  * ({@link SoakTrend}).
  */
@@ -69,6 +69,7 @@ public final class SoakBench implements Cli.Benchmark {
     private final AtomicReference<String> lastRun = new AtomicReference<>();
     private final List<Long> minuteLatencies = new ArrayList<>();
     private final AtomicLong minuteFailures = new AtomicLong();
+    private final AtomicLong minuteRequests = new AtomicLong();
     private final List<String> failures = new ArrayList<>();
 
     private SoakBench(Map<String, String> o) {
@@ -120,7 +121,7 @@ public final class SoakBench implements Cli.Benchmark {
                 latencies = minuteLatencies.stream().mapToLong(Long::longValue).sorted().toArray();
                 minuteLatencies.clear();
             }
-            SoakTrend.Minute minute = new SoakTrend.Minute(m, latencies.length, minuteFailures.getAndSet(0),
+            SoakTrend.Minute minute = new SoakTrend.Minute(m, minuteRequests.getAndSet(0), minuteFailures.getAndSet(0),
                     Percentiles.nearestRank(latencies, 99), ServerHeap.usedAfterFullGc(pid), threads(), openFiles(),
                     dbConnections());
             figures.add(minute);
@@ -163,8 +164,11 @@ public final class SoakBench implements Cli.Benchmark {
         long t0 = System.nanoTime();
         try {
             request(kind);
-            synchronized (minuteLatencies) {
-                minuteLatencies.add(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
+            minuteRequests.incrementAndGet();
+            if (!kind.equals("ndjson")) { // its length is the client's second of reading, not the server's
+                synchronized (minuteLatencies) {
+                    minuteLatencies.add(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
+                }
             }
         } catch (Exception e) {
             fail(kind + ": " + e.getMessage());
