@@ -32,6 +32,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.stream.Stream;
 
 /**
@@ -67,6 +68,8 @@ public final class SoakBench implements Cli.Benchmark {
             .connectTimeout(Duration.ofSeconds(5)).build();
     private final AtomicLong tick = new AtomicLong();
     private final AtomicReference<String> lastRun = new AtomicReference<>();
+    private static final int CHAT_THREADS = 20;
+    private final AtomicReferenceArray<String> chatThreads = new AtomicReferenceArray<>(CHAT_THREADS);
     private final List<Long> minuteLatencies = new ArrayList<>();
     private final AtomicLong minuteFailures = new AtomicLong();
     private final AtomicLong minuteRequests = new AtomicLong();
@@ -211,10 +214,14 @@ public final class SoakBench implements Cli.Benchmark {
         }
     }
 
-    /** Opens a chat thread's events, sends it a message, reads until that turn completed. */
+    /** Opens a chat thread's events, sends it a message, reads until a turn completed. */
     private void chat(long n) throws IOException, InterruptedException {
-        String chatThread = json(expect(post("/v1/chat/messages", "{\"channel\":\"web\",\"thread_id\":\"soak-chat-" + (n % 20)
-                + "\",\"content\":\"first\"}"), 202)).getString("thread_id");
+        String chatThread = chatThreads.get((int) (n % CHAT_THREADS));
+        if (chatThread == null) { // made once per slot by its first message, then reused
+            chatThread = json(expect(post("/v1/chat/messages", "{\"channel\":\"web\",\"thread_id\":\"soak-chat-"
+                    + (n % CHAT_THREADS) + "\",\"content\":\"first\"}"), 202)).getString("thread_id");
+            chatThreads.set((int) (n % CHAT_THREADS), chatThread);
+        }
         HttpResponse<InputStream> events = http.send(HttpRequest.newBuilder(URI.create(url + "/v1/chat/threads/" + chatThread
                 + "/events")).header("Accept", "text/event-stream").timeout(DEADLINE).GET().build(),
                 HttpResponse.BodyHandlers.ofInputStream());

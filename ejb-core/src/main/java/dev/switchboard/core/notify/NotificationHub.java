@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -78,7 +79,7 @@ public class NotificationHub {
     private volatile boolean running;
     private long nextPrune;
     private PumpPasses passes;
-    /** Pump passes begun and finished, so a new subscriber can wait for one that began after it came. */
+    /** Pump passes begun and finished, so a new subscriber starts after one that began after it came. */
     private final Object passLock = new Object();
     private long passesBegun;
     private long passesDone;
@@ -111,12 +112,16 @@ public class NotificationHub {
      */
     public long subscribe(Subscription subscription, Long afterSeq) {
         if (afterSeq == null) {
-            awaitFreshPass(); // "from now" excludes what committed before: have it sequenced and passed first
-            synchronized (feedLock) {
-                subscription.startAt(delivered);
-                live.add(subscription);
-                return delivered;
+            // "From now" excludes what committed before: the subscription goes live after a fresh pass
+            // (subscribeFromNow); this caller waits for that, at most the pass's bound and a little.
+            CountDownLatch isLive = new CountDownLatch(1);
+            subscribeFromNow(subscription, isLive::countDown);
+            try {
+                isLive.await(2 * FRESH_PASS_WAIT_MS, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
+            return subscription.lastTakenSeq();
         }
         subscription.startAt(afterSeq);
         replaySoon(subscription);
@@ -177,29 +182,6 @@ public class NotificationHub {
 
     public int subscriberCount() {
         return live.size();
-    }
-
-    /**
-     * Waits (at most {@link #FRESH_PASS_WAIT_MS}) for a full pump pass — stamp everything committed,
-     * deliver to the log's end — that begins after this call; when the pump is stuck (database
-     * down) the subscription starts where delivery stands.
-     */
-    private void awaitFreshPass() {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(FRESH_PASS_WAIT_MS);
-        synchronized (passLock) {
-            long target = passesBegun + 1;
-            fullPassRequested = true;
-            signal.raise();
-            long left;
-            while (passesDone < target && (left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())) > 0) {
-                try {
-                    passLock.wait(left);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-            }
-        }
     }
 
     /** The last seq delivered on this instance. */
@@ -290,7 +272,6 @@ public class NotificationHub {
                     List<PendingStart> due = new ArrayList<>();
                     synchronized (passLock) {
                         passesDone++;
-                        passLock.notifyAll();
                         for (Iterator<PendingStart> it = pendingStarts.iterator(); it.hasNext();) {
                             PendingStart pending = it.next();
                             if (pending.afterPass() <= passesDone) {

@@ -14,8 +14,10 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -58,7 +60,10 @@ public class HealthPort {
         }
         InetSocketAddress address = "*".equals(host) ? new InetSocketAddress(port) : new InetSocketAddress(host, port);
         server = HttpServer.create(address, 64);
-        thread = Executors.newSingleThreadExecutor(threadFactory);
+        // One thread, at most 64 probes waiting for it; beyond that the listener's own thread answers
+        // (a probe flood costs that thread time, never unbounded memory).
+        thread = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(64), threadFactory,
+                new ThreadPoolExecutor.CallerRunsPolicy());
         server.setExecutor(thread);
         server.createContext("/health", this::answer);
         server.start();

@@ -109,11 +109,6 @@ public class OpenStreams {
         stream.attach();
     }
 
-    /** How many streams are open on this instance. */
-    public int count() {
-        return reserved.get();
-    }
-
     void write(Runnable pump) {
         writers.execute(pump);
     }
