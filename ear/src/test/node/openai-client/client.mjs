@@ -1,7 +1,8 @@
-// The official `openai` client against Switchboard's /v1/responses (echo engine): a response,
-// its continuation, a stream, a function-calling round trip, an error, a compaction that starts a
-// new chain, and responses over the WebSocket transport (ResponsesWS) continued on the connection. Prints one JSON line
-// with what it saw; exits 1 with the reason at the first surprise.
+// The official `openai` client against Switchboard's responses (echo engine), at the base URL it is
+// given (http://host:port/v1 or http://host:port): a response, its continuation, its input items
+// paged through, a stream, a function-calling round trip, an error, a compaction that starts a new
+// chain, and responses over the WebSocket transport (ResponsesWS) continued on the connection.
+// Prints one JSON line with what it saw; exits 1 with the reason at the first surprise.
 import OpenAI, { NotFoundError } from "openai";
 import { ResponsesWS } from "openai/resources/responses/ws";
 
@@ -20,6 +21,20 @@ expect(first.output_text === "hello from node", "output_text 'hello from node', 
 const second = await client.responses.create({ model: "echo", input: "and again", previous_response_id: first.id });
 expect(second.previous_response_id === first.id, "previous_response_id echoed");
 expect(second.output_text === "and again", "output_text 'and again', got " + second.output_text);
+
+// inputItems.list: the items the second response was made from (the first's input and output, then
+// its own), newest first, paged two at a time by the SDK.
+const listed = [];
+for await (const item of client.responses.inputItems.list(second.id, { limit: 2 })) {
+  listed.push(item);
+}
+expect(listed.length === 3, "three input items, got " + JSON.stringify(listed));
+expect(new Set(listed.map((item) => item.id)).size === 3, "each with its own id");
+expect(listed[0].role === "user" && JSON.stringify(listed[0].content).includes("and again"), "the newest first");
+expect(listed[2].role === "user" && JSON.stringify(listed[2].content).includes("hello from node"), "the oldest last");
+const oldestFirst = await client.responses.inputItems.list(second.id, { order: "asc", limit: 1 });
+expect(oldestFirst.data.length === 1 && oldestFirst.data[0].id === listed[2].id && oldestFirst.has_more === true,
+  "one page of one, oldest first, more to come");
 
 const stream = await client.responses.create({ model: "echo", input: "streamed words from node", stream: true });
 const types = [];
@@ -127,6 +142,7 @@ console.log(JSON.stringify({
   tool_answer: answered.output_text,
   not_found: notFound.code,
   compacted: fresh.output_text,
+  input_items: listed.length,
   socket: wsFirst.output[0].content[0].text,
   socket_error: wsError.error.error.code,
 }));

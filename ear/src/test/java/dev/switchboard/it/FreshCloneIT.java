@@ -170,6 +170,10 @@ class FreshCloneIT {
                 && streamed.strip().endsWith("data: [DONE]"), streamed);
         String compacted = paste(Markdown.bashBlockAfter(page, "## `POST /v1/responses/compact`"), "responses-compact");
         assertTrue(compacted.contains("\"type\":\"compaction\""), compacted);
+        String listed = paste(Markdown.bashBlockAfter(page, "`GET /v1/responses/{id}/input_items`"), "responses-input-items");
+        assertTrue(listed.matches("(?s)\\{\"object\":\"list\",\"data\":\\[\\{\"id\":\"item_\\w+_0\".*\"text\":\"list me\".*"), listed);
+        String login = paste(Markdown.bashBlockAfter(read("docs/api.md"), "jagc's OAuth login broker"), "jagc-login");
+        assertTrue(login.contains("{\"error\":{\"code\":\"auth_login_provider_not_found\""), login);
         String workspace = paste(Markdown.bashBlockAfter(read("docs/workspaces.md"), "Try it"), "workspaces");
         assertTrue(workspace.contains("{\"thread_key\":\"demo\",\"enabled\":true"), workspace);
         assertTrue(workspace.contains("\"workspace\":{\"base\":"), workspace);

@@ -228,6 +228,57 @@ class JagcConformanceIT {
         assertEquals(JsonValue.ValueType.ARRAY, r.json().get("providers").getValueType());
     }
 
+    /**
+     * jagc's OAuth login broker (default-anton/jagc f450b71, src/server/app.ts): no provider of
+     * this server logs in with OAuth, so a start is jagc's 400 {@code auth_login_provider_not_found},
+     * and an attempt's routes make jagc's checks (the owner header, the input's body) and then
+     * answer its 404 {@code auth_login_not_found} — each in jagc's envelope, never a route_not_found.
+     */
+    @Test
+    void theLoginBrokerRoutesAnswerWithJagcsErrors() {
+        String owner = "x-jagc-auth-owner";
+        assertJagcError(send(api.request("/v1/auth/providers/openai-codex/login").POST(HttpRequest.BodyPublishers.noBody())),
+                400, "auth_login_provider_not_found", "OAuth provider openai-codex is not available");
+        assertJagcError(send(api.request("/v1/auth/providers/anthropic/login").header(owner, "me")
+                .POST(HttpRequest.BodyPublishers.noBody())), 400, "auth_login_provider_not_found",
+                "OAuth provider anthropic is not available");
+        assertJagcError(send(api.request("/v1/auth/providers/anthropic/login").header(owner, " ")
+                .POST(HttpRequest.BodyPublishers.noBody())), 400, "invalid_auth_owner_key", null);
+
+        assertJagcError(api.get("/v1/auth/logins/a1"), 400, "invalid_auth_owner_key", "missing x-jagc-auth-owner header");
+        assertJagcError(send(api.request("/v1/auth/logins/a1").header(owner, "me").GET()), 404, "auth_login_not_found",
+                "OAuth login attempt not found");
+        assertJagcError(send(api.request("/v1/auth/logins/a1/cancel").header(owner, "me")
+                .POST(HttpRequest.BodyPublishers.noBody())), 404, "auth_login_not_found", "OAuth login attempt a1 was not found");
+        assertJagcError(send(api.request("/v1/auth/logins/a1/cancel").POST(HttpRequest.BodyPublishers.noBody())), 400,
+                "invalid_auth_owner_key", "missing x-jagc-auth-owner header");
+        // The input's body is checked before the owner header, as jagc does.
+        assertJagcError(api.postJson("/v1/auth/logins/a1/input", "{\"kind\":\"manual_code\"}"), 400,
+                "invalid_login_input_payload", null);
+        assertJagcError(api.postJson("/v1/auth/logins/a1/input", "{\"kind\":\"magic\",\"value\":\"x\"}", owner, "me"), 400,
+                "invalid_login_input_payload", null);
+        assertJagcError(api.postJson("/v1/auth/logins/a1/input", "{\"kind\":\"manual_code\",\"value\":\"code\"}"), 400,
+                "invalid_auth_owner_key", "missing x-jagc-auth-owner header");
+        assertJagcError(api.postJson("/v1/auth/logins/a1/input", "{\"value\":\"code\"}", owner, "me"), 404,
+                "auth_login_not_found", "OAuth login attempt a1 was not found");
+        assertEquals(false, api.get("/v1/auth/providers").json().getJsonArray("providers").stream()
+                .anyMatch(p -> p.asJsonObject().getBoolean("oauth_supported")), "no provider logs in with OAuth here");
+    }
+
+    private Api.Reply send(HttpRequest.Builder request) {
+        return api.send(request);
+    }
+
+    /** jagc's envelope, {@code {"error":{"code","message"}}}; {@code message} null: any. */
+    private static void assertJagcError(Api.Reply r, int status, String code, String message) {
+        assertEquals(status, r.status(), r.body());
+        JsonObject error = r.json().getJsonObject("error");
+        assertEquals(code, error.getString("code"), r.body());
+        if (message != null) {
+            assertEquals(message, error.getString("message"), r.body());
+        }
+    }
+
     @Test
     void threadRunsArePagedInLaneOrder() {
         String thread = "event:owner/" + unique("repo");

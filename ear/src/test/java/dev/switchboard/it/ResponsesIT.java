@@ -22,6 +22,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code POST /responses} against an instance on the echo engine, over real HTTP (spec
@@ -211,9 +213,65 @@ class ResponsesIT {
                 "previous_response_id");
     }
 
+    /** The Open Responses compliance suite's 17 checks (OpenResponsesCompliance), at both base URLs a client may be given. */
+    @ParameterizedTest(name = "base URL ending in \"{0}\"")
+    @ValueSource(strings = {"/v1", ""})
+    void theComplianceSuitesChecksPassAtEitherBaseUrl(String ending) throws Exception {
+        new OpenResponsesCompliance("http://127.0.0.1:" + PORT + ending).runAll();
+    }
+
+    /**
+     * Every route of the resource answers under {@code /responses} as under {@code /v1/responses}:
+     * create, read, follow, input items, cancel (the WebSocket: the compliance checks above).
+     * Input items are paged in either order, with their errors.
+     */
+    @Test
+    void everyRouteAnswersUnderEitherBaseAndInputItemsArePaged() throws Exception {
+        Api.Reply made = post("/responses", Json.createObjectBuilder().add("input", Json.createArrayBuilder()
+                .add(Json.createObjectBuilder().add("role", "user").add("content", "one"))
+                .add(Json.createObjectBuilder().add("role", "user").add("content", "two"))
+                .add(Json.createObjectBuilder().add("role", "user").add("content", "three"))).build());
+        assertEquals(200, made.status(), made.body());
+        String id = made.json().getString("id");
+        for (String base : List.of("/v1/responses/", "/responses/")) {
+            assertEquals(made.json(), api.get(base + id).json(), base);
+            Api.Reply cancelled = api.postJson(base + id + "/cancel", "");
+            assertEquals(200, cancelled.status(), cancelled.body());
+            assertEquals("completed", cancelled.json().getString("status"), "an ended response stays as it ended");
+            List<JsonObject> replayed = events(Api.CLIENT.send(api.request(base + id + "?stream=true")
+                    .timeout(Duration.ofSeconds(60)).GET().build(), HttpResponse.BodyHandlers.ofByteArray()));
+            assertEquals(made.json(), replayed.get(replayed.size() - 1).getJsonObject("response"), base);
+
+            JsonObject all = api.get(base + id + "/input_items").json();
+            assertEquals("list", all.getString("object"));
+            List<String> texts = all.getJsonArray("data").stream().map(i -> i.asJsonObject().getJsonArray("content")
+                    .getJsonObject(0).getString("text")).toList();
+            assertEquals(List.of("three", "two", "one"), texts, "newest first");
+            assertEquals(false, all.getBoolean("has_more"));
+            JsonObject page = api.get(base + id + "/input_items?order=asc&limit=2").json();
+            assertEquals(2, page.getJsonArray("data").size());
+            assertEquals(true, page.getBoolean("has_more"));
+            assertEquals(all.getString("last_id"), page.getString("first_id"));
+            JsonObject rest = api.get(base + id + "/input_items?order=asc&after=" + page.getString("last_id")).json();
+            assertEquals(List.of(all.getString("first_id")), rest.getJsonArray("data").stream()
+                    .map(i -> i.asJsonObject().getString("id")).toList());
+            assertEquals(false, rest.getBoolean("has_more"));
+            assertEquals(all, api.get(base + id + "/input_items").json(), "the same ids on every read");
+            assertError(api.get(base + id + "/input_items?limit=0"), 400, "invalid_request", "invalid_value", "limit");
+            assertError(api.get(base + id + "/input_items?order=up"), 400, "invalid_request", "invalid_value", "order");
+            assertError(api.get(base + id + "/input_items?after=item_none"), 400, "invalid_request", "invalid_value",
+                    "after");
+            assertError(api.get(base + "resp_none/input_items"), 404, "not_found", "response_not_found", "");
+        }
+    }
+
     @Test
     void badRequestsGetTheSpecificationsErrorBody() {
         assertError(api.postJson("/v1/responses", "{\"input\":"), 400, "invalid_request", "invalid_json", "");
+        assertError(post("/v1/responses", Json.createObjectBuilder().add("input", Json.createArrayBuilder()
+                .add(Json.createObjectBuilder().add("type", "function_call_output").add("call_id", "call_none")
+                        .add("output", "an answer to no call"))).build()),
+                400, "invalid_request", "invalid_value", "input[0].call_id");
         assertError(api.postJson("/v1/responses", "[1]"), 400, "invalid_request", "invalid_json", "");
         assertError(post("/v1/responses", Json.createObjectBuilder().add("input", 5).build()), 400, "invalid_request",
                 "invalid_value", "input");
@@ -347,78 +405,47 @@ class ResponsesIT {
 
 
     /**
-     * The official {@code openai} npm package (pinned in ear/src/test/node/openai-client), installed
-     * with npm into {@code target/openai-client} and run with the machine's Node.js against this
-     * instance: create, continue, stream, a function-calling round trip, an error, a compaction,
-     * and the WebSocket transport.
+     * The official {@code openai} npm package (pinned in ear/src/test/node/openai-client) run with
+     * the machine's Node.js against this instance at both base URLs a client may be given: create,
+     * continue, {@code inputItems.list} paged, stream, a function-calling round trip, an error, a
+     * compaction, and the WebSocket transport ({@code ResponsesWS}).
      */
     @Test
-    void theOfficialOpenAiClientDrivesIt() throws Exception {
-        JsonObject seen = nodeClient("openai-client", "http://127.0.0.1:" + PORT + "/v1");
-        String output = seen.toString();
-        assertEquals("and again", seen.getString("continued"));
-        assertEquals("get_weather", seen.getString("tool_call"));
-        assertTrue(seen.getString("tool_answer").contains("18C and sunny"));
-        assertEquals("previous_response_not_found", seen.getString("not_found"));
-        assertTrue(seen.getJsonArray("stream_types").toString().contains("response.output_text.delta"), output);
-        assertEquals("after compaction", seen.getString("compacted"));
-        assertEquals("over the socket", seen.getString("socket"));
-        assertEquals("previous_response_not_found", seen.getString("socket_error"));
+    void theOfficialOpenAiClientDrivesItAtEitherBaseUrl() throws Exception {
+        NodeClient client = NodeClient.install("openai-client", "responses-it");
+        for (String base : List.of("http://127.0.0.1:" + PORT + "/v1", "http://127.0.0.1:" + PORT)) {
+            JsonObject seen = client.run("client.mjs", base);
+            String output = seen.toString();
+            assertEquals("and again", seen.getString("continued"), base);
+            assertEquals(3, seen.getInt("input_items"), base);
+            assertEquals("get_weather", seen.getString("tool_call"));
+            assertTrue(seen.getString("tool_answer").contains("18C and sunny"));
+            assertEquals("previous_response_not_found", seen.getString("not_found"));
+            assertTrue(seen.getJsonArray("stream_types").toString().contains("response.output_text.delta"), output);
+            assertEquals("after compaction", seen.getString("compacted"));
+            assertEquals("over the socket", seen.getString("socket"), base);
+            assertEquals("previous_response_not_found", seen.getString("socket_error"));
+        }
     }
 
     /**
      * The Vercel AI SDK ({@code ai@6}) with {@code @ai-sdk/open-responses} (pinned in
      * ear/src/test/node/vercel-client): generateText, streamText, a tool call handed back, and a
      * round trip whose tool the SDK executes — the provider is stateless and replays the
-     * conversation every time.
+     * conversation every time — at both base URLs.
      */
     @Test
-    void theVercelAiSdkDrivesIt() throws Exception {
-        JsonObject seen = nodeClient("vercel-client", "http://127.0.0.1:" + PORT);
-        String output = seen.toString();
-        assertEquals("hello from vercel", seen.getString("generated"));
-        assertEquals("streamed from vercel", seen.getString("streamed"));
-        assertTrue(seen.getInt("pieces") > 1, "the text came in several deltas: " + output);
-        assertEquals("get_weather", seen.getString("tool_call"));
-        assertTrue(seen.getString("tool_answer").contains("18C in Oslo"), output);
-    }
-
-    /**
-     * Installs a Node client of src/test/node/{@code name} with npm into target/{@code name} and
-     * runs it with {@code argument}; what it saw (the JSON object it prints last, with {@code ok: true}).
-     */
-    private static JsonObject nodeClient(String name, String argument) throws IOException, InterruptedException {
-        java.nio.file.Path source = java.nio.file.Path.of("src/test/node", name).toAbsolutePath();
-        java.nio.file.Path work = java.nio.file.Path.of("target", name).toAbsolutePath();
-        java.nio.file.Files.createDirectories(work);
-        for (String file : List.of("package.json", "client.mjs")) {
-            java.nio.file.Files.copy(source.resolve(file), work.resolve(file), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    void theVercelAiSdkDrivesItAtEitherBaseUrl() throws Exception {
+        NodeClient client = NodeClient.install("vercel-client", "responses-it");
+        for (String base : List.of("http://127.0.0.1:" + PORT, "http://127.0.0.1:" + PORT + "/v1")) {
+            JsonObject seen = client.run("client.mjs", base);
+            String output = seen.toString();
+            assertEquals("hello from vercel", seen.getString("generated"), base);
+            assertEquals("streamed from vercel", seen.getString("streamed"));
+            assertTrue(seen.getInt("pieces") > 1, "the text came in several deltas: " + output);
+            assertEquals("get_weather", seen.getString("tool_call"));
+            assertTrue(seen.getString("tool_answer").contains("18C in Oslo"), output);
         }
-        run(work, "npm", "install", "--no-audit", "--no-fund", "--no-package-lock", "--loglevel=error");
-        String output = run(work, "node", "client.mjs", argument);
-        JsonObject seen;
-        try (JsonReader reader = Json.createReader(new StringReader(output.lines().reduce("", (a, b) -> b)))) {
-            seen = reader.readObject();
-        } catch (RuntimeException e) {
-            throw new AssertionError("the client printed no result: " + output, e);
-        }
-        assertTrue(seen.getBoolean("ok"), output);
-        return seen;
-    }
-
-    /** Runs a command in {@code dir}; its output, or a failure with it when it exits non-zero. */
-    private static String run(java.nio.file.Path dir, String... command) throws IOException, InterruptedException {
-        java.nio.file.Path log = dir.resolve(command[0] + ".log");
-        Process process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
-                .redirectOutput(log.toFile()).start();
-        boolean ended = process.waitFor(300, java.util.concurrent.TimeUnit.SECONDS);
-        String output = java.nio.file.Files.readString(log);
-        if (!ended) {
-            process.destroyForcibly();
-            throw new AssertionError(String.join(" ", command) + " did not end within 300 s: " + output);
-        }
-        assertEquals(0, process.exitValue(), () -> String.join(" ", command) + " failed: " + output);
-        return output;
     }
 
     // ------------------------------------------------------------------ compaction (spec §10)

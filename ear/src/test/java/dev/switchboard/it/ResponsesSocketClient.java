@@ -47,7 +47,12 @@ final class ResponsesSocketClient implements AutoCloseable {
      *         {@link java.net.http.WebSocketHandshakeException} for a refusal)
      */
     static ResponsesSocketClient connect(int port, String... headers) {
-        return new ResponsesSocketClient(URI.create("ws://127.0.0.1:" + port + "/v1/responses"), headers);
+        return connect(URI.create("ws://127.0.0.1:" + port + "/v1/responses"), headers);
+    }
+
+    /** Opens a connection to {@code uri} (a client's base URL with {@code ws:} and {@code /responses}). */
+    static ResponsesSocketClient connect(URI uri, String... headers) {
+        return new ResponsesSocketClient(uri, headers);
     }
 
     /** Sends {@code response.create} with the fields of {@code body}. */

@@ -34,6 +34,7 @@ public class ResponseRecords {
     private static final String BY_RUN = "SELECT " + COLUMNS + " FROM responses WHERE run_id = ?";
     private static final String DELETE = "DELETE FROM responses WHERE response_id = ?";
     private static final String DELETE_ITEMS = "DELETE FROM thread_items WHERE run_id = ?";
+    private static final String DELETE_TEXT = "DELETE FROM run_text WHERE run_id = ?";
     private static final String BLANK_RUN = "UPDATE runs SET input_text = '', input_json = NULL, output_json = NULL"
             + " WHERE run_id = ?";
 
@@ -87,11 +88,12 @@ public class ResponseRecords {
 
     /**
      * Forgets a response that was not to be stored: its record, its run's items in the thread's
-     * history, and the run's input and output (the run row keeps its lifecycle).
+     * history, the text it streamed, and the run's input and output (the run row keeps its lifecycle).
      */
     public void forget(ResponseRecord r) {
         statements.update(DELETE, s -> s.setString(1, r.responseId()), "forgetting response " + r.responseId());
         statements.update(DELETE_ITEMS, s -> s.setString(1, r.runId()), "forgetting the items of response " + r.responseId());
+        statements.update(DELETE_TEXT, s -> s.setString(1, r.runId()), "forgetting the text of response " + r.responseId());
         statements.update(BLANK_RUN, s -> s.setString(1, r.runId()), "forgetting the content of response " + r.responseId());
     }
 

@@ -83,10 +83,11 @@ public final class Lifecycle {
     /**
      * Text an engine produced since the run's last delta ({@code item/delta}): a preview — the
      * reply's {@code item/created} carries the whole text; {@code attempt} tells a retried run's
-     * deltas from its earlier attempt's.
+     * deltas from its earlier attempt's, {@code part} numbers an attempt's deltas (as kept in
+     * {@code run_text}).
      */
-    public static JsonObject itemDelta(String threadKey, String turnId, String runId, int attempt, String delta,
-            Instant at) {
+    public static JsonObject itemDelta(String threadKey, String turnId, String runId, int attempt, int part,
+            String delta, Instant at) {
         JsonObjectBuilder b = Jsons.createObjectBuilder()
                 .add("type", "delta")
                 .add("thread_id", threadKey);
@@ -95,6 +96,7 @@ public final class Lifecycle {
         }
         return b.add("run_id", runId)
                 .add("attempt", attempt)
+                .add("part", part)
                 .add("delta", delta)
                 .add("timestamp", at.toString())
                 .build();

@@ -5,6 +5,7 @@ import dev.switchboard.core.engine.ClientCall;
 import dev.switchboard.core.engine.EngineSelector;
 import dev.switchboard.core.history.ResponseRecords;
 import dev.switchboard.core.history.ResponseRecords.ResponseRecord;
+import dev.switchboard.core.history.RunTexts;
 import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.run.MessageCommand;
 import dev.switchboard.core.run.RunService;
@@ -19,8 +20,10 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletionStage;
 import java.util.stream.Collectors;
@@ -54,6 +57,9 @@ public class ResponseService {
 
     @Inject
     InstanceClock clock;
+
+    @Inject
+    RunTexts texts;
 
     /** A stored response and its run as last read. */
     public record Response(ResponseRecord record, RunView run) {
@@ -105,6 +111,7 @@ public class ResponseService {
     /** As {@link #create(String, ResponseRequest)}, continuing what the caller resolved (a connection's cache). */
     public Response create(String userKey, ResponseRequest request, Optional<Continuation> continuation) {
         List<JsonObject> input = Compactions.expand(request.input(), sealed -> compactionKeys.seal().open(userKey, sealed));
+        answersOnlyCallsMade(continuation.map(c -> c.prior().getValuesAs(JsonObject.class)).orElse(List.of()), input);
         JsonObject echo = request.echo().get("model") instanceof JsonString ? request.echo()
                 : Jsons.createObjectBuilder(request.echo()).add("model", engines.engine().defaultModel()).build();
         return start(userKey, echo, continuation, input);
@@ -198,6 +205,14 @@ public class ResponseService {
                 .flatMap(r -> runs.find(userKey, r.runId()).map(run -> new Response(r, run)));
     }
 
+    /**
+     * The text the response's run streamed so far, in order: read after the run ended, all of it
+     * (an execution's text is written before its result).
+     */
+    public List<RunTexts.Part> streamed(Response response) {
+        return texts.parts(response.record().runId());
+    }
+
     /** Completes with the response once its run ended, or as it stands when {@code timeoutMs} passes first. */
     public CompletionStage<Response> awaitEnd(Response response, long timeoutMs) {
         return runs.awaitTerminal(response.record().userKey(), response.record().runId(), timeoutMs)
@@ -211,6 +226,15 @@ public class ResponseService {
         }
     }
 
+    /**
+     * A page of the items used to make the response ({@link InputItems}); empty when the user has
+     * no stored response of that id.
+     */
+    public Optional<JsonObject> inputItems(String userKey, String responseId, InputItems.Query query) {
+        return find(userKey, responseId).map(r -> InputItems.page(InputItems.of(responseId,
+                r.record().prior().getValuesAs(JsonObject.class), r.record().input().getValuesAs(JsonObject.class)), query));
+    }
+
     /** Cancels the response's run if it has not ended; returns the response as it then stands. */
     public Optional<Response> cancel(String userKey, String responseId) {
         Optional<Response> response = find(userKey, responseId);
@@ -219,6 +243,30 @@ public class ResponseService {
             return find(userKey, responseId);
         }
         return response;
+    }
+
+    /**
+     * A {@code function_call_output} answers a call: one made earlier in the conversation (the
+     * previous response's output, or a {@code function_call} item the client replays before it).
+     * One whose {@code call_id} matches none is refused — the client lost track of its calls, and
+     * a turn made of it would answer nothing (a WebSocket connection then evicts the response it
+     * tried to continue).
+     *
+     * @throws ResponseError 400 {@code invalid_value} on {@code input[i].call_id}
+     */
+    static void answersOnlyCallsMade(List<JsonObject> prior, List<JsonObject> input) {
+        Set<String> calls = new HashSet<>();
+        prior.stream().filter(i -> "function_call".equals(i.getString("type", ""))).forEach(i -> calls.add(i.getString("call_id", "")));
+        for (int i = 0; i < input.size(); i++) {
+            JsonObject item = input.get(i);
+            String type = item.getString("type", "");
+            if ("function_call".equals(type)) {
+                calls.add(item.getString("call_id", ""));
+            } else if ("function_call_output".equals(type) && !calls.contains(item.getString("call_id", ""))) {
+                throw ResponseError.invalid("input[" + i + "].call_id", "No tool call found for function call output with"
+                        + " call_id " + item.getString("call_id", "") + ".");
+            }
+        }
     }
 
     /** What the run records as its text: the input's messages and tool outputs, one per line. */

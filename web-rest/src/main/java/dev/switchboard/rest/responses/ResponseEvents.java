@@ -1,5 +1,6 @@
 package dev.switchboard.rest.responses;
 
+import dev.switchboard.core.history.RunTexts;
 import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.notify.Notification;
 import dev.switchboard.core.notify.NotificationHub;
@@ -27,17 +28,30 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * One streamed response (spec §5): {@code response.created} and {@code response.in_progress} at
- * once, then the assistant's text as {@code response.output_text.delta} while the engine produces
- * it — read from the run's {@code item/delta} notifications, so the run may execute on any
- * instance — and, when the run ends, the rest of the text, the {@code .done} events of each output
- * item (function calls with their arguments), {@code response.completed} (or {@code error} then
- * {@code response.failed}) and {@code data: [DONE]}. Each frame is {@code event: <type>} and one
- * {@code data:} line, LF only, written and flushed whole; {@code sequence_number} counts from 0;
- * keep-alives are {@code : ping} comments. Over a WebSocket ({@link ResponsesSocket}) the same
- * events are one message each, without keep-alives or {@code [DONE]}. A client that goes away
- * stops the stream, not the run. The events are made when something wakes them (a delta, the
- * run's end), never by a thread that waits for them — except the WebSocket's own ({@link #write}).
+ * One response's events (spec §5), as one sequence that every follower gets alike — live from the
+ * create, late, resumed after any {@code sequence_number}, after the response ended, after a
+ * restart, on another instance: the events are a function of what is stored, the text the run
+ * streamed ({@code run_text}, one {@code response.output_text.delta} per kept part, in order) and
+ * the run's result. So: {@code response.created} (status {@code queued} for a background response,
+ * else {@code in_progress}) and {@code response.in_progress}; the message's
+ * {@code output_item.added} and {@code content_part.added} before its first delta; a delta per part
+ * — the parts kept when the follower came, then those its notifications bring ({@code item/delta}
+ * with the part's number; read from the log after the point the catch-up read covered, so none is
+ * lost or doubled); once the run ended, the parts still unseen (read again: an execution's text is
+ * written before its result), the text the parts did not carry as one last delta, the
+ * {@code .done} events of each output item (function calls with their arguments) and the terminal
+ * event: {@code response.completed}; {@code error} then {@code response.failed} when the run failed
+ * ({@code response.failed} alone over a WebSocket, where a turn has one ending);
+ * {@code response.failed} alone, its response {@code cancelled}, when it was cancelled (nothing
+ * went wrong: no {@code error} event, which clients raise). A follower that waits longer than the
+ * run timeout gets one {@code error} ({@code timeout}), not part of the stored sequence.
+ * <p>
+ * As server-sent events each frame is {@code event: <type>} and one {@code data:} line, LF only,
+ * written and flushed whole; keep-alives are {@code : ping} comments; {@code data: [DONE]} ends it.
+ * Over a WebSocket ({@link ResponsesSocket}) the same events are one message each, without
+ * keep-alives or {@code [DONE]}. A client that goes away stops the stream, not the run. The events
+ * are made when something wakes them (a delta, the run's end), never by a thread that waits for
+ * them — except the WebSocket's own ({@link #write}).
  */
 final class ResponseEvents {
 
@@ -51,18 +65,33 @@ final class ResponseEvents {
     private final String messageId;
     private final StringBuilder streamed = new StringBuilder();
     private final long startingAfter;
+    /** Over a WebSocket a failure ends with {@code response.failed} alone: a turn has one ending there. */
+    private final boolean oneEnding;
     /** Events made and not yet handed out. */
     private final List<JsonObject> ready = new ArrayList<>();
     private Subscription deltas;
-    private CompletableFuture<ResponseService.Response> end;
+    private CompletableFuture<Ending> end;
     private ResponseService.Response finished;
+    /** The last part sent; null before the first. */
+    private RunTexts.Part lastPart;
+    /** Notifications were dropped (a slow follower): the parts wait for the run's end, which reads them all. */
+    private volatile boolean liveBroken;
     private int sequence;
     private boolean messageOpen;
 
-    /** @param startingAfter events up to this {@code sequence_number} are not sent (-1: all) */
+    /** The run as it ended, with every part of its text. */
+    private record Ending(ResponseService.Response response, List<RunTexts.Part> parts) {
+    }
+
+    /**
+     * @param startingAfter events up to this {@code sequence_number} are not sent (-1: all)
+     * @param oneEnding a WebSocket's: no {@code error} event before {@code response.failed} (its
+     *        client takes the first ending event as the turn's, and would take the second as the next's)
+     */
     ResponseEvents(ResponseService responses, NotificationHub hub, NotifySettings settings,
-            ResponseService.Response created, long timeoutMs, long startingAfter) {
+            ResponseService.Response created, long timeoutMs, long startingAfter, boolean oneEnding) {
         this.startingAfter = startingAfter;
+        this.oneEnding = oneEnding;
         this.responses = responses;
         this.hub = hub;
         this.settings = settings;
@@ -115,32 +144,42 @@ final class ResponseEvents {
     }
 
     /**
-     * Begins: the first events at once, then the run's deltas and its end, each of which calls
-     * {@code wake} (from any thread) when {@link #take} has more to hand out.
+     * Begins, on the caller's thread (it reads the text kept so far): the first events and the
+     * kept parts at once, then the parts the run's notifications bring and its end, each of which
+     * calls {@code wake} (from any thread) when {@link #take} has more to hand out.
      */
     void start(Runnable wake) {
-        // The first events before anything else: a delta missed meanwhile is sent with the rest at the end.
-        ResponseObjects.State first = created.state().isTerminal() ? ResponseObjects.State.inProgress() : created.state();
-        send(event("response.created").add("response", ResponseObjects.response(created.record().responseId(),
-                created.record().createdAt(), created.record().previousResponseId(), created.record().request(), first)));
-        send(event("response.in_progress").add("response", ResponseObjects.response(created.record().responseId(),
-                created.record().createdAt(), created.record().previousResponseId(), created.record().request(),
+        ResponseService.Response r = created;
+        ResponseObjects.State first = r.record().request().getBoolean("background", false)
+                ? ResponseObjects.State.queued() : ResponseObjects.State.inProgress();
+        send(event("response.created").add("response", ResponseObjects.response(r.record().responseId(),
+                r.record().createdAt(), r.record().previousResponseId(), r.record().request(), first)));
+        send(event("response.in_progress").add("response", ResponseObjects.response(r.record().responseId(),
+                r.record().createdAt(), r.record().previousResponseId(), r.record().request(),
                 ResponseObjects.State.inProgress())));
-        deltas = new Subscription(created.record().userKey(), Set.of(created.record().threadKey()), settings.buffer(),
-                new Subscription.Sink() {
-                    @Override
-                    public void available() {
-                        wake.run();
-                    }
+        if (!r.state().isTerminal()) {
+            // Every part with a seq up to this one is committed, so kept: the catch-up read below has
+            // it; the subscription brings what is sequenced after it (a part in both is sent once).
+            long caughtUpTo = hub.deliveredSeq();
+            responses.streamed(r).forEach(this::part);
+            deltas = new Subscription(r.record().userKey(), Set.of(r.record().threadKey()), settings.buffer(),
+                    new Subscription.Sink() {
+                        @Override
+                        public void available() {
+                            wake.run();
+                        }
 
-                    @Override
-                    public void overflow(long lastSentSeq) {
-                        wake.run(); // deltas are a preview: the end sends whatever text they missed
-                    }
-                });
-        hub.subscribeFromNow(deltas, wake); // from now, without waiting for it: a delta missed meanwhile comes with the end
-        end = responses.awaitEnd(created, timeoutMs).toCompletableFuture();
-        end.whenComplete((r, e) -> wake.run());
+                        @Override
+                        public void overflow(long lastSentSeq) {
+                            liveBroken = true;
+                            wake.run();
+                        }
+                    });
+            hub.subscribe(deltas, caughtUpTo);
+        }
+        end = responses.awaitEnd(r, timeoutMs).thenApply(ended -> new Ending(ended,
+                ended.state().isTerminal() ? responses.streamed(ended) : List.of())).toCompletableFuture();
+        end.whenComplete((ended, e) -> wake.run());
     }
 
     /**
@@ -151,9 +190,13 @@ final class ResponseEvents {
      */
     boolean take(Consumer<JsonObject> out) {
         if (finished == null) {
-            drain(deltas);
+            if (deltas != null) {
+                drain(deltas);
+            }
             if (end.isDone()) {
-                finished = end.join();
+                Ending ending = end.join();
+                finished = ending.response();
+                ending.parts().forEach(this::part);
                 responses.answered(finished);
                 finish(finished);
             }
@@ -201,16 +244,24 @@ final class ResponseEvents {
         return null;
     }
 
-    /** Sends the text of the run's {@code item/delta} notifications that arrived. */
+    /** Sends the parts the run's {@code item/delta} notifications brought. */
     private void drain(Subscription deltas) {
         for (Notification n = deltas.poll(); n != null; n = deltas.poll()) {
-            if (!"item/delta".equals(n.method())) {
+            if (liveBroken || !"item/delta".equals(n.method())) {
                 continue;
             }
             JsonObject params = parse(n.line()).getJsonObject("params");
-            if (created.record().runId().equals(params.getString("run_id", ""))) {
-                delta(params.getString("delta", ""));
+            if (created.record().runId().equals(params.getString("run_id", "")) && params.containsKey("part")) {
+                part(new RunTexts.Part(params.getInt("attempt"), params.getInt("part"), params.getString("delta", "")));
             }
+        }
+    }
+
+    /** Sends a part of the run's text unless it was sent already. */
+    private void part(RunTexts.Part part) {
+        if (part.isAfter(lastPart)) {
+            lastPart = part;
+            delta(part.text());
         }
     }
 
@@ -239,14 +290,21 @@ final class ResponseEvents {
     private void finish(ResponseService.Response finished) {
         JsonObject response = finished.object();
         String status = response.getString("status");
+        if (!finished.state().isTerminal()) {
+            send(error(new ResponseError(500, "server_error", "timeout", "",
+                    "the response did not end within " + timeoutMs + " ms; follow it again with starting_after")));
+            return;
+        }
+        if ("cancelled".equals(status)) {
+            send(event("response.failed").add("response", response));
+            return;
+        }
         if (!"completed".equals(status)) {
             String message = response.get("error") instanceof JsonObject error ? error.getString("message", status)
-                    : "in_progress".equals(status) || "queued".equals(status)
-                            ? "the response did not end within " + timeoutMs + " ms" : "the response was " + status;
-            ResponseError error = new ResponseError(500, "model_error", "failed".equals(status) ? "model_error" : status, "",
-                    message);
-            send(event("error").add("error", Jsons.createObjectBuilder().add("type", error.type()).add("code", error.code())
-                    .add("message", error.getMessage()).add("param", error.param())));
+                    : "the response was " + status;
+            if (!oneEnding) {
+                send(error(new ResponseError(500, "model_error", "model_error", "", message)));
+            }
             send(event("response.failed").add("response", response));
             return;
         }
@@ -275,6 +333,11 @@ final class ResponseEvents {
             index++;
         }
         send(event("response.completed").add("response", response));
+    }
+
+    private JsonObjectBuilder error(ResponseError error) {
+        return event("error").add("error", Jsons.createObjectBuilder().add("type", error.type()).add("code", error.code())
+                .add("message", error.getMessage()).add("param", error.param()));
     }
 
     private JsonObjectBuilder event(String type) {

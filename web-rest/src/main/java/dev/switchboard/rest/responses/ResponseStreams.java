@@ -82,8 +82,13 @@ public class ResponseStreams {
         return scheduler;
     }
 
-    /** The events of {@code created}, after {@code startingAfter} (-1: all). */
+    /** The events of {@code created}, after {@code startingAfter} (-1: all), as server-sent events. */
     ResponseEvents events(ResponseService.Response created, long startingAfter) {
-        return new ResponseEvents(responses, hub, notifySettings, created, settings.runTimeoutMs(), startingAfter);
+        return new ResponseEvents(responses, hub, notifySettings, created, settings.runTimeoutMs(), startingAfter, false);
+    }
+
+    /** The events of {@code created} over a WebSocket. */
+    ResponseEvents socketEvents(ResponseService.Response created) {
+        return new ResponseEvents(responses, hub, notifySettings, created, settings.runTimeoutMs(), -1, true);
     }
 }

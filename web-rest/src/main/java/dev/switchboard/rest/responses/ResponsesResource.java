@@ -2,6 +2,7 @@ package dev.switchboard.rest.responses;
 
 import dev.switchboard.core.input.ServerBusy;
 import dev.switchboard.core.json.Jsons;
+import dev.switchboard.core.responses.InputItems;
 import dev.switchboard.core.responses.ResponseError;
 import dev.switchboard.core.responses.ResponseRequest;
 import dev.switchboard.core.responses.ResponseService;
@@ -37,8 +38,10 @@ import java.util.logging.Logger;
  * Open Responses ({@code ../shared/specs/open-responses.md}): {@code POST /v1/responses} and its
  * alias {@code POST /responses} run the request as a durable run and answer the response object —
  * or, with {@code stream: true}, its events as server-sent events ({@link ResponseEvents});
- * {@code GET /v1/responses/{id}} reads a stored response, {@code POST /v1/responses/{id}/cancel}
- * cancels one. A client that goes away does not cancel its response. Errors are the
+ * {@code GET /v1/responses/{id}} reads a stored response (or follows its events),
+ * {@code GET /v1/responses/{id}/input_items} lists what it was made from,
+ * {@code POST /v1/responses/{id}/cancel} cancels one. Every route is also under {@code /responses}
+ * ({@link ResponsesAliasResource}). A client that goes away does not cancel its response. Errors are the
  * specification's body, {@code {"error":{"message","type","param","code"}}}.
  */
 @Path("/v1/responses")
@@ -116,6 +119,19 @@ public class ResponsesResource {
             openStreams.open(request, response, "text/event-stream", streams.events(started, after).sse());
         } catch (ServerBusy e) {
             answer.resume(busy(e));
+        }
+    }
+
+    /** OpenAI's {@code GET /v1/responses/{id}/input_items}: a page of the items the response was made from. */
+    @GET
+    @Path("{id}/input_items")
+    public Response inputItems(@PathParam("id") String id, @QueryParam("after") String after,
+            @QueryParam("before") String before, @QueryParam("limit") String limit, @QueryParam("order") String order) {
+        try {
+            return responses.inputItems(caller.user(), id, new InputItems.Query(after, before, limit, order))
+                    .map(page -> json(200, page)).orElseGet(() -> notFound(id));
+        } catch (ResponseError e) {
+            return error(e);
         }
     }
 
@@ -197,7 +213,7 @@ public class ResponsesResource {
         return new ResponseError(e.status(), "invalid_request", code, "", e.getMessage());
     }
 
-    void createResponse(HttpHeaders headers, InputStream body, HttpServletRequest httpRequest,
+    private void createResponse(HttpHeaders headers, InputStream body, HttpServletRequest httpRequest,
             HttpServletResponse httpResponse, AsyncResponse answer) {
         try {
             ResponseRequest request = request(headers, body);

@@ -15,12 +15,10 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import jakarta.websocket.CloseReason;
-import jakarta.websocket.OnClose;
-import jakarta.websocket.OnError;
-import jakarta.websocket.OnMessage;
-import jakarta.websocket.OnOpen;
+import jakarta.websocket.Endpoint;
+import jakarta.websocket.EndpointConfig;
+import jakarta.websocket.MessageHandler;
 import jakarta.websocket.Session;
-import jakarta.websocket.server.ServerEndpoint;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -35,7 +33,8 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * The WebSocket transport of {@code /v1/responses} (spec §9). The client sends
+ * The WebSocket transport of {@code /v1/responses} and {@code /responses} (spec §9; registered at
+ * both by {@link ResponsesSocketPaths}). The client sends
  * {@code {"type":"response.create", …the create body}}; the server answers with the same events as
  * the SSE stream, one JSON object per message. Responses run one at a time per connection, in the
  * order sent (further requests wait, up to {@code switchboard.responses.websocket-queue}). The
@@ -45,8 +44,7 @@ import java.util.logging.Logger;
  * {@code switchboard.responses.websocket-lifetime-ms} (60 minutes) the connection ends with
  * {@code websocket_connection_limit_reached} once its response in flight is done.
  */
-@ServerEndpoint(value = "/v1/responses", configurator = ResponsesSocketConfigurator.class)
-public class ResponsesSocket {
+public class ResponsesSocket extends Endpoint {
 
     private static final Logger LOG = Logger.getLogger(ResponsesSocket.class.getName());
 
@@ -72,8 +70,8 @@ public class ResponsesSocket {
     private volatile boolean expired;
     private volatile boolean closed;
 
-    @OnOpen
-    public void open(Session session) {
+    @Override
+    public void onOpen(Session session, EndpointConfig config) {
         this.session = session;
         this.user = (String) session.getUserProperties().get(ResponsesSocketConfigurator.USER);
         support = CDI.current().select(ResponseStreams.class).get();
@@ -85,6 +83,8 @@ public class ResponsesSocket {
         // refuse a large one itself, and one above the limit is closed with our own reason.
         session.setMaxTextMessageBufferSize(PART_BYTES);
         session.setMaxBinaryMessageBufferSize(PART_BYTES);
+        session.addMessageHandler(String.class, (MessageHandler.Partial<String>) this::message);
+        session.addMessageHandler(ByteBuffer.class, (MessageHandler.Partial<ByteBuffer>) this::binary);
         session.setMaxIdleTimeout(0);
         lifetime = support.scheduler().schedule(() -> {
             expired = true;
@@ -96,8 +96,7 @@ public class ResponsesSocket {
      * A part of a text message; the whole message once its last part is in. One above the body
      * limit closes the connection with 1009 and our reason; the parts already read are dropped.
      */
-    @OnMessage
-    public void message(String part, boolean last) {
+    private void message(String part, boolean last) {
         if (tooBig) {
             return;
         }
@@ -118,8 +117,7 @@ public class ResponsesSocket {
     }
 
     /** Binary messages are not part of the protocol: answered with an error once whole, never buffered. */
-    @OnMessage
-    public void binary(ByteBuffer part, boolean last) {
+    private void binary(ByteBuffer part, boolean last) {
         if (last) {
             sendError(new ResponseError(400, "invalid_request", "invalid_json", "",
                     "binary messages are not supported: send each request as a JSON text message"));
@@ -137,8 +135,8 @@ public class ResponsesSocket {
         drainLater();
     }
 
-    @OnClose
-    public void closed() {
+    @Override
+    public void onClose(Session closing, CloseReason reason) {
         closed = true;
         if (lifetime != null) {
             lifetime.cancel(false);
@@ -146,9 +144,9 @@ public class ResponsesSocket {
     }
 
     /** What the container could not read (bad UTF-8, a broken frame): closed with our code and reason, never its own. */
-    @OnError
-    public void failed(Throwable error) {
-        LOG.log(Level.FINE, () -> "WebSocket on /v1/responses failed: " + error);
+    @Override
+    public void onError(Session failing, Throwable error) {
+        LOG.log(Level.FINE, () -> "A responses WebSocket failed: " + error);
         if (session != null && session.isOpen()) {
             close(reason(SocketClose.forError(error)));
         }
@@ -218,7 +216,7 @@ public class ResponsesSocket {
                     ? support.responses().create(user, request, remembered)
                     : support.responses().create(user, request);
             // No keep-alives (the connection has no idle timeout) and no [DONE]: the connection stays for the next.
-            cache.ended(previous, support.events(created, -1).write(event -> send(event.toString())));
+            cache.ended(previous, support.socketEvents(created).write(event -> send(event.toString())));
         } catch (ResponseError e) {
             cache.failed(previous);
             sendError(e);

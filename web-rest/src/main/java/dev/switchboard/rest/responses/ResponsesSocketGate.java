@@ -14,12 +14,12 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Authenticates a WebSocket handshake on {@code /v1/responses} before the upgrade, as the REST
+ * Authenticates a WebSocket handshake on {@code /v1/responses} (or {@code /responses}) before the upgrade, as the REST
  * API authenticates its requests ({@code Authorization: Bearer}; loopback callers when no tokens
  * are configured): without valid credentials the answer is the API's 401.
  * Every other request to the resource passes untouched to JAX-RS.
  */
-@WebFilter(urlPatterns = "/v1/responses", asyncSupported = true) // a request it passes on may be suspended
+@WebFilter(urlPatterns = {"/v1/responses", "/responses"}, asyncSupported = true) // a request it passes on may be suspended
 public class ResponsesSocketGate extends HttpFilter {
 
     private static final long serialVersionUID = 1L;

@@ -1,0 +1,66 @@
+package dev.switchboard.core.history;
+
+import dev.switchboard.core.sql.Statements;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.List;
+import javax.sql.DataSource;
+
+/**
+ * The {@code run_text} table in plain JDBC: the text a run's engine streamed, one row per
+ * {@code item/delta} notification, numbered per execution attempt. What a follower of the run's
+ * text reads to catch up — any time, on any instance — before it follows the notifications.
+ * Statements run in the caller's transaction if there is one.
+ */
+@ApplicationScoped
+public class RunTexts {
+
+    /**
+     * Fenced: only an execution that still owns the run writes (a late owner's text after the run
+     * was taken over or ended is not kept, so the parts of one attempt all precede the next's).
+     */
+    private static final String APPEND = "INSERT INTO run_text (run_id, attempt, part, text)"
+            + " SELECT run_id, attempt, ?, ? FROM runs WHERE run_id = ? AND attempt = ? AND state = 'executing'";
+    private static final String PARTS = "SELECT attempt, part, text FROM run_text WHERE run_id = ? ORDER BY attempt, part";
+
+    @Resource(lookup = "jdbc/switchboard")
+    DataSource dataSource;
+
+    private Statements statements;
+
+    @PostConstruct
+    void init() {
+        statements = new Statements(dataSource);
+    }
+
+    /** One piece of streamed text; pieces are ordered by attempt, then part. */
+    public record Part(int attempt, int part, String text) implements Comparable<Part> {
+
+        /** Whether this piece comes after {@code other} (null: before everything). */
+        public boolean isAfter(Part other) {
+            return other == null || compareTo(other) > 0;
+        }
+
+        @Override
+        public int compareTo(Part other) {
+            return attempt != other.attempt ? Integer.compare(attempt, other.attempt) : Integer.compare(part, other.part);
+        }
+    }
+
+    /** Keeps a part of attempt {@code attempt}'s text; false when that attempt no longer owns the run. */
+    public boolean append(String runId, int attempt, int part, String text) {
+        return statements.update(APPEND, s -> {
+            s.setInt(1, part);
+            s.setString(2, text);
+            s.setString(3, runId);
+            s.setInt(4, attempt);
+        }, "keeping streamed text of run " + runId) == 1;
+    }
+
+    /** The run's streamed text so far, in order. */
+    public List<Part> parts(String runId) {
+        return statements.query(PARTS, s -> s.setString(1, runId), rs -> new Part(rs.getInt(1), rs.getInt(2), rs.getString(3)),
+                "reading the streamed text of run " + runId);
+    }
+}
