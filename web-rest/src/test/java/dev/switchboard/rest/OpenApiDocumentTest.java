@@ -83,7 +83,8 @@ class OpenApiDocumentTest {
     }
 
     /**
-     * "METHOD /path" of every resource method of the application, templates without their regex;
+     * "METHOD /path" of every resource method of the application (a resource class's own and those it
+     * inherits, under its own path), templates without their regex;
      * methods marked {@code @Operation(hidden = true)} only refuse a method (405) and are left out.
      */
     static Set<String> routesInCode() {
@@ -95,7 +96,7 @@ class OpenApiDocumentTest {
             }
             Class<?> resource = type.reflect();
             String base = resource.getAnnotation(Path.class).value();
-            for (Method method : resource.getDeclaredMethods()) {
+            for (Method method : resource.getMethods()) { // with those inherited (ResponsesAliasResource)
                 String verb = httpMethod(method);
                 Operation operation = method.getAnnotation(Operation.class);
                 if (verb != null && (operation == null || !operation.hidden())) {
