@@ -58,6 +58,9 @@ class DelegationIT {
         Map<String, String> env = Instance.defaults(db, PORT, NAME);
         env.put("SWITCHBOARD_AGENTS", AGENTS);
         env.put("SWITCHBOARD_AGENTS_SWEEP_MS", "200");
+        // A caller waits longer than its default 30 s: a hop held across kill -9 and a restart must
+        // not time out while a slow machine restarts the instance (the timeout is tested with "slow").
+        env.put("SWITCHBOARD_AGENTS_TIMEOUT_MS", "180000");
         instance = Instance.start(NAME, PORT, env);
         gates = Files.createDirectories(Path.of("target", "it", "delegation-gates").toAbsolutePath());
     }

@@ -37,6 +37,15 @@ public class RunTexts {
     /** One piece of streamed text; pieces are ordered by attempt, then part. */
     public record Part(int attempt, int part, String text) implements Comparable<Part> {
 
+        /**
+         * Whether this piece is the one right after {@code previous} (null: none yet): the next part of
+         * the same attempt, or the first of the next attempt.
+         */
+        public boolean follows(Part previous) {
+            return previous == null ? attempt == 1 && part == 0
+                    : attempt == previous.attempt ? part == previous.part + 1 : attempt == previous.attempt + 1 && part == 0;
+        }
+
         /** Whether this piece comes after {@code other} (null: before everything). */
         public boolean isAfter(Part other) {
             return other == null || compareTo(other) > 0;

@@ -36,8 +36,8 @@ import java.util.logging.Logger;
  * else {@code in_progress}) and {@code response.in_progress}; the message's
  * {@code output_item.added} and {@code content_part.added} before its first delta; a delta per part
  * — the parts kept when the follower came, then those its notifications bring ({@code item/delta}
- * with the part's number; read from the log after the point the catch-up read covered, so none is
- * lost or doubled); once the run ended, the parts still unseen (read again: an execution's text is
+ * with the part's number: each sent once, in order, and after a gap none until the end); once the
+ * run ended, the parts still unseen (read again: an execution's text is
  * written before its result), the text the parts did not carry as one last delta, the
  * {@code .done} events of each output item (function calls with their arguments) and the terminal
  * event: {@code response.completed}; {@code error} then {@code response.failed} when the run failed
@@ -74,7 +74,7 @@ final class ResponseEvents {
     private ResponseService.Response finished;
     /** The last part sent; null before the first. */
     private RunTexts.Part lastPart;
-    /** Notifications were dropped (a slow follower): the parts wait for the run's end, which reads them all. */
+    /** A part was missed live (a gap, or notifications dropped for a slow follower): the parts wait for the run's end, which reads them all. */
     private volatile boolean liveBroken;
     private int sequence;
     private boolean messageOpen;
@@ -158,10 +158,6 @@ final class ResponseEvents {
                 r.record().createdAt(), r.record().previousResponseId(), r.record().request(),
                 ResponseObjects.State.inProgress())));
         if (!r.state().isTerminal()) {
-            // Every part with a seq up to this one is committed, so kept: the catch-up read below has
-            // it; the subscription brings what is sequenced after it (a part in both is sent once).
-            long caughtUpTo = hub.deliveredSeq();
-            responses.streamed(r).forEach(this::part);
             deltas = new Subscription(r.record().userKey(), Set.of(r.record().threadKey()), settings.buffer(),
                     new Subscription.Sink() {
                         @Override
@@ -175,7 +171,14 @@ final class ResponseEvents {
                             wake.run();
                         }
                     });
-            hub.subscribe(deltas, caughtUpTo);
+            // Subscribed first, then the catch-up read: a part committed before the read is in it, one
+            // sequenced after the subscription went live comes through it. One in between — committed
+            // after the read, delivered before the subscription was live — is missed by both: the next
+            // live part is then not the successor of the last one sent, and the parts wait for the
+            // run's end, which reads them all (never a replay of the log: a burst of followers would
+            // each read the user's whole log from the database).
+            hub.subscribeFromNow(deltas, wake);
+            responses.streamed(r).forEach(this::part);
         }
         end = responses.awaitEnd(r, timeoutMs).thenApply(ended -> new Ending(ended,
                 ended.state().isTerminal() ? responses.streamed(ended) : List.of())).toCompletableFuture();
@@ -244,15 +247,25 @@ final class ResponseEvents {
         return null;
     }
 
-    /** Sends the parts the run's {@code item/delta} notifications brought. */
+    /**
+     * Sends the parts the run's {@code item/delta} notifications brought: each that follows the last
+     * one sent; one that leaves a gap (a part missed between the catch-up read and the subscription,
+     * or a part whose write failed) stops the live parts until the run's end reads them all.
+     */
     private void drain(Subscription deltas) {
         for (Notification n = deltas.poll(); n != null; n = deltas.poll()) {
             if (liveBroken || !"item/delta".equals(n.method())) {
                 continue;
             }
             JsonObject params = parse(n.line()).getJsonObject("params");
-            if (created.record().runId().equals(params.getString("run_id", "")) && params.containsKey("part")) {
-                part(new RunTexts.Part(params.getInt("attempt"), params.getInt("part"), params.getString("delta", "")));
+            if (!created.record().runId().equals(params.getString("run_id", "")) || !params.containsKey("part")) {
+                continue;
+            }
+            RunTexts.Part live = new RunTexts.Part(params.getInt("attempt"), params.getInt("part"), params.getString("delta", ""));
+            if (live.follows(lastPart)) {
+                part(live);
+            } else if (live.isAfter(lastPart)) {
+                liveBroken = true;
             }
         }
     }
