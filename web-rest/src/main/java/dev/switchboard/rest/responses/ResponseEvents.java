@@ -9,6 +9,7 @@ import dev.switchboard.core.notify.Subscription;
 import dev.switchboard.core.responses.ResponseError;
 import dev.switchboard.core.responses.ResponseObjects;
 import dev.switchboard.core.responses.ResponseService;
+import dev.switchboard.core.responses.TextFollower;
 import dev.switchboard.rest.streams.OpenStreams;
 import dev.switchboard.rest.streams.StreamFeed;
 import jakarta.json.JsonObject;
@@ -72,10 +73,8 @@ final class ResponseEvents {
     private Subscription deltas;
     private CompletableFuture<Ending> end;
     private ResponseService.Response finished;
-    /** The last part sent; null before the first. */
-    private RunTexts.Part lastPart;
-    /** A part was missed live (a gap, or notifications dropped for a slow follower): the parts wait for the run's end, which reads them all. */
-    private volatile boolean liveBroken;
+    /** Which parts of the text go out: each once, in order. */
+    private final TextFollower follower = new TextFollower();
     private int sequence;
     private boolean messageOpen;
 
@@ -167,7 +166,7 @@ final class ResponseEvents {
 
                         @Override
                         public void overflow(long lastSentSeq) {
-                            liveBroken = true;
+                            follower.missedSome();
                             wake.run();
                         }
                     });
@@ -178,7 +177,7 @@ final class ResponseEvents {
             // run's end, which reads them all (never a replay of the log: a burst of followers would
             // each read the user's whole log from the database).
             hub.subscribeFromNow(deltas, wake);
-            responses.streamed(r).forEach(this::part);
+            responses.streamed(r).forEach(this::stored);
         }
         end = responses.awaitEnd(r, timeoutMs).thenApply(ended -> new Ending(ended,
                 ended.state().isTerminal() ? responses.streamed(ended) : List.of())).toCompletableFuture();
@@ -199,7 +198,7 @@ final class ResponseEvents {
             if (end.isDone()) {
                 Ending ending = end.join();
                 finished = ending.response();
-                ending.parts().forEach(this::part);
+                ending.parts().forEach(this::stored);
                 responses.answered(finished);
                 finish(finished);
             }
@@ -247,33 +246,26 @@ final class ResponseEvents {
         return null;
     }
 
-    /**
-     * Sends the parts the run's {@code item/delta} notifications brought: each that follows the last
-     * one sent; one that leaves a gap (a part missed between the catch-up read and the subscription,
-     * or a part whose write failed) stops the live parts until the run's end reads them all.
-     */
+    /** Sends the parts the run's {@code item/delta} notifications brought, as {@link TextFollower} rules. */
     private void drain(Subscription deltas) {
         for (Notification n = deltas.poll(); n != null; n = deltas.poll()) {
-            if (liveBroken || !"item/delta".equals(n.method())) {
+            if (!"item/delta".equals(n.method())) {
                 continue;
             }
             JsonObject params = parse(n.line()).getJsonObject("params");
-            if (!created.record().runId().equals(params.getString("run_id", "")) || !params.containsKey("part")) {
-                continue;
-            }
-            RunTexts.Part live = new RunTexts.Part(params.getInt("attempt"), params.getInt("part"), params.getString("delta", ""));
-            if (live.follows(lastPart)) {
-                part(live);
-            } else if (live.isAfter(lastPart)) {
-                liveBroken = true;
+            if (created.record().runId().equals(params.getString("run_id", "")) && params.containsKey("part")) {
+                RunTexts.Part live = new RunTexts.Part(params.getInt("attempt"), params.getInt("part"),
+                        params.getString("delta", ""));
+                if (follower.live(live)) {
+                    delta(live.text());
+                }
             }
         }
     }
 
-    /** Sends a part of the run's text unless it was sent already. */
-    private void part(RunTexts.Part part) {
-        if (part.isAfter(lastPart)) {
-            lastPart = part;
+    /** Sends a part read from the store unless it was sent already. */
+    private void stored(RunTexts.Part part) {
+        if (follower.stored(part)) {
             delta(part.text());
         }
     }
