@@ -1,98 +1,112 @@
 package dev.switchboard.core.responses;
 
-import dev.switchboard.core.clock.InstanceClock;
 import dev.switchboard.core.sql.Statements;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
+import jakarta.ejb.DependsOn;
 import jakarta.ejb.Lock;
 import jakarta.ejb.LockType;
 import jakarta.ejb.Singleton;
+import jakarta.ejb.Startup;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
-import java.security.SecureRandom;
-import java.util.Base64;
+import java.nio.file.Path;
 import java.util.Optional;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import javax.crypto.SecretKey;
-import javax.crypto.spec.SecretKeySpec;
 import javax.sql.DataSource;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * The key that seals compactions, the same on every instance: the configured one
- * ({@code SWITCHBOARD_RESPONSES_COMPACTION_KEY}, 32 bytes in base64), else one the first instance
- * to need it makes and stores in {@code server_keys}. Read once per instance. An EJB so that its
- * statements hold a connection only while they run.
+ * This instance's compaction keys, never in the database: the configured ones
+ * ({@code SWITCHBOARD_RESPONSES_COMPACTION_KEY}, newest first), which every instance of a deployment
+ * must be given alike, followed by those of the key file if there is one; else the key file's
+ * ({@code SWITCHBOARD_RESPONSES_COMPACTION_KEY_FILE}, made when there is none). The key that earlier
+ * versions kept in {@code server_keys} is moved into the key file, to open what it sealed, and
+ * deleted from the database. Read once per instance, at its start. An EJB so that its statements
+ * hold a connection only while they run.
  */
 @Singleton
+@Startup
+@DependsOn("SchemaBootstrap")
 @Lock(LockType.READ)
+@TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED) // the delete commits at once, whatever becomes of a caller's transaction
 public class CompactionKeys {
 
-    private static final String NAME = "responses.compaction";
-    // Portable (PostgreSQL and the embedded H2): insert unless present; a concurrent twin fails on the key.
-    private static final String CREATE = "INSERT INTO server_keys (name, secret, created_at) SELECT ?, ?, ?"
-            + " WHERE NOT EXISTS (SELECT 1 FROM server_keys WHERE name = ?)";
+    private static final Logger LOG = Logger.getLogger(CompactionKeys.class.getName());
+    /** The row in which earlier versions kept the key (V13), for anyone who reads the database to see. */
+    private static final String IN_THE_DATABASE = "responses.compaction";
     private static final String READ = "SELECT secret FROM server_keys WHERE name = ?";
+    private static final String DELETE = "DELETE FROM server_keys WHERE name = ? AND secret = ?";
 
     @Resource(lookup = "jdbc/switchboard")
     DataSource dataSource;
 
     @Inject
-    InstanceClock clock;
-
-    @Inject
-    @ConfigProperty(name = "switchboard.responses.compaction-key")
+    @ConfigProperty(name = CompactionKeyRing.PROPERTY)
     Optional<String> configured;
 
-    private volatile CompactionSeal seal;
+    @Inject
+    @ConfigProperty(name = "switchboard.responses.compaction-key-file")
+    String keyFile;
 
+    private volatile CompactionKeyRing ring;
+
+    /**
+     * A bad configured list stops the application. The keys are read now, so that the database's
+     * key leaves it when an upgraded instance starts; if that fails, the first use tries again.
+     */
     @PostConstruct
-    void validate() {
-        configured.ifPresent(CompactionKeys::key);
+    void start() {
+        configured.ifPresent(CompactionKeyRing::configured);
+        try {
+            ring();
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "The compaction keys could not be read at start; the first compaction will try again", e);
+        }
     }
 
-    @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED) // each statement on its own: a failed insert spoils no read
-    public CompactionSeal seal() {
-        CompactionSeal current = seal;
+    public CompactionKeyRing ring() {
+        CompactionKeyRing current = ring;
         if (current == null) {
             synchronized (this) {
-                if (seal == null) {
-                    seal = new CompactionSeal(key(configured.orElseGet(this::stored)));
+                if (ring == null) {
+                    ring = read();
                 }
-                current = seal;
+                current = ring;
             }
         }
         return current;
     }
 
-    private String stored() {
+    private CompactionKeyRing read() {
+        CompactionKeyFile file = new CompactionKeyFile(Path.of(keyFile));
         Statements statements = new Statements(dataSource);
-        byte[] fresh = new byte[32];
-        new SecureRandom().nextBytes(fresh);
-        try {
-            statements.update(CREATE, s -> {
-                s.setString(1, NAME);
-                s.setString(2, Base64.getEncoder().encodeToString(fresh));
-                s.setLong(3, clock.millis());
-                s.setString(4, NAME);
-            }, "making the compaction key");
-        } catch (IllegalStateException madeByAnotherInstanceMeanwhile) {
-            // the read below finds theirs; if it finds none, the failure was real and the read says so
+        statements.query(READ, s -> s.setString(1, IN_THE_DATABASE), rs -> rs.getString(1), "reading the compaction key")
+                .stream().findFirst().ifPresent(secret -> moveOutOfTheDatabase(statements, secret, file));
+        if (configured.isEmpty()) {
+            return file.ringMadeIfAbsent();
         }
-        return statements.query(READ, s -> s.setString(1, NAME), rs -> rs.getString(1), "reading the compaction key")
-                .stream().findFirst().orElseThrow(() -> new IllegalStateException("the compaction key could not be made"));
+        CompactionKeyRing given = CompactionKeyRing.configured(configured.get());
+        return file.ring().map(given::alsoOpening).orElse(given);
     }
 
-    static SecretKey key(String base64) {
-        byte[] bytes;
-        try {
-            bytes = Base64.getDecoder().decode(base64.strip());
-        } catch (IllegalArgumentException e) {
-            bytes = new byte[0];
-        }
-        if (bytes.length != 32) {
-            throw new IllegalArgumentException("switchboard.responses.compaction-key must be 32 bytes in base64");
-        }
-        return new SecretKeySpec(bytes, "AES");
+    /**
+     * The database's key goes into the key file (read by the next start too) as one that only
+     * opens: anyone who could read the database could seal with it. Deleted once the file holds
+     * it; an instance doing the same at once writes it too (or finds it in a file they share) and
+     * deletes nothing.
+     */
+    private static void moveOutOfTheDatabase(Statements statements, String secret, CompactionKeyFile file) {
+        SecretKey exposed = CompactionKeyRing.key(secret, "the compaction key in table server_keys");
+        file.keepOpening(exposed);
+        statements.update(DELETE, s -> {
+            s.setString(1, IN_THE_DATABASE);
+            s.setString(2, secret);
+        }, "deleting the compaction key from the database");
+        LOG.info(() -> "The compaction key kept in the database (server_keys) was moved to " + file.path()
+                + ": it opens the compactions sealed before; new ones are sealed with another key");
     }
 }

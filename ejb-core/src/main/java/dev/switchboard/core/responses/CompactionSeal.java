@@ -18,9 +18,9 @@ import javax.crypto.spec.GCMParameterSpec;
 
 /**
  * Seals the items a compaction stands for into its {@code encrypted_content} and opens them again:
- * AES-256-GCM under the server's compaction key, with the user as associated data — a client can
- * neither read nor alter what it carries, and one user's compaction does not open for another.
- * The text is {@code base64url(version | nonce | ciphertext+tag)}.
+ * AES-256-GCM under one compaction key ({@link CompactionKeyRing} holds the server's), with the user
+ * as associated data — a client can neither read nor alter what it carries, and one user's
+ * compaction does not open for another. The text is {@code base64url(version | nonce | ciphertext+tag)}.
  */
 public final class CompactionSeal {
 
@@ -49,7 +49,7 @@ public final class CompactionSeal {
         }
     }
 
-    /** The items sealed for this user; empty when the text was not sealed by this server for them, or was altered. */
+    /** The items sealed for this user; empty when the text was not sealed under this key for them, or was altered. */
     public Optional<JsonArray> open(String userKey, String sealed) {
         byte[] bytes;
         try {

@@ -110,7 +110,7 @@ public class ResponseService {
 
     /** As {@link #create(String, ResponseRequest)}, continuing what the caller resolved (a connection's cache). */
     public Response create(String userKey, ResponseRequest request, Optional<Continuation> continuation) {
-        List<JsonObject> input = Compactions.expand(request.input(), sealed -> compactionKeys.seal().open(userKey, sealed));
+        List<JsonObject> input = Compactions.expand(request.input(), sealed -> compactionKeys.ring().open(userKey, sealed));
         answersOnlyCallsMade(continuation.map(c -> c.prior().getValuesAs(JsonObject.class)).orElse(List.of()), input);
         JsonObject echo = request.echo().get("model") instanceof JsonString ? request.echo()
                 : Jsons.createObjectBuilder(request.echo()).add("model", engines.engine().defaultModel()).build();
@@ -131,7 +131,7 @@ public class ResponseService {
         Optional<Continuation> previous = continuation(userKey, request.previousResponseId());
         List<JsonObject> conversation = new ArrayList<>();
         previous.ifPresent(p -> conversation.addAll(p.prior().getValuesAs(JsonObject.class)));
-        conversation.addAll(Compactions.expand(request.input(), sealed -> compactionKeys.seal().open(userKey, sealed)));
+        conversation.addAll(Compactions.expand(request.input(), sealed -> compactionKeys.ring().open(userKey, sealed)));
         JsonObject echo = Jsons.createObjectBuilder(request.echo()).add("instructions", Compactions.INSTRUCTIONS)
                 .add("tools", JsonValue.EMPTY_JSON_ARRAY).add("tool_choice", "none").add("store", false)
                 .add("background", false).build();
@@ -156,7 +156,7 @@ public class ResponseService {
         String summary = state.output().stream().filter(item -> "message".equals(item.getString("type", "")))
                 .map(ClientCall::text).collect(Collectors.joining("\n"));
         return Compactions.result(ended.record().responseId(), ended.record().createdAt(),
-                compactionKeys.seal().seal(ended.record().userKey(), Compactions.summaryItems(summary)), state.usage());
+                compactionKeys.ring().seal(ended.record().userKey(), Compactions.summaryItems(summary)), state.usage());
     }
 
     private Optional<Continuation> continuation(String userKey, Optional<String> previousResponseId) {
