@@ -18,25 +18,17 @@ import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
-import java.sql.Connection;
-import java.sql.DatabaseMetaData;
-import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
-import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Order;
@@ -64,6 +56,7 @@ class ChatAuthIT {
     private static final String DAVE = "dave-auth-token-0123456789";
     private static final String ERIN = "erin-auth-token-0123456789";
     private static final String FRANK = "frank-auth-token-012345678";
+    private static final String GRACE = "grace-auth-token-012345678";
     private static final long TTL_S = 20;
     private static final List<JsonObject> REQUESTS = new CopyOnWriteArrayList<>();
     private static final List<String> AUTHORIZATIONS = new CopyOnWriteArrayList<>();
@@ -78,7 +71,7 @@ class ChatAuthIT {
         database = TestDatabase.recreate("switchboard_it_chat_auth");
         Map<String, String> env = Instance.defaults(database, PORT, NAME);
         env.put("SWITCHBOARD_AUTH_TOKENS", ALICE + "=alice," + BOB + "=bob," + CAROL + "=carol,"
-                + DAVE + "=dave," + ERIN + "=erin," + FRANK + "=frank"); // one user per test: a credential, once given, is the user's
+                + DAVE + "=dave," + ERIN + "=erin," + FRANK + "=frank," + GRACE + "=grace"); // one user per test: a credential, once given, is the user's
         ScriptedResponses.engine(env, model);
         env.put("SWITCHBOARD_TOOLS", "http_get");
         env.put("SWITCHBOARD_TOOLS_HTTP_GET_ALLOW", "http://127.0.0.1:" + model.getAddress().getPort() + "/api/");
@@ -234,6 +227,56 @@ class ChatAuthIT {
         assertSecretNowhere("dave_late_token", "");
     }
 
+    /**
+     * Issue 35, item 4: the key that seals {@code /v1/responses/compact} is in an owner-only key
+     * file, in no row of a dump of the database; appending a new key and restarting rotates it, and
+     * a compaction sealed before the rotation still opens after it, as does a new one.
+     */
+    @Test
+    void theCompactionKeyIsOutOfTheDatabaseAndASealMadeBeforeARotationStillOpens() throws Exception {
+        String before = compact("the sky is green");
+        Path keys = Instance.outputDir(NAME).resolve("switchboard/resources/security/switchboard-compaction.keys");
+        List<String> lines = Files.readAllLines(keys).stream().filter(l -> !l.isBlank()).toList();
+        assertEquals(1, lines.size(), lines.size() + " keys");
+        assertEquals(Set.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE),
+                Files.getPosixFilePermissions(keys), "owner-only");
+        assertEquals(List.of(), SecretSweep.rowsHolding(lines.get(0), database), "the key in a dump of the database");
+        byte[] fresh = new byte[32];
+        new java.security.SecureRandom().nextBytes(fresh);
+        String rotated = java.util.Base64.getEncoder().encodeToString(fresh);
+        server.stop();
+        Files.writeString(keys, rotated + "\n", java.nio.file.StandardOpenOption.APPEND);
+        server.restart();
+        assertEquals(200, respondAfter(before).status(), "sealed before the rotation, opened after it");
+        String after = compact("the sea is red");
+        assertEquals(200, respondAfter(after).status(), "sealed with the new key");
+        assertFalse(respondAfter(before.substring(0, before.length() - 4) + "AAAA").status() == 200, "an altered one does not open");
+        for (String key : List.of(lines.get(0), rotated)) {
+            assertEquals(List.of(), SecretSweep.rowsHolding(key, database), "a key in a dump of the database");
+        }
+    }
+
+    /** A compaction of {@code text}: its sealed {@code encrypted_content}. */
+    private static String compact(String text) {
+        Api.Reply compacted = responses("/v1/responses/compact", Json.createObjectBuilder().add("model", "scripted-model")
+                .add("input", text).build().toString());
+        assertEquals(200, compacted.status(), compacted.body());
+        return compacted.json().getJsonArray("output").getJsonObject(0).getString("encrypted_content");
+    }
+
+    private static Api.Reply respondAfter(String sealed) {
+        return responses("/v1/responses", Json.createObjectBuilder().add("model", "scripted-model")
+                .add("input", Json.createArrayBuilder()
+                        .add(Json.createObjectBuilder().add("type", "compaction").add("encrypted_content", sealed))
+                        .add(Json.createObjectBuilder().add("role", "user").add("content", "what colour?")))
+                .build().toString());
+    }
+
+    private static Api.Reply responses(String path, String body) {
+        return server.api.send(server.api.request(path).header("Authorization", "Bearer " + GRACE)
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)));
+    }
+
     private static Api.Reply sendAs(String content) {
         return send(server, DAVE, "web", "auth-dave", content);
     }
@@ -263,54 +306,7 @@ class ChatAuthIT {
     private static void assertSecretNowhere(String secret, String stream) throws Exception {
         assertFalse(stream.contains(secret), "notifications");
         assertFalse(REQUESTS.stream().anyMatch(r -> r.toString().contains(secret)), "model requests");
-        List<String> rows = new ArrayList<>();
-        try (Connection c = TestDatabase.connect(database)) {
-            DatabaseMetaData meta = c.getMetaData();
-            List<String> tables = new ArrayList<>();
-            try (ResultSet rs = meta.getTables(null, null, "%", new String[] {"TABLE"})) {
-                while (rs.next()) {
-                    String schema = String.valueOf(rs.getString("TABLE_SCHEM")).toLowerCase(Locale.ROOT);
-                    if (!schema.startsWith("pg_") && !schema.equals("information_schema")) {
-                        tables.add("\"" + rs.getString("TABLE_SCHEM") + "\".\"" + rs.getString("TABLE_NAME") + "\"");
-                    }
-                }
-            }
-            assertTrue(tables.stream().anyMatch(t -> t.toLowerCase(Locale.ROOT).contains("chat_credentials")), tables.toString());
-            try (Statement s = c.createStatement()) {
-                for (String table : tables) {
-                    try (ResultSet rs = s.executeQuery("SELECT * FROM " + table)) {
-                        ResultSetMetaData columns = rs.getMetaData();
-                        while (rs.next()) {
-                            for (int i = 1; i <= columns.getColumnCount(); i++) {
-                                String value = rs.getString(i);
-                                if (value != null && value.contains(secret)) {
-                                    rows.add(table + "." + columns.getColumnName(i));
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        assertEquals(List.of(), rows, "database rows holding the secret");
-        List<Path> files = new ArrayList<>();
-        for (Path dir : List.of(Instance.outputDir(NAME), Instance.journalDir())) {
-            if (Files.isDirectory(dir)) {
-                try (Stream<Path> walk = Files.walk(dir)) {
-                    walk.filter(Files::isRegularFile).filter(f -> !f.toString().endsWith(".jar"))
-                            .filter(f -> contains(f, secret)).forEach(files::add);
-                }
-            }
-        }
-        assertEquals(List.of(), files, "files (logs, journals) holding the secret");
-    }
-
-    private static boolean contains(Path file, String secret) {
-        try {
-            return new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1).contains(secret);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        SecretSweep.assertNowhere(secret, database, List.of(Instance.outputDir(NAME)));
     }
 
     /** The API the tool fetches: it answers a bearer token holder only, and never repeats the token. */
@@ -336,7 +332,8 @@ class ChatAuthIT {
         if (toolSaid != null) {
             output.add(toolSaid);
         } else {
-            String text = last.getJsonArray("content").getJsonObject(0).getString("text");
+            String text = last.get("content") instanceof jakarta.json.JsonString plain ? plain.getString()
+                    : last.getJsonArray("content").getJsonObject(0).getString("text");
             if (text.startsWith("fetch ")) {
                 output.add(ScriptedResponses.fetch(model, "call_" + id, "/api/" + text.substring(6)));
             } else {

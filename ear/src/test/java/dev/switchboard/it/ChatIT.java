@@ -165,20 +165,22 @@ class ChatIT {
     }
 
     @Test
-    void usersNeverReachEachOthersThreads() {
+    void usersNeverReachEachOthersThreads() throws Exception {
         String alices = threadOf(send(ALICE, "{\"channel\":\"web\",\"thread_id\":\"private\",\"content\":\"secret plan\"}"));
         assertEquals(404, get(BOB, "/v1/chat/threads/" + alices).status());
         assertEquals(404, get(BOB, "/v1/threads/" + alices + "/items").status());
         assertFalse(get(BOB, "/v1/chat/threads").body().contains(alices));
-        Api.Reply onWeb = send(BOB, "{\"channel\":\"web\",\"thread_id\":\"" + alices + "\",\"content\":\"let me in\"}");
-        assertEquals(404, onWeb.status(), onWeb.body());
-        assertEquals("thread_not_found", onWeb.errorCode());
-        assertEquals("Invalid or unauthorized thread ID.", onWeb.json().getJsonObject("error").getString("message"));
-        String bobs = threadOf(send(BOB, "{\"channel\":\"telegram\",\"thread_id\":\"" + alices + "\",\"content\":\"hi\"}"));
-        assertNotEquals(alices, bobs, "elsewhere another user's thread id gets a fresh thread of one's own");
-        assertFalse(get(ALICE, "/v1/chat/threads").body().contains(bobs));
         Api.Reply switched = send(BOB, "{\"content\":\"/thread " + alices + "\"}");
-        assertEquals(404, switched.status(), switched.body());
+        assertEquals(404, switched.status(), "as for an id nobody uses: " + switched.body());
+        Api.Reply onWeb = send(BOB, "{\"channel\":\"web\",\"thread_id\":\"" + alices + "\",\"content\":\"let me in\"}");
+        assertEquals(202, onWeb.status(), onWeb.body());
+        assertEquals(alices, threadOf(onWeb), "ids are per user: bob's own thread with the id he chose (issue 35)");
+        awaitTurns(BOB, alices, 1);
+        assertFalse(get(BOB, "/v1/threads/" + alices + "/items").body().contains("secret plan"), "none of alice's history");
+        assertFalse(get(ALICE, "/v1/threads/" + alices + "/items").body().contains("let me in"), "nothing of bob's");
+        Api.Reply hers = send(ALICE, "{\"channel\":\"web\",\"thread_id\":\"" + alices + "\",\"content\":\"still mine\"}");
+        assertEquals(202, hers.status(), hers.body());
+        assertEquals(2, awaitTurns(ALICE, alices, 2).size(), "her thread goes on");
     }
 
     @Test

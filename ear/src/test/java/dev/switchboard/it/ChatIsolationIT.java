@@ -33,6 +33,11 @@ import org.junit.jupiter.api.Test;
  * event stream, and calling every REST route and JSON-RPC method that takes a thread, turn or run —
  * reads, answers, cancels and hears nothing of hers. Her approval and prompt are intact after the
  * sweep, and she resolves them.
+ *
+ * <p>Issue 35: a run from another door on a chat thread is a turn of its own in arrival order,
+ * with the order provoked both ways by holding the running turn's model call; a chat thread id is
+ * its user's own, so another user's id answers as an unknown one; and a tool call's secret
+ * arguments reach the tool and no row, file, stream, API body or later model request.
  */
 class ChatIsolationIT {
 
@@ -40,18 +45,26 @@ class ChatIsolationIT {
     private static final String ALICE = "alice-isolation-token-012345";
     private static final String BOB = "bob-isolation-token-0123456";
     private static final String SECRET = "eyes-only-for-alice";
+    /** The value of the sensitive arguments the model puts in its tool calls ({@code clock}, {@code secretly}). */
+    private static final String ARGUMENT = "sk-live-" + Long.toHexString(System.nanoTime()) + "-arg";
+    /** The user texts the model was asked about, in the order its requests came (held ones when they came). */
+    private static final List<String> ASKED = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private static final List<String> MODEL_REQUESTS = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** {@code hold <tag>}: the model answers once the tag's latch is released. */
+    private static final Map<String, java.util.concurrent.CountDownLatch> HOLDS = new java.util.concurrent.ConcurrentHashMap<>();
     private static HttpServer model;
+    private static String database;
     private static Instance server;
 
     @BeforeAll
     static void start() throws IOException {
         model = ScriptedResponses.start(ChatIsolationIT::answer);
         model.createContext("/api/", ChatIsolationIT::api);
-        String db = TestDatabase.recreate("switchboard_it_chat_isolation");
-        Map<String, String> env = Instance.defaults(db, PORT, "it-chat-isolation");
+        database = TestDatabase.recreate("switchboard_it_chat_isolation");
+        Map<String, String> env = Instance.defaults(database, PORT, "it-chat-isolation");
         env.put("SWITCHBOARD_AUTH_TOKENS", ALICE + "=alice," + BOB + "=bob");
         ScriptedResponses.engine(env, model);
-        env.put("SWITCHBOARD_TOOLS", "echo_tool,http_get");
+        env.put("SWITCHBOARD_TOOLS", "echo_tool,http_get,current_time");
         env.put("SWITCHBOARD_TOOLS_HTTP_GET_ALLOW", "http://127.0.0.1:" + model.getAddress().getPort() + "/api/");
         env.put("SWITCHBOARD_CHAT_TOOL_APPROVALS", "echo_tool=always");
         env.put("SWITCHBOARD_CHAT_TOOL_CREDENTIALS", "http_get=github");
@@ -93,8 +106,6 @@ class ChatIsolationIT {
                 rest.put("POST auth " + t, post("/v1/chat/threads/" + t + "/auth", "{\"token\":\"bob-guess\"}"));
                 rest.put("DELETE auth " + t, server.api.send(server.api.request("/v1/chat/threads/" + t + "/auth")
                         .header("Authorization", "Bearer " + BOB).DELETE()));
-                rest.put("POST message " + t, post("/v1/chat/messages",
-                        "{\"channel\":\"web\",\"thread_id\":\"" + t + "\",\"content\":\"yes\"}"));
                 rest.put("POST /thread " + t, post("/v1/chat/messages", "{\"content\":\"/thread " + t + "\"}"));
                 rest.put("GET items " + t, get(server, BOB, "/v1/threads/" + t + "/items"));
                 rest.put("GET items? " + t, get(server, BOB, "/v1/threads/items?thread_key=" + t));
@@ -114,9 +125,9 @@ class ChatIsolationIT {
                         || e.getKey().contains("auth ") || e.getKey().equals("GET run") || e.getKey().equals("GET run wait")) {
                     assertEquals(404, r.status(), e.getKey() + ": " + r.body());
                 }
-                if (e.getKey().startsWith("POST message")) {
+                if (e.getKey().startsWith("POST /thread")) { // her id is one Bob does not have: unknown to him
                     assertEquals(404, r.status(), e.getKey() + ": " + r.body());
-                    assertEquals("Invalid or unauthorized thread ID.", r.json().getJsonObject("error").getString("message"));
+                    assertEquals("Thread not found.", r.json().getJsonObject("error").getString("message"));
                 }
             }
             String lists = get(server, BOB, "/v1/chat/threads").body() + get(server, BOB, "/v1/threads/runs").body();
@@ -174,6 +185,238 @@ class ChatIsolationIT {
                 "bob's guess was not stored as alice's credential");
     }
 
+    // ------------------------------------------------------------------ issue 35, item 1: doors never merge
+
+    /**
+     * A chat turn is held in its model call; then, in this order, a {@code POST /v1/messages} run
+     * and a {@code turn/start} run on the same thread are acknowledged, and a chat message queued:
+     * each run is a turn of its own, runs in arrival order (as the model sees them) and ends with its
+     * own result; the chat message does not swallow them.
+     */
+    @Test
+    void runsFromOtherDoorsQueuedBeforeAChatMessageKeepTheirOwnTurns() throws Exception {
+        String tag = "before-" + System.nanoTime();
+        String thread = threadOf(send(server, ALICE, "web", "doors-" + tag, "hold " + tag));
+        awaitAsked("hold " + tag);
+        String apiRun = postMessage(ALICE, thread, "api " + tag);
+        String rpcTurn = startTurn(ALICE, thread, "rpc " + tag);
+        Api.Reply queued = send(server, ALICE, "web", "doors-" + tag, "chat " + tag);
+        assertEquals("queued", queued.json().getString("status"), queued.body());
+        HOLDS.get(tag).countDown();
+
+        assertEquals("heard: api " + tag, awaitRun(ALICE, apiRun).getJsonObject("output").getString("text"),
+                "the API client gets its run's own result");
+        assertEquals("heard: rpc " + tag, awaitTurnReply(ALICE, thread, rpcTurn), "the RPC turn's own result");
+        assertEquals("heard: chat " + tag, replyTo(ALICE, thread, "chat " + tag));
+        assertEquals(List.of("hold " + tag, "api " + tag, "rpc " + tag, "chat " + tag), asked(tag),
+                "the model was asked in arrival order, each on its own");
+    }
+
+    /**
+     * The other order: a chat message waits behind the held turn, then an API run and an RPC turn
+     * arrive, then two more chat messages — which merge with each other but not with the message
+     * before the other doors' runs (that would jump the queue). Bob does the same on a thread of his
+     * own with the same id, at the same time: his turns never touch hers.
+     */
+    @Test
+    void aChatMessageAfterOtherDoorsRunsNeverJumpsOverThem() throws Exception {
+        String tag = "after-" + System.nanoTime();
+        String bobTag = "bob-" + tag;
+        String thread = threadOf(send(server, ALICE, "web", "doors-" + tag, "hold " + tag));
+        Api.Reply bobs = send(server, BOB, "web", thread, "hold " + bobTag);
+        assertEquals(202, bobs.status(), bobs.body());
+        assertEquals(thread, threadOf(bobs), "bob's own thread, with the id he chose");
+        awaitAsked("hold " + tag);
+        awaitAsked("hold " + bobTag);
+        for (String[] who : new String[][] {{ALICE, tag}, {BOB, bobTag}}) {
+            assertEquals("queued", send(server, who[0], "web", thread, "first " + who[1]).json().getString("status"));
+        }
+        String apiRun = postMessage(ALICE, thread, "api " + tag);
+        String rpcTurn = startTurn(ALICE, thread, "rpc " + tag);
+        String bobsApiRun = postMessage(BOB, thread, "api " + bobTag);
+        for (String[] who : new String[][] {{ALICE, tag}, {BOB, bobTag}}) {
+            assertEquals("queued", send(server, who[0], "web", thread, "second " + who[1]).json().getString("status"));
+            assertEquals("queued", send(server, who[0], "web", thread, "third " + who[1]).json().getString("status"));
+        }
+        HOLDS.get(tag).countDown();
+        HOLDS.get(bobTag).countDown();
+
+        assertEquals("heard: api " + tag, awaitRun(ALICE, apiRun).getJsonObject("output").getString("text"));
+        assertEquals("heard: rpc " + tag, awaitTurnReply(ALICE, thread, rpcTurn));
+        assertEquals("heard: api " + bobTag, awaitRun(BOB, bobsApiRun).getJsonObject("output").getString("text"));
+        assertEquals("heard: second " + tag + "\nthird " + tag, replyTo(ALICE, thread, "second " + tag + "\nthird " + tag));
+        assertEquals("heard: second " + bobTag + "\nthird " + bobTag, replyTo(BOB, thread, "second " + bobTag + "\nthird " + bobTag));
+        assertEquals(List.of("hold " + tag, "first " + tag, "api " + tag, "rpc " + tag, "second " + tag + "\nthird " + tag),
+                asked(tag).stream().filter(t -> !t.contains(bobTag)).toList(), "alice's runs in arrival order");
+        assertEquals(List.of("hold " + bobTag, "first " + bobTag, "api " + bobTag, "second " + bobTag + "\nthird " + bobTag),
+                asked(bobTag), "bob's, on his thread of the same id");
+        String alicesItems = get(server, ALICE, "/v1/threads/" + thread + "/items").body();
+        assertFalse(alicesItems.contains(bobTag), alicesItems);
+        assertFalse(get(server, BOB, "/v1/threads/" + thread + "/items").body().contains("api " + tag + "\""));
+    }
+
+    // ------------------------------------------------------------------ issue 35, item 2: ids per user
+
+    /**
+     * Alice uses an id as a thread key ({@code POST /v1/messages}) and has a chat thread; Bob gets
+     * the same answers for those ids as for an id nobody uses — over REST, JSON-RPC and the chat
+     * gateway — and his messages to them make threads of his own. Alice's chat door to both stays
+     * hers, with her history.
+     */
+    @Test
+    void aForeignThreadIdAnswersAsAnUnknownOneAndStaysItsOwners() throws Exception {
+        String keyed = java.util.UUID.randomUUID().toString();
+        awaitRun(ALICE, postMessage(ALICE, keyed, "alice keyed " + keyed));
+        String chat = threadOf(send(server, ALICE, "web", "ids-" + keyed, "alice chat " + keyed));
+        assertEquals("heard: alice chat " + keyed, replyTo(ALICE, chat, "alice chat " + keyed));
+        String unknown = java.util.UUID.randomUUID().toString();
+
+        Map<String, String> answers = new LinkedHashMap<>();
+        for (String id : List.of(keyed, chat, unknown)) {
+            Api.Reply read = get(server, BOB, "/v1/chat/threads/" + id);
+            Api.Reply switched = post(BOB, "/v1/chat/messages", "{\"content\":\"/thread " + id + "\"}");
+            JsonObject rpcRead = rpc("chat/read", "{\"thread_id\":\"" + id + "\"}");
+            answers.put(id, (read.status() + " " + read.body() + " | " + switched.status() + " " + switched.body()
+                    + " | " + rpcRead).replace(id, "<id>"));
+        }
+        assertEquals(1, new java.util.HashSet<>(answers.values()).size(), "the same answers for all three: " + answers);
+        assertTrue(answers.get(unknown).startsWith("404"), answers.get(unknown));
+
+        for (String id : List.of(keyed, chat, unknown)) {
+            Api.Reply sent = send(server, BOB, "web", id, "bob on " + id);
+            assertEquals(202, sent.status(), sent.body());
+            assertEquals(id, threadOf(sent), "a thread of bob's own with the id he chose");
+            JsonObject overRpc = rpc("chat/send", "{\"channel\":\"telegram\",\"thread_id\":\"" + id
+                    + "\",\"content\":\"bob again on " + id + "\"}").getJsonObject("result");
+            assertEquals(id, overRpc.getString("thread_id"), overRpc.toString());
+            assertEquals("heard: bob again on " + id, replyTo(BOB, id, "bob again on " + id));
+        }
+
+        Api.Reply alicesKeyed = send(server, ALICE, "web", keyed, "alice chats on " + keyed);
+        assertEquals(202, alicesKeyed.status(), "alice's chat door to her own thread key: " + alicesKeyed.body());
+        assertEquals(keyed, threadOf(alicesKeyed));
+        assertEquals("heard: alice chats on " + keyed, replyTo(ALICE, keyed, "alice chats on " + keyed),
+                "the chat turn is on her thread, after her API run");
+        Api.Reply alicesChat = send(server, ALICE, "telegram", chat, "alice again " + keyed);
+        assertEquals(chat, threadOf(alicesChat));
+        assertEquals("heard: alice again " + keyed, replyTo(ALICE, chat, "alice again " + keyed));
+        JsonObject read = rpcAs(ALICE, "chat/read", "{\"thread_id\":\"" + chat + "\"}");
+        assertTrue(read.containsKey("result"), read.toString());
+        for (String id : List.of(keyed, chat)) {
+            String hers = get(server, ALICE, "/v1/threads/" + id + "/items").body();
+            String his = get(server, BOB, "/v1/threads/" + id + "/items").body();
+            assertFalse(hers.contains("bob "), hers);
+            assertFalse(his.contains("alice "), his);
+        }
+    }
+
+    // ------------------------------------------------------------------ issue 35, item 3: secrets redacted
+
+    /**
+     * The model calls tools with a sensitive argument through every door — a chat turn, a paused
+     * call a person approves, a {@code POST /v1/messages} run and a {@code turn/start} — and the
+     * value is then found in no database row, no file under the instance, no stream or API body
+     * any user or operator can read, and no later model request; the calls still ran.
+     */
+    @Test
+    void aToolCallsSecretArgumentsAreRedactedEverywhere() throws Exception {
+        String tag = Long.toString(System.nanoTime());
+        String thread = threadOf(send(server, ALICE, "web", "secrets-" + tag, "clock " + tag));
+        assertTrue(replyTo(ALICE, thread, "clock " + tag).startsWith("tool said: 20"), "current_time ran");
+        send(server, ALICE, "web", "secrets-" + tag, "secretly approved " + tag);
+        Await.until(DEADLINE, () -> !thread(ALICE, thread).isNull("pending_approval"), "the approval waits");
+        JsonObject pending = thread(ALICE, thread).getJsonObject("pending_approval");
+        assertEquals("[REDACTED]", pending.getJsonObject("parameters").getString("password"), pending.toString());
+        assertEquals(202, post(ALICE, "/v1/chat/threads/" + thread + "/approval",
+                "{\"request_id\":\"" + pending.getString("request_id") + "\",\"action\":\"approve\"}").status());
+        assertEquals("tool said: approved " + tag, replyTo(ALICE, thread, null), "the approved call ran");
+        String apiThread = "secrets-api-" + tag;
+        JsonObject apiRun = awaitRun(ALICE, postMessage(ALICE, apiThread, "clock api " + tag));
+        assertTrue(apiRun.getJsonObject("output").getString("text").startsWith("tool said: 20"), apiRun.toString());
+        String rpcTurn = startTurn(ALICE, apiThread, "clock rpc " + tag);
+        assertTrue(awaitTurnReply(ALICE, apiThread, rpcTurn).startsWith("tool said: 20"));
+
+        Map<String, String> bodies = new LinkedHashMap<>();
+        for (String t : List.of(thread, apiThread)) {
+            bodies.put("items " + t, get(server, ALICE, "/v1/threads/" + t + "/items").body());
+            bodies.put("runs " + t, get(server, ALICE, "/v1/threads/" + t + "/runs").body());
+        }
+        bodies.put("chat thread", get(server, ALICE, "/v1/chat/threads/" + thread).body());
+        bodies.put("chat events", ChatCalls.read(server, ALICE, "/v1/chat/threads/" + thread + "/events?last_event_id=0",
+                "text/event-stream", text -> text.contains("approval/resolved") && text.contains("tool said: approved"),
+                DEADLINE));
+        bodies.put("rpc stream", ChatCalls.read(server, ALICE, "/rpc/stream?after_seq=0", "application/x-ndjson",
+                text -> text.contains("clock rpc " + tag) && text.contains("turn/completed"), DEADLINE));
+        bodies.put("events", get(server, ALICE, "/v1/events?limit=200").body());
+        bodies.put("rpc thread/read", rpcAs(ALICE, "thread/read", "{\"thread_id\":\"" + apiThread + "\"}").toString());
+        bodies.put("metrics", server.api.send(server.api.request("/metrics").GET()).body());
+        bodies.forEach((where, body) -> assertFalse(body.contains(ARGUMENT), where + " shows the argument: " + body));
+        assertTrue(bodies.get("items " + thread).contains("[REDACTED]"), "the calls are shown, redacted");
+        assertFalse(MODEL_REQUESTS.stream().anyMatch(r -> r.contains(ARGUMENT)), "a model request repeats the argument");
+        SecretSweep.assertNowhere(ARGUMENT, database, List.of(Instance.outputDir("it-chat-isolation")));
+    }
+
+    /**
+     * The response of the thread's turn whose user input is {@code input} once it ended (null: of
+     * its newest turn, once that ended and a newer one is not coming).
+     */
+    private static String replyTo(String token, String thread, String input) throws InterruptedException {
+        String[] reply = new String[1];
+        Await.until(DEADLINE, () -> {
+            List<JsonObject> turns = get(server, token, "/v1/chat/threads/" + thread).json().getJsonArray("turns")
+                    .getValuesAs(JsonObject.class);
+            for (int i = turns.size() - 1; i >= 0; i--) {
+                JsonObject t = turns.get(i);
+                if ((input == null ? i == turns.size() - 1 : input.equals(t.getString("user_input", null)))
+                        && !t.isNull("completed_at") && !t.isNull("response")) {
+                    reply[0] = t.getString("response");
+                    return true;
+                }
+            }
+            return false;
+        }, "the turn " + input + " of " + thread + " ends");
+        return reply[0];
+    }
+
+    private static List<String> asked(String tag) {
+        return ASKED.stream().filter(t -> t.contains(tag)).toList();
+    }
+
+    private static void awaitAsked(String text) throws InterruptedException {
+        Await.until(DEADLINE, () -> ASKED.contains(text), "the model is asked " + text);
+    }
+
+    /** {@code POST /v1/messages} on {@code thread}: the run's id, acknowledged. */
+    private static String postMessage(String token, String thread, String text) {
+        Api.Reply r = post(token, "/v1/messages", Json.createObjectBuilder().add("thread_key", thread).add("text", text)
+                .build().toString());
+        assertEquals(202, r.status(), r.body());
+        return r.json().getString("run_id");
+    }
+
+    /** {@code turn/start} on {@code thread}: the turn's id. */
+    private static String startTurn(String token, String thread, String text) {
+        JsonObject r = rpcAs(token, "turn/start", Rpc.obj("thread_id", thread, "input", Rpc.input(text)).toString());
+        assertTrue(r.containsKey("result"), r.toString());
+        return r.getJsonObject("result").getString("turn_id");
+    }
+
+    private static JsonObject awaitRun(String token, String runId) throws InterruptedException {
+        Await.until(DEADLINE, () -> get(server, token, "/v1/runs/" + runId).json().getString("state").equals("succeeded"),
+                "run " + runId + " succeeds");
+        return get(server, token, "/v1/runs/" + runId).json();
+    }
+
+    /** The reply of the RPC turn {@code turnId}'s run, once it succeeded. */
+    private static String awaitTurnReply(String token, String thread, String turnId) throws InterruptedException {
+        java.util.function.Supplier<JsonObject> run = () -> get(server, token, "/v1/threads/" + thread + "/runs?limit=100")
+                .json().getJsonArray("runs").getValuesAs(JsonObject.class).stream()
+                .filter(r -> turnId.equals(r.getString("turn_id", ""))).findFirst().orElse(null);
+        Await.until(DEADLINE, () -> run.get() != null && "succeeded".equals(run.get().getString("state")),
+                "turn " + turnId + "'s run succeeds");
+        return run.get().getJsonObject("output").getString("text");
+    }
+
     private static void assertNoLeak(String where, String body, String runId, String turnId, String requestId) {
         for (String secret : new String[] {SECRET, runId, turnId, requestId}) {
             assertFalse(body.contains(secret), where + " shows " + secret + ": " + body);
@@ -194,7 +437,11 @@ class ChatIsolationIT {
     }
 
     private static JsonObject rpc(String method, String params) {
-        Api.Reply reply = post("/rpc", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"" + method + "\",\"params\":" + params + "}");
+        return rpcAs(BOB, method, params);
+    }
+
+    private static JsonObject rpcAs(String token, String method, String params) {
+        Api.Reply reply = post(token, "/rpc", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"" + method + "\",\"params\":" + params + "}");
         assertEquals(200, reply.status(), reply.body());
         return reply.json();
     }
@@ -213,6 +460,7 @@ class ChatIsolationIT {
     /** The model: {@code tool <x>} calls echo_tool, {@code fetch <x>} http_get; a tool's output is quoted. */
     private static void answer(HttpExchange exchange) throws IOException {
         JsonObject request = ScriptedResponses.read(exchange);
+        MODEL_REQUESTS.add(request.toString());
         JsonObject last = ScriptedResponses.last(request);
         String id = "resp_" + System.nanoTime();
         JsonArrayBuilder output = Json.createArrayBuilder();
@@ -221,7 +469,23 @@ class ChatIsolationIT {
             output.add(toolSaid);
         } else {
             String text = last.getJsonArray("content").getJsonObject(0).getString("text");
-            if (text.startsWith("tool ")) {
+            ASKED.add(text);
+            if (text.startsWith("hold ")) {
+                try {
+                    HOLDS.computeIfAbsent(text.substring(5), t -> new java.util.concurrent.CountDownLatch(1))
+                            .await(120, java.util.concurrent.TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            if (text.startsWith("clock ")) {
+                output.add(ScriptedResponses.functionCall("call_" + id, "current_time",
+                        Json.createObjectBuilder().add("zone", "UTC").add("api_key", ARGUMENT).build()));
+            } else if (text.startsWith("secretly ")) {
+                output.add(ScriptedResponses.functionCall("call_" + id, "echo_tool", Json.createObjectBuilder()
+                        .add("text", text.substring(9)).add("password", ARGUMENT)
+                        .add("headers", Json.createObjectBuilder().add("Authorization", "Bearer " + ARGUMENT)).build()));
+            } else if (text.startsWith("tool ")) {
                 output.add(ScriptedResponses.functionCall("call_" + id, "echo_tool",
                         Json.createObjectBuilder().add("text", text.substring(5)).build()));
             } else if (text.startsWith("fetch ")) {

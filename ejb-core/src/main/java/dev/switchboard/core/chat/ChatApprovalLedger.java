@@ -88,7 +88,7 @@ public class ChatApprovalLedger {
             List<JsonObject> calls = awaiting.getJsonArray("calls").getValuesAs(JsonObject.class);
             if (!calls.isEmpty()) {
                 ChatPending pending = ChatPending.of(calls, settings::needOf, turn.turnId(), clock.millis());
-                records.writePending(chatThread.get(), pending.toJson());
+                records.writePending(turn.userKey(), chatThread.get(), pending.toJson());
                 outbox.append(turn.userKey(), turn.threadKey(), REQUESTED, pending.shown(turn.threadKey()));
             }
         } else if (result.get("awaiting_token") instanceof JsonObject awaiting) {
@@ -96,7 +96,7 @@ public class ChatApprovalLedger {
             if (!calls.isEmpty()) {
                 ChatAuthPrompt prompt = ChatAuthPrompt.of(awaiting.getString("credential"), calls, turn.turnId(),
                         clock.millis());
-                records.writePendingAuth(chatThread.get(), prompt.toJson());
+                records.writePendingAuth(turn.userKey(), chatThread.get(), prompt.toJson());
                 outbox.append(turn.userKey(), turn.threadKey(), AUTH_REQUIRED,
                         prompt.shown(turn.threadKey(), settings.authTtl()));
             }
@@ -112,7 +112,7 @@ public class ChatApprovalLedger {
      */
     public TokenOutcome giveToken(String userKey, UUID thread, String text, java.util.function.Consumer<ChatAuthPrompt> prompt) {
         records.lockSession(userKey); // one user's credential writes one at a time
-        String stored = records.lockPendingAuth(thread);
+        String stored = records.lockPendingAuth(userKey, thread);
         if (stored == null) {
             return TokenOutcome.NONE;
         }
@@ -126,7 +126,7 @@ public class ChatApprovalLedger {
         Optional<String> token = PendingAuth.token(text);
         if (token.isEmpty()) {
             ChatAuthPrompt again = asked.renewed(now);
-            records.writePendingAuth(thread, again.toJson());
+            records.writePendingAuth(userKey, thread, again.toJson());
             outbox.append(userKey, thread.toString(), AUTH_REQUIRED, Jsons.createObjectBuilder(
                     again.shown(thread.toString(), settings.authTtl())).add("message", PendingAuth.INVALID_TOKEN).build());
             return TokenOutcome.INVALID;
@@ -138,7 +138,7 @@ public class ChatApprovalLedger {
 
     /** Ends the thread's auth mode without a token ({@code why}: cancelled, expired, interrupt, …); false when it was in none. */
     public boolean endAuth(String userKey, UUID thread, String why) {
-        String stored = records.lockPendingAuth(thread);
+        String stored = records.lockPendingAuth(userKey, thread);
         if (stored == null) {
             return false;
         }
@@ -150,7 +150,7 @@ public class ChatApprovalLedger {
     }
 
     private void endAuth(String userKey, UUID thread, ChatAuthPrompt asked, String state, String message) {
-        records.writePendingAuth(thread, null);
+        records.writePendingAuth(userKey, thread, null);
         outbox.append(userKey, thread.toString(), AUTH_COMPLETED, Jsons.createObjectBuilder()
                 .add("thread_id", thread.toString()).add("request_id", asked.requestId().toString())
                 .add("credential", asked.credential()).add("state", state).add("message", message).build());
@@ -166,13 +166,13 @@ public class ChatApprovalLedger {
         }
         UUID thread = chatThread(opened.userKey(), opened.threadKey())
                 .orElseThrow(() -> new ApprovalGoneException("the thread is not a chat thread"));
-        String stored = records.lockPending(thread);
+        String stored = records.lockPending(opened.userKey(), thread);
         ToolResumption answer = resumption.get();
         if (stored == null || !ChatPending.fromJson(stored).requestId().toString().equals(answer.requestId())) {
             throw new ApprovalGoneException("the approval was answered or dropped meanwhile");
         }
         ChatPending pending = ChatPending.fromJson(stored);
-        records.writePending(thread, null);
+        records.writePending(opened.userKey(), thread, null);
         if (answer.approved() && answer.always()) {
             records.writeAutoApproved(opened.userKey(),
                     ChatApprovals.withTool(records.autoApproved(opened.userKey()), pending.toolName()));
@@ -187,11 +187,11 @@ public class ChatApprovalLedger {
      */
     public boolean drop(String userKey, UUID thread, String why) {
         boolean auth = endAuth(userKey, thread, why);
-        String stored = records.lockPending(thread);
+        String stored = records.lockPending(userKey, thread);
         if (stored == null) {
             return auth;
         }
-        records.writePending(thread, null);
+        records.writePending(userKey, thread, null);
         outbox.append(userKey, thread.toString(), RESOLVED, Jsons.createObjectBuilder(resolved(thread.toString(),
                 ChatPending.fromJson(stored), "dropped", null)).add("reason", why).build());
         return true;
@@ -213,6 +213,6 @@ public class ChatApprovalLedger {
 
     private Optional<UUID> chatThread(String userKey, String threadKey) {
         return Optional.ofNullable(threadKey).flatMap(Submissions::uuid)
-                .filter(id -> records.thread(id).filter(t -> t.userKey().equals(userKey)).isPresent());
+                .filter(id -> records.thread(userKey, id).isPresent());
     }
 }

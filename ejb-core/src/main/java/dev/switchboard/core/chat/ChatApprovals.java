@@ -3,6 +3,7 @@ package dev.switchboard.core.chat;
 import dev.switchboard.core.conversation.Approvals;
 import dev.switchboard.core.conversation.Submissions;
 import dev.switchboard.core.credential.Credentials;
+import dev.switchboard.core.engine.EngineFailure;
 import dev.switchboard.core.engine.EngineRequest;
 import dev.switchboard.core.engine.ToolApprovals;
 import dev.switchboard.core.json.Jsons;
@@ -32,6 +33,8 @@ import java.util.concurrent.CompletionStage;
 @ApplicationScoped
 public class ChatApprovals implements ToolApprovals {
 
+    /** The member of a kept call that holds its real arguments, sealed. */
+    static final String SEALED_ARGUMENTS = "sealed_arguments";
     static final String NOBODY_TO_ASK = "the tool needs a person's approval, which only a chat thread can ask for";
     static final String NOBODY_TO_ASK_CREDENTIAL = "the tool needs the user's credential, which only a chat thread can ask for";
 
@@ -53,7 +56,7 @@ public class ChatApprovals implements ToolApprovals {
             return CompletableFuture.completedFuture(credential);
         }
         Optional<UUID> chatThread = request.threadKey() == null ? Optional.empty() : Submissions.uuid(request.threadKey());
-        boolean onChat = chatThread.flatMap(records::thread).filter(t -> t.userKey().equals(request.userKey())).isPresent();
+        boolean onChat = chatThread.flatMap(id -> records.thread(request.userKey(), id)).isPresent();
         if (!onChat) {
             return CompletableFuture.completedFuture(Verdict.refused(credential.awaitsCredential() != null
                     ? NOBODY_TO_ASK_CREDENTIAL : NOBODY_TO_ASK));
@@ -64,6 +67,45 @@ public class ChatApprovals implements ToolApprovals {
         boolean needsPerson = Approvals.needsApproval(need, false,
                 autoApproved(records.autoApproved(request.userKey())).contains(name));
         return CompletableFuture.completedFuture(needsPerson ? Verdict.AWAIT_PERSON : credential);
+    }
+
+    /** Every call's secret arguments are redacted wherever it is shown (issue 35), on any thread. */
+    @Override
+    public JsonObject shown(EngineRequest request, JsonObject call) {
+        return settings.redaction().call(call);
+    }
+
+    /**
+     * A paused call keeps its real arguments sealed with the credentials key, bound to the user and
+     * the call, next to the redacted ones: the run's output, the pending approval and the run that
+     * carries the answer all hold it so, and only {@link #restored} opens it for the tool.
+     */
+    @Override
+    public JsonObject kept(EngineRequest request, JsonObject call) {
+        if (call.containsKey(SEALED_ARGUMENTS)) {
+            return call; // kept already (a resumption pausing again)
+        }
+        JsonObject shown = shown(request, call);
+        if (shown.equals(call)) {
+            return call;
+        }
+        return Jsons.createObjectBuilder(shown).add(SEALED_ARGUMENTS, credentials.seal(request.userKey(),
+                purpose(call), call.getString("arguments"))).build();
+    }
+
+    @Override
+    public JsonObject restored(EngineRequest request, JsonObject call) {
+        if (!(call.get(SEALED_ARGUMENTS) instanceof JsonString sealed)) {
+            return call;
+        }
+        String arguments = credentials.open(request.userKey(), purpose(call), sealed.getString())
+                .orElseThrow(() -> new EngineFailure("the arguments of tool call " + call.getString("call_id", "")
+                        + " no longer open: the credentials key changed while it waited"));
+        return Jsons.createObjectBuilder(call).remove(SEALED_ARGUMENTS).add("arguments", arguments).build();
+    }
+
+    private static String purpose(JsonObject call) {
+        return "tool-call:" + call.getString("call_id", "");
     }
 
     @Override

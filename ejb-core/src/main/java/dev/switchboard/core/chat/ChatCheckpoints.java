@@ -46,8 +46,7 @@ public class ChatCheckpoints {
         if (chatThread.isEmpty() || ContextWindow.SUMMARY_SOURCE.equals(turn.firstRunSource())) {
             return; // a compaction's summary keeps its own checkpoint (ChatCompactions)
         }
-        Optional<ChatRecords.ThreadRow> row = records.thread(chatThread.get())
-                .filter(t -> t.userKey().equals(turn.userKey()));
+        Optional<ChatRecords.ThreadRow> row = records.thread(turn.userKey(), chatThread.get());
         Optional<Long> threadId = row.flatMap(t -> directory.find(turn.userKey(), turn.threadKey()));
         if (threadId.isEmpty()) {
             return;
@@ -57,15 +56,15 @@ public class ChatCheckpoints {
             return;
         }
         ContextWindow before = contexts.of(threadId.get()).closedAt(first.get() - 1);
-        checkpoint(chatThread.get(), threadId.get(), new ChatState(before,
+        checkpoint(turn.userKey(), chatThread.get(), threadId.get(), new ChatState(before,
                 workspaces.before(threadId.get(), turn.turnId()).orElse(null)), "Before turn ");
     }
 
     /** Saves {@code before}, the state before turn N, as the thread's newest checkpoint ({@code label} + N). */
-    void checkpoint(UUID chatThread, long threadId, ChatState before, String label) {
+    void checkpoint(String userKey, UUID chatThread, long threadId, ChatState before, String label) {
         int number = items.runsIn(threadId, before.context()) + 1;
-        UndoLine<ChatState> line = ChatUndo.read(records.undo(chatThread));
+        UndoLine<ChatState> line = ChatUndo.read(records.undo(userKey, chatThread));
         line.checkpoint(number, before, label + number);
-        records.writeUndo(chatThread, ChatUndo.write(line));
+        records.writeUndo(userKey, chatThread, ChatUndo.write(line));
     }
 }

@@ -67,7 +67,7 @@ public class ChatCompactions {
             contexts.write(id, without, System.currentTimeMillis());
             return;
         }
-        Submissions.uuid(turn.threadKey()).ifPresent(chat -> checkpoints.checkpoint(chat, id,
+        Submissions.uuid(turn.threadKey()).ifPresent(chat -> checkpoints.checkpoint(turn.userKey(), chat, id,
                 new ChatState(without.closedAt(last), workspaces.head(id).orElse(null)),
                 "Before compaction at turn ")); // /undo brings the turns back
         List<List<ThreadItems.StoredItem>> runs = items.itemsByRun(id, without);

@@ -1,6 +1,5 @@
 package dev.switchboard.core.chat;
 
-import dev.switchboard.core.conversation.ApprovalAuthority;
 import dev.switchboard.core.conversation.Submissions;
 import dev.switchboard.core.conversation.ContextMonitor;
 import dev.switchboard.core.conversation.SessionPruning;
@@ -49,7 +48,6 @@ public class ChatLedger {
     static final String BUSY = "A turn is running on this thread. Use /interrupt first.";
 
     /** Spec §12.4's answer to a thread id the user does not own. */
-    public static final String INVALID_THREAD = "Invalid or unauthorized thread ID.";
 
     @Inject
     ChatRecords records;
@@ -110,25 +108,20 @@ public class ChatLedger {
     /**
      * The thread a message with {@code key} goes to. A channel thread id that is the id of one of
      * the user's threads reaches that thread from this channel too (spec §12.4: registered, made
-     * active); the id of another user's thread is refused on the web channels and gets a fresh thread
-     * elsewhere; otherwise the thread is mapped, adopted or created as §2.2 says.
-     *
-     * @throws ChatRejectedException {@code NOT_FOUND} for another user's thread id on a web channel
+     * active); otherwise the thread is mapped, adopted or created as §2.2 says. Thread ids are the
+     * user's own: another user's thread with the same id is not seen at all, so an id answers the
+     * same whether or not someone else uses it.
      */
     public UUID resolve(ThreadKey key, long now) {
         lockedSession(key.userId());
         Optional<UUID> named = key.externalThreadId().flatMap(Submissions::uuid);
         if (named.isPresent()) {
-            Optional<ChatRecords.ThreadRow> stored = records.thread(named.get());
-            if (stored.isPresent() && stored.get().userKey().equals(key.userId())) {
+            if (owned(key.userId(), named.get())) {
                 if (!records.mapped(key).equals(named)) {
                     records.map(key, named.get());
                 }
                 records.activate(key.userId(), named.get(), now);
                 return named.get();
-            }
-            if (stored.isPresent() && ApprovalAuthority.TRUSTED_APPROVAL_CHANNELS.contains(key.channel())) {
-                throw new ChatRejectedException(ChatRejectedException.Reason.NOT_FOUND, INVALID_THREAD);
             }
         }
         ThreadResolution.Outcome outcome = ThreadResolution.resolve(key, lookup(key.userId()));
@@ -171,7 +164,7 @@ public class ChatLedger {
 
     /** Notes a message on the thread (its title is its first) and the session's activity (decision I1). */
     public void touch(String userKey, UUID threadId, String text, long now) {
-        records.touch(threadId, text, now);
+        records.touch(userKey, threadId, text, now);
         records.touchSession(userKey, now);
     }
 
@@ -204,7 +197,7 @@ public class ChatLedger {
      */
     public String edit(String userKey, UUID chatThread, ContextEdit edit, UUID checkpoint, long now) {
         Optional<Long> found = directory.find(userKey, chatThread.toString());
-        UndoLine<ChatState> line = ChatUndo.read(records.undo(chatThread));
+        UndoLine<ChatState> line = ChatUndo.read(records.undo(userKey, chatThread));
         if (found.isEmpty()) { // no turn yet: nothing to go back or forward to
             if (edit == ContextEdit.RESUME) {
                 throw new ChatRejectedException(ChatRejectedException.Reason.CHECKPOINT_NOT_FOUND, NO_CHECKPOINT);
@@ -250,7 +243,7 @@ public class ChatLedger {
         if (workspace != null && current.workspace() != null) { // the files go back and forth with the conversation
             workspaces.move(threadId, workspace);
         }
-        records.writeUndo(chatThread, ChatUndo.write(line));
+        records.writeUndo(userKey, chatThread, ChatUndo.write(line));
         approvals.drop(userKey, chatThread, edit.name().toLowerCase(java.util.Locale.ROOT));
         return answer;
     }
@@ -360,14 +353,14 @@ public class ChatLedger {
      * under the session's lock, so a user's first messages on it do not race to create it.
      */
     private void createThread(ThreadKey key, UUID id, long now) {
-        records.createThread(id, key.userId(), key.channel(), now);
+        records.createThread(key.userId(), id, key.channel(), now);
         if (threads.thread(key.userId(), id.toString()).isEmpty()) {
             threads.create(key.userId(), id.toString(), now);
         }
     }
 
     private boolean owned(String userKey, UUID threadId) {
-        return records.thread(threadId).filter(t -> t.userKey().equals(userKey)).isPresent();
+        return records.thread(userKey, threadId).isPresent();
     }
 
     /** Locks the user's session row, making it again if pruning removed it since the caller ensured it. */
@@ -421,8 +414,7 @@ public class ChatLedger {
 
             @Override
             public boolean claimedElsewhere(UUID threadId) {
-                return records.mappedAnywhere(threadId)
-                        || records.thread(threadId).filter(t -> !t.userKey().equals(userKey)).isPresent();
+                return records.mappedByUser(userKey, threadId);
             }
         };
     }

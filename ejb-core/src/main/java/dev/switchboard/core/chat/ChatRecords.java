@@ -31,19 +31,19 @@ public class ChatRecords {
             + " pending, pending_auth";
     private static final String CREATE_THREAD = "INSERT INTO chat_threads (thread_id, user_key, source_channel, title,"
             + " created_at, updated_at) VALUES (?, ?, ?, NULL, ?, ?)";
-    private static final String THREAD = "SELECT " + THREAD_COLUMNS + " FROM chat_threads WHERE thread_id = ?";
+    private static final String THREAD = "SELECT " + THREAD_COLUMNS + " FROM chat_threads WHERE user_key = ? AND thread_id = ?";
     private static final String THREADS = "SELECT " + THREAD_COLUMNS + " FROM chat_threads WHERE user_key = ?"
             + " ORDER BY updated_at DESC, thread_id FETCH FIRST ? ROWS ONLY";
-    private static final String PENDING = "SELECT pending FROM chat_threads WHERE thread_id = ?";
+    private static final String PENDING = "SELECT pending FROM chat_threads WHERE user_key = ? AND thread_id = ?";
     private static final String LOCK_PENDING = PENDING + " FOR UPDATE";
-    private static final String WRITE_PENDING = "UPDATE chat_threads SET pending = ? WHERE thread_id = ?";
-    private static final String LOCK_PENDING_AUTH = "SELECT pending_auth FROM chat_threads WHERE thread_id = ? FOR UPDATE";
-    private static final String WRITE_PENDING_AUTH = "UPDATE chat_threads SET pending_auth = ? WHERE thread_id = ?";
+    private static final String WRITE_PENDING = "UPDATE chat_threads SET pending = ? WHERE user_key = ? AND thread_id = ?";
+    private static final String LOCK_PENDING_AUTH = "SELECT pending_auth FROM chat_threads WHERE user_key = ? AND thread_id = ? FOR UPDATE";
+    private static final String WRITE_PENDING_AUTH = "UPDATE chat_threads SET pending_auth = ? WHERE user_key = ? AND thread_id = ?";
     private static final String AUTO_APPROVED = "SELECT auto_approved FROM chat_sessions WHERE user_key = ?";
     private static final String WRITE_AUTO_APPROVED = "UPDATE chat_sessions SET auto_approved = ? WHERE user_key = ?";
-    private static final String UNDO = "SELECT undo FROM chat_threads WHERE thread_id = ?";
-    private static final String WRITE_UNDO = "UPDATE chat_threads SET undo = ? WHERE thread_id = ?";
-    private static final String TOUCH = "UPDATE chat_threads SET updated_at = ?, title = COALESCE(title, ?) WHERE thread_id = ?";
+    private static final String UNDO = "SELECT undo FROM chat_threads WHERE user_key = ? AND thread_id = ?";
+    private static final String WRITE_UNDO = "UPDATE chat_threads SET undo = ? WHERE user_key = ? AND thread_id = ?";
+    private static final String TOUCH = "UPDATE chat_threads SET updated_at = ?, title = COALESCE(title, ?) WHERE user_key = ? AND thread_id = ?";
 
     private static final String IDLE_SESSIONS = "SELECT " + SESSION_COLUMNS + " FROM chat_sessions"
             + " WHERE last_active_at < ? ORDER BY last_active_at FETCH FIRST ? ROWS ONLY";
@@ -56,7 +56,7 @@ public class ChatRecords {
 
     private static final String MAPPED = "SELECT thread_id FROM chat_thread_keys WHERE user_key = ? AND channel = ?"
             + " AND external_key = ?";
-    private static final String MAPPED_ANYWHERE = "SELECT 1 FROM chat_thread_keys WHERE thread_id = ? FETCH FIRST 1 ROWS ONLY";
+    private static final String MAPPED_BY_USER = "SELECT 1 FROM chat_thread_keys WHERE user_key = ? AND thread_id = ? FETCH FIRST 1 ROWS ONLY";
     private static final String UNMAP = "DELETE FROM chat_thread_keys WHERE user_key = ? AND channel = ? AND external_key = ?";
     private static final String MAP = "INSERT INTO chat_thread_keys (user_key, channel, external_key, thread_id)"
             + " VALUES (?, ?, ?, ?)";
@@ -122,7 +122,7 @@ public class ChatRecords {
         }, "touching the session of " + userKey);
     }
 
-    public void createThread(UUID threadId, String userKey, String sourceChannel, long now) {
+    public void createThread(String userKey, UUID threadId, String sourceChannel, long now) {
         statements.updateOne(CREATE_THREAD, s -> {
             s.setString(1, threadId.toString());
             s.setString(2, userKey);
@@ -132,8 +132,8 @@ public class ChatRecords {
         }, "creating chat thread " + threadId);
     }
 
-    public Optional<ThreadRow> thread(UUID threadId) {
-        return statements.query(THREAD, s -> s.setString(1, threadId.toString()), ChatRecords::thread,
+    public Optional<ThreadRow> thread(String userKey, UUID threadId) {
+        return statements.query(THREAD, s -> bindThread(s, 1, userKey, threadId), ChatRecords::thread,
                 "reading chat thread " + threadId).stream().findFirst();
     }
 
@@ -146,36 +146,36 @@ public class ChatRecords {
     }
 
     /** The approval the thread waits for (JSON), null when none. */
-    public String pending(UUID threadId) {
-        return statements.query(PENDING, s -> s.setString(1, threadId.toString()), rs -> rs.getString(1),
+    public String pending(String userKey, UUID threadId) {
+        return statements.query(PENDING, s -> bindThread(s, 1, userKey, threadId), rs -> rs.getString(1),
                 "reading the approval of " + threadId).stream().filter(Objects::nonNull).findFirst().orElse(null);
     }
 
     /** As {@link #pending}, the thread's row locked until the transaction ends. */
-    public String lockPending(UUID threadId) {
-        return statements.query(LOCK_PENDING, s -> s.setString(1, threadId.toString()), rs -> rs.getString(1),
+    public String lockPending(String userKey, UUID threadId) {
+        return statements.query(LOCK_PENDING, s -> bindThread(s, 1, userKey, threadId), rs -> rs.getString(1),
                 "locking the approval of " + threadId).stream().filter(Objects::nonNull).findFirst().orElse(null);
     }
 
     /** {@code json} null: the thread waits for nothing. */
-    public void writePending(UUID threadId, String json) {
+    public void writePending(String userKey, UUID threadId, String json) {
         statements.updateOne(WRITE_PENDING, s -> {
             s.setString(1, json);
-            s.setString(2, threadId.toString());
+            bindThread(s, 2, userKey, threadId);
         }, "writing the approval of " + threadId);
     }
 
     /** The credential the thread waits for (JSON), null when none; its row locked until the transaction ends. */
-    public String lockPendingAuth(UUID threadId) {
-        return statements.query(LOCK_PENDING_AUTH, s -> s.setString(1, threadId.toString()), rs -> rs.getString(1),
+    public String lockPendingAuth(String userKey, UUID threadId) {
+        return statements.query(LOCK_PENDING_AUTH, s -> bindThread(s, 1, userKey, threadId), rs -> rs.getString(1),
                 "locking the auth prompt of " + threadId).stream().filter(Objects::nonNull).findFirst().orElse(null);
     }
 
     /** {@code json} null: the thread waits for no credential. */
-    public void writePendingAuth(UUID threadId, String json) {
+    public void writePendingAuth(String userKey, UUID threadId, String json) {
         statements.updateOne(WRITE_PENDING_AUTH, s -> {
             s.setString(1, json);
-            s.setString(2, threadId.toString());
+            bindThread(s, 2, userKey, threadId);
         }, "writing the auth prompt of " + threadId);
     }
 
@@ -193,26 +193,26 @@ public class ChatRecords {
     }
 
     /** The thread's stored undo line (JSON), null when it has none. */
-    public String undo(UUID threadId) {
-        return statements.query(UNDO, s -> s.setString(1, threadId.toString()), rs -> rs.getString(1),
+    public String undo(String userKey, UUID threadId) {
+        return statements.query(UNDO, s -> bindThread(s, 1, userKey, threadId), rs -> rs.getString(1),
                 "reading the undo line of " + threadId).stream().filter(Objects::nonNull).findFirst().orElse(null);
     }
 
-    public void writeUndo(UUID threadId, String json) {
+    public void writeUndo(String userKey, UUID threadId, String json) {
         statements.updateOne(WRITE_UNDO, s -> {
             s.setString(1, json);
-            s.setString(2, threadId.toString());
+            bindThread(s, 2, userKey, threadId);
         }, "writing the undo line of " + threadId);
     }
 
     /** Notes activity on a thread; its title is the first text it was given. */
-    public void touch(UUID threadId, String text, long now) {
+    public void touch(String userKey, UUID threadId, String text, long now) {
         String title = text.strip();
         String cut = title.length() > TITLE_LENGTH ? title.substring(0, TITLE_LENGTH) : title;
         statements.update(TOUCH, s -> {
             s.setLong(1, now);
             s.setString(2, cut.isEmpty() ? null : cut);
-            s.setString(3, threadId.toString());
+            bindThread(s, 3, userKey, threadId);
         }, "touching chat thread " + threadId);
     }
 
@@ -221,8 +221,8 @@ public class ChatRecords {
                 "resolving a thread key of " + key.userId()).stream().findFirst();
     }
 
-    public boolean mappedAnywhere(UUID threadId) {
-        return !statements.query(MAPPED_ANYWHERE, s -> s.setString(1, threadId.toString()), rs -> true,
+    public boolean mappedByUser(String userKey, UUID threadId) {
+        return !statements.query(MAPPED_BY_USER, s -> bindThread(s, 1, userKey, threadId), rs -> true,
                 "looking up the keys of thread " + threadId).isEmpty();
     }
 
@@ -282,6 +282,13 @@ public class ChatRecords {
         s.setString(1, key.userId());
         s.setString(2, key.channel());
         s.setString(3, externalKey(key));
+    }
+
+    /** A chat thread is its owner's: ids are chosen per user, so every statement names both. */
+    private static void bindThread(java.sql.PreparedStatement s, int first, String userKey, UUID threadId)
+            throws SQLException {
+        s.setString(first, userKey);
+        s.setString(first + 1, threadId.toString());
     }
 
     private static SessionRow session(ResultSet rs) throws SQLException {

@@ -106,7 +106,7 @@ public class ChatService {
         }
         UUID threadId = UniqueViolation.retryOnce(() -> ledger.resolve(key, clock.millis()));
         // what the thread waits for, read once with its row: an approval, a credential, or nothing
-        Optional<ChatRecords.ThreadRow> row = records.thread(threadId);
+        Optional<ChatRecords.ThreadRow> row = records.thread(userKey, threadId);
         Optional<ChatPending> waiting = row.map(ChatRecords.ThreadRow::pending).map(ChatPending::fromJson);
         Optional<ChatAuthPrompt> auth = row.map(ChatRecords.ThreadRow::pendingAuth).map(ChatAuthPrompt::fromJson);
         if (auth.isPresent()) { // spec §9: before anything else reads the text, so a token reaches nothing else
@@ -185,7 +185,7 @@ public class ChatService {
 
     /** One of the user's chat threads; empty for another user's or an unknown id. */
     public Optional<ChatThreadView> thread(String userKey, UUID threadId) {
-        Optional<ChatRecords.ThreadRow> row = records.thread(threadId).filter(t -> t.userKey().equals(userKey));
+        Optional<ChatRecords.ThreadRow> row = records.thread(userKey, threadId);
         if (row.isEmpty()) {
             return Optional.empty();
         }
@@ -209,7 +209,7 @@ public class ChatService {
         if (thread.isEmpty()) {
             return Optional.empty();
         }
-        List<UndoLine.Checkpoint<ChatState>> checkpoints = ChatUndo.read(records.undo(threadId)).undoStack();
+        List<UndoLine.Checkpoint<ChatState>> checkpoints = ChatUndo.read(records.undo(userKey, threadId)).undoStack();
         return Optional.of(queries.thread(userKey, threadId.toString(), afterSeq, limit)
                 .map(c -> new History(thread.get(), ChatTurn.of(c.page()), c.nextAfterSeq(), checkpoints))
                 .orElse(new History(thread.get(), List.of(), null, checkpoints)));
@@ -225,7 +225,7 @@ public class ChatService {
         TurnLedger.Outcome outcome;
         try {
             outcome = turns.start(userKey, threadId.toString(), input, null,
-                    TurnAdmission.queueing(PendingMessages.MAX, QUEUE_FULL));
+                    TurnAdmission.queueing(PendingMessages.MAX, QUEUE_FULL), TurnLedger.CHAT_SOURCE);
         } catch (TurnRejectedException e) {
             throw new ChatRejectedException(ChatRejectedException.Reason.QUEUE_FULL, e.getMessage());
         }
@@ -324,8 +324,8 @@ public class ChatService {
                         : ChatAuthPrompt.fromJson(row.pendingAuth()).shown(row.threadId().toString(), settings.authTtl()));
     }
 
-    private Optional<ChatPending> pending(UUID threadId) {
-        return Optional.ofNullable(records.pending(threadId)).map(ChatPending::fromJson);
+    private Optional<ChatPending> pending(String userKey, UUID threadId) {
+        return Optional.ofNullable(records.pending(userKey, threadId)).map(ChatPending::fromJson);
     }
 
     /**
@@ -337,9 +337,9 @@ public class ChatService {
      */
     public ChatReply answer(String userKey, String channel, UUID threadId, Optional<UUID> requestId, boolean approved,
             boolean always) {
-        ChatRecords.ThreadRow row = records.thread(threadId).filter(t -> t.userKey().equals(userKey))
+        ChatRecords.ThreadRow row = records.thread(userKey, threadId)
                 .orElseThrow(() -> new ChatRejectedException(ChatRejectedException.Reason.NOT_FOUND, "Thread not found."));
-        ChatPending pending = pending(threadId).orElseThrow(() -> new ChatRejectedException(
+        ChatPending pending = pending(userKey, threadId).orElseThrow(() -> new ChatRejectedException(
                 ChatRejectedException.Reason.NO_PENDING_APPROVAL, NO_PENDING_APPROVAL));
         if (!ApprovalAuthority.isApprovalAuthorized(row.sourceChannel(), channel)) {
             throw new ChatRejectedException(ChatRejectedException.Reason.NOT_AUTHORIZED,
@@ -377,14 +377,14 @@ public class ChatService {
      * @throws ChatRejectedException {@code NOT_FOUND}, {@code NO_PENDING_AUTH}, {@code AUTH_EXPIRED}, {@code INVALID_TOKEN}
      */
     public ChatReply giveToken(String userKey, UUID threadId, String token) {
-        records.thread(threadId).filter(t -> t.userKey().equals(userKey))
+        records.thread(userKey, threadId)
                 .orElseThrow(() -> new ChatRejectedException(ChatRejectedException.Reason.NOT_FOUND, "Thread not found."));
         return token(userKey, threadId, token, true);
     }
 
     /** Ends the thread's auth mode without a token. @throws ChatRejectedException {@code NOT_FOUND}, {@code NO_PENDING_AUTH} */
     public ChatReply cancelAuth(String userKey, UUID threadId) {
-        records.thread(threadId).filter(t -> t.userKey().equals(userKey))
+        records.thread(userKey, threadId)
                 .orElseThrow(() -> new ChatRejectedException(ChatRejectedException.Reason.NOT_FOUND, "Thread not found."));
         if (!ledger.endAuth(userKey, threadId, "cancelled by the user")) {
             throw new ChatRejectedException(ChatRejectedException.Reason.NO_PENDING_AUTH,

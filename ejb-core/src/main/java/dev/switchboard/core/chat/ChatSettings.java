@@ -3,6 +3,7 @@ package dev.switchboard.core.chat;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import dev.switchboard.core.conversation.Approvals;
+import dev.switchboard.core.conversation.Redaction;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Locale;
@@ -40,6 +41,23 @@ public class ChatSettings {
     @Inject
     @ConfigProperty(name = "switchboard.chat.context-limit-tokens", defaultValue = "100000")
     long contextLimitTokens;
+
+    /** Argument names whose values are secrets ({@link Redaction}); empty: the defaults. */
+    @Inject
+    @ConfigProperty(name = "switchboard.sensitive-names", defaultValue = " ")
+    String sensitiveNames;
+
+    private volatile Redaction redaction;
+
+    /** How tool calls are shown everywhere but to their tool. */
+    public Redaction redaction() {
+        Redaction current = redaction;
+        if (current == null) {
+            current = sensitiveNames.isBlank() ? Redaction.DEFAULT : Redaction.of(sensitiveNames);
+            redaction = current;
+        }
+        return current;
+    }
 
     /** The context a thread's engine is given may hold this many tokens (spec §11.1's estimate); compaction keeps it under. */
     public long contextLimitTokens() {

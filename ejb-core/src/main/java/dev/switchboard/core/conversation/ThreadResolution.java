@@ -8,9 +8,10 @@ import java.util.UUID;
  * its key is mapped to, if the user's session still has it; an unmapped thread of the session
  * whose id the channel's thread id spells (adopted); a new thread with that id, if no key maps to
  * it; otherwise a new thread with a fresh id. A thread id is adopted or minted from the channel's
- * id only when that id is present and not empty (decision I4), and never when some key already
- * maps to it or another user has it, so two channels never alias one thread by accident and no
- * user reaches another's.
+ * id only when that id is present and not empty (decision I4), and never when another of the
+ * user's keys already maps to it, so two channels never alias one thread by accident. Thread ids
+ * are per user: what other users have is not looked at, so no user reaches another's thread or
+ * learns that an id is taken.
  */
 public final class ThreadResolution {
 
@@ -24,8 +25,8 @@ public final class ThreadResolution {
         boolean inSession(UUID threadId);
 
         /**
-         * Whether this thread id is spoken for elsewhere: some key, of any user or channel (this
-         * key's own stale entry included), maps to it, or it is a thread of another user.
+         * Whether this thread id is spoken for elsewhere: some key of the user's, of any channel
+         * (this key's own stale entry included), maps to it.
          */
         boolean claimedElsewhere(UUID threadId);
     }

@@ -84,6 +84,23 @@ public class Credentials {
         }
     }
 
+    /**
+     * Seals a secret that is not a credential but must be stored for a while (a paused tool call's
+     * arguments), under the same key, bound to the user and {@code purpose}.
+     */
+    public String seal(String userKey, String purpose, String secret) {
+        return seal().seal(userKey, purpose, secret);
+    }
+
+    /** What {@link #seal(String, String, String)} sealed; empty when it does not open with this key for this user and purpose. */
+    public Optional<String> open(String userKey, String purpose, String sealed) {
+        try {
+            return Optional.of(seal().open(userKey, purpose, sealed));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+
     public boolean remove(String userKey, String name) {
         return statements.update(DELETE, s -> {
             s.setString(1, userKey);

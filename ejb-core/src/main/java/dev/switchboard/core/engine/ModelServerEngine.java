@@ -264,8 +264,7 @@ public final class ModelServerEngine implements AgentEngine {
                 pause(c, calls, 0, false, credential);
                 return;
             }
-            paused = c.toolBox.call(approved.getString("name"), approved.getString("arguments"),
-                            credential.credential())
+            paused = callTool(c, approved, credential.credential())
                     .thenCompose(output -> {
                         c.step(FunctionCalls.output(approved.getString("call_id"), output));
                         return runTools(c, calls.subList(1, calls.size()), 0, false);
@@ -422,7 +421,7 @@ public final class ModelServerEngine implements AgentEngine {
         }
         JsonObject call = calls.get(index);
         if (shown) {
-            c.step(call);
+            c.step(settings.approvals().shown(c.request, call));
         }
         String callId = call.getString("call_id");
         return settings.approvals().decide(c.request, call).thenCompose(verdict -> {
@@ -431,13 +430,24 @@ public final class ModelServerEngine implements AgentEngine {
                 return CompletableFuture.completedFuture(true);
             }
             CompletionStage<String> output = verdict.allowed()
-                    ? c.toolBox.call(call.getString("name"), call.getString("arguments"), verdict.credential())
+                    ? callTool(c, call, verdict.credential())
                     : CompletableFuture.completedFuture("error: not approved: " + verdict.reason());
             return output.thenCompose(text -> {
                 c.step(FunctionCalls.output(callId, text));
                 return runTools(c, calls, index + 1, shown);
             });
         });
+    }
+
+    /** Runs the call's tool with its real arguments ({@link ToolApprovals#restored}); {@code credential} may be null. */
+    private CompletionStage<String> callTool(Conversation c, JsonObject call, String credential) {
+        JsonObject real;
+        try {
+            real = settings.approvals().restored(c.request, call);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return c.toolBox.call(real.getString("name"), real.getString("arguments"), credential);
     }
 
     /**
@@ -447,10 +457,10 @@ public final class ModelServerEngine implements AgentEngine {
      */
     private void pause(Conversation c, List<JsonObject> calls, int index, boolean shown, ToolApprovals.Verdict verdict) {
         if (shown) {
-            calls.subList(index + 1, calls.size()).forEach(c::step);
+            calls.subList(index + 1, calls.size()).forEach(call -> c.step(settings.approvals().shown(c.request, call)));
         }
-        JsonArrayBuilder left = Jsons.createArrayBuilder();
-        calls.subList(index, calls.size()).forEach(left::add);
+        JsonArrayBuilder left = Jsons.createArrayBuilder(); // kept: their secrets sealed, never in the output in clear
+        calls.subList(index, calls.size()).forEach(call -> left.add(settings.approvals().kept(c.request, call)));
         JsonObjectBuilder waiting = Jsons.createObjectBuilder().add("calls", left);
         if (verdict.awaitsCredential() != null) {
             c.result.complete(c.output("").add("awaiting_token", waiting.add("credential", verdict.awaitsCredential()))

@@ -10,6 +10,10 @@ import java.util.concurrent.CompletionStage;
  * ({@code error: not approved: <reason>}), so the model learns of it and the run goes on; a call
  * that awaits a person ends the run there, the calls left in its output for the person to answer
  * ({@link ToolResumption}).
+ *
+ * <p>It also says how a call is seen while it waits and after: {@link #shown} is the call as every
+ * step, stream, stored item and later model request has it (secrets redacted), {@link #kept} the
+ * call as a paused run's output keeps it for later, {@link #restored} the call as its tool gets it.
  */
 public interface ToolApprovals {
 
@@ -18,6 +22,25 @@ public interface ToolApprovals {
 
     /** @param call the Open Responses {@code function_call} item */
     CompletionStage<Verdict> decide(EngineRequest request, JsonObject call);
+
+    /** The call as it is shown, streamed and stored: its secret arguments redacted. */
+    default JsonObject shown(EngineRequest request, JsonObject call) {
+        return call;
+    }
+
+    /** A call left for later (a paused run's output): shown as {@link #shown}, its secrets kept sealed. */
+    default JsonObject kept(EngineRequest request, JsonObject call) {
+        return call;
+    }
+
+    /**
+     * The call as its tool runs it: a {@link #kept} call with its secrets opened; any other call as it is.
+     *
+     * @throws EngineFailure when kept secrets no longer open (the key that sealed them is gone)
+     */
+    default JsonObject restored(EngineRequest request, JsonObject call) {
+        return call;
+    }
 
     /**
      * The credential a call a person already approved runs with: {@link Verdict#ALLOWED} when its

@@ -49,7 +49,8 @@ public class IngressOutcomes {
     /** Does nothing for turns whose first run no event was handed off to (jagc's messages). */
     void turnEnded(@Observes TurnEnded turn) {
         String source = turn.firstRunSource();
-        if (source == null || !(source.startsWith("ingress:") || source.equals(TurnLedger.SOURCE))) {
+        if (source == null || !(source.startsWith("ingress:") || source.equals(TurnLedger.SOURCE)
+                || source.equals(TurnLedger.CHAT_SOURCE))) {
             return;
         }
         List<IngressEventRecord> found = em.createNamedQuery(IngressEventRecord.ACCEPTED_FOR_RUN, IngressEventRecord.class)

@@ -1,8 +1,6 @@
 package dev.switchboard.core.turn;
 
 import dev.switchboard.core.clock.InstanceClock;
-import dev.switchboard.core.engine.ToolResumption;
-import dev.switchboard.core.history.ContextWindow;
 import dev.switchboard.core.idempotency.IdempotencyKeys;
 import dev.switchboard.core.idempotency.PayloadFingerprint;
 import dev.switchboard.core.lane.ClaimResult;
@@ -35,6 +33,11 @@ public class TurnLedger {
 
     /** The source of the runs of RPC turns. */
     public static final String SOURCE = "rpc";
+    /**
+     * The source of the runs of a person's chat messages: a door of its own, so that the chat
+     * queue's merging (and the RPC follow-up policy) each act only on their own door's turns.
+     */
+    public static final String CHAT_SOURCE = "chat";
     static final String USER_INTERRUPT = "turn interrupted by user request";
 
     @Inject
@@ -92,7 +95,7 @@ public class TurnLedger {
         for (TurnRecord older : active) {
             List<RunRecord> its = repository.runsOf(older.getTurnId());
             runs.put(older.getTurnId(), its);
-            facts.add(new TurnAdmission.Active(older.getTurnId(), hasStarted(its) || isServers(its),
+            facts.add(new TurnAdmission.Active(older.getTurnId(), hasStarted(its), cameThrough(its, source),
                     () -> its.stream().map(TurnLedger::inputOf).toList()));
         }
         TurnAdmission admission = rule.decide(threadKey, facts, input);
@@ -194,12 +197,12 @@ public class TurnLedger {
     }
 
     /**
-     * The server's own turns — a resumed tool loop, a compaction's summary — are never superseded
-     * or merged into a person's turn: to a new turn they count as started.
+     * Whether a turn's runs came through the door {@code source}: its first run's source (a turn
+     * steered over RPC is still the turn its first run opened). The server's own turns — a resumed
+     * tool loop, a compaction's summary — have sources no client door has.
      */
-    private static boolean isServers(List<RunRecord> runs) {
-        return runs.stream().anyMatch(r -> ToolResumption.SOURCE.equals(r.getSource())
-                || ContextWindow.SUMMARY_SOURCE.equals(r.getSource()));
+    private static boolean cameThrough(List<RunRecord> runs, String source) {
+        return !runs.isEmpty() && source.equals(runs.get(0).getSource());
     }
 
     /** A turn has started once any of its runs has left the queue. */

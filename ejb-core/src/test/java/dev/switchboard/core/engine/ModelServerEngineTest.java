@@ -561,6 +561,122 @@ class ModelServerEngineTest {
         assertEquals(0, server.seen.size());
     }
 
+    /** A tool that answers with the arguments it was given, so a test sees what reached it. */
+    private static final class SeeingTool implements dev.switchboard.core.engine.tool.FunctionTool {
+        final List<String> got = new CopyOnWriteArrayList<>();
+
+        @Override
+        public String name() {
+            return "seeing";
+        }
+
+        @Override
+        public String description() {
+            return "records its arguments";
+        }
+
+        @Override
+        public JsonObject parameters() {
+            return jakarta.json.Json.createObjectBuilder().add("type", "object").build();
+        }
+
+        @Override
+        public java.util.concurrent.CompletionStage<String> call(JsonObject arguments) {
+            got.add(arguments.toString());
+            return java.util.concurrent.CompletableFuture.completedFuture("seen");
+        }
+    }
+
+    /**
+     * Approvals that redact {@code "api_key"} values when shown, keep a paused call's real
+     * arguments reversed under {@code sealed_arguments} (a stand-in for sealing), and pause
+     * {@code seeing} calls while {@code pause} is set.
+     */
+    private static ToolApprovals redacting(boolean pause) {
+        return new ToolApprovals() {
+            @Override
+            public java.util.concurrent.CompletionStage<Verdict> decide(EngineRequest request, JsonObject call) {
+                return java.util.concurrent.CompletableFuture.completedFuture(pause ? Verdict.AWAIT_PERSON : Verdict.ALLOWED);
+            }
+
+            @Override
+            public JsonObject shown(EngineRequest request, JsonObject call) {
+                return jakarta.json.Json.createObjectBuilder(call).add("arguments",
+                        call.getString("arguments").replaceAll("\"api_key\":\"[^\"]*\"", "\"api_key\":\"[REDACTED]\"")).build();
+            }
+
+            @Override
+            public JsonObject kept(EngineRequest request, JsonObject call) {
+                return jakarta.json.Json.createObjectBuilder(shown(request, call)).add("sealed_arguments",
+                        new StringBuilder(call.getString("arguments")).reverse().toString()).build();
+            }
+
+            @Override
+            public JsonObject restored(EngineRequest request, JsonObject call) {
+                return !call.containsKey("sealed_arguments") ? call : jakarta.json.Json.createObjectBuilder(call)
+                        .remove("sealed_arguments").add("arguments",
+                                new StringBuilder(call.getString("sealed_arguments")).reverse().toString()).build();
+            }
+        };
+    }
+
+    private ModelServerEngine seeingEngine(SeeingTool tool, boolean pause) {
+        return new ModelServerEngine(new ModelServerEngine.Settings(server.base(), Optional.empty(), "m", Optional.empty(),
+                Duration.ofSeconds(5), Optional.empty(), 0, new ResponsesWire(), new ToolBox(List.of(tool)), 8,
+                redacting(pause)), HttpClient.newHttpClient(), timer);
+    }
+
+    @Test
+    void aCallsSecretArgumentsReachItsToolAndNothingElse() throws Exception {
+        String secret = "sk-live-only-for-the-tool";
+        server.stream(List.of(event("response.completed", 1, "response", response("resp_1", 1,
+                functionCall("call_s", "seeing", "{\"q\":\"x\",\"api_key\":\"" + secret + "\"}")))));
+        server.stream(streamed("resp_2", "done"));
+        List<JsonObject> streamed = new CopyOnWriteArrayList<>();
+        RunStream catching = new RunStream() {
+            @Override
+            public void textDelta(String text) {
+            }
+
+            @Override
+            public void item(JsonObject item) {
+                streamed.add(item);
+            }
+        };
+        SeeingTool tool = new SeeingTool();
+        JsonObject output = run(seeingEngine(tool, false), new EngineRequest("run-1", "u", "t", "go", "followUp", 1,
+                Cancellation.manual(), List::of, catching));
+
+        assertEquals("done", output.getString("text"));
+        assertEquals(List.of("{\"q\":\"x\",\"api_key\":\"" + secret + "\"}"), tool.got, "the tool got the value");
+        assertFalse(output.toString().contains(secret), "the run's output: " + output);
+        assertFalse(streamed.toString().contains(secret), "the stream: " + streamed);
+        assertTrue(output.toString().contains("[REDACTED]"), output.toString());
+        assertFalse(server.seen.get(1).body().toString().contains(secret), "the model's next request");
+    }
+
+    @Test
+    void aPausedCallKeepsItsSecretSealedAndItsToolGetsItWhenApproved() throws Exception {
+        String secret = "hunter2-for-the-tool";
+        server.stream(List.of(event("response.completed", 1, "response", response("resp_1", 1,
+                functionCall("call_p", "seeing", "{\"password\":\"x\",\"api_key\":\"" + secret + "\"}")))));
+        SeeingTool tool = new SeeingTool();
+        JsonObject paused = run(seeingEngine(tool, true), request("go", List.of(), Cancellation.manual()));
+        assertFalse(paused.toString().contains(secret), "the paused run's output: " + paused);
+        JsonObject kept = paused.getJsonObject("awaiting_approval").getJsonArray("calls").getJsonObject(0);
+        assertTrue(kept.containsKey("sealed_arguments"), kept.toString());
+        assertEquals(List.of(), tool.got, "nothing ran");
+
+        server.stream(streamed("resp_2", "done"));
+        JsonObject resumed = run(seeingEngine(tool, false), resumption(List.of(userItem("go"), kept),
+                new ToolResumption("r1", List.of(kept), true, false, null)));
+        assertEquals("done", resumed.getString("text"));
+        assertEquals(List.of("{\"password\":\"x\",\"api_key\":\"" + secret + "\"}"), tool.got,
+                "the approved call ran with its real arguments");
+        assertFalse(resumed.toString().contains(secret), resumed.toString());
+        assertFalse(server.seen.toString().contains(secret), "no model request");
+    }
+
     /** A tool that answers with the credential it was given, so a test sees what reached it. */
     private static final class KeyedTool implements dev.switchboard.core.engine.tool.FunctionTool {
         @Override

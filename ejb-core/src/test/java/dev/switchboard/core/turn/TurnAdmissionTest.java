@@ -10,11 +10,11 @@ import org.junit.jupiter.api.Test;
 
 class TurnAdmissionTest {
 
-    private static final TurnAdmission.Active RUNNING = new TurnAdmission.Active("t1", true,
+    private static final TurnAdmission.Active RUNNING = new TurnAdmission.Active("t1", true, true,
             () -> List.of(TurnInput.ofText("one")));
-    private static final TurnAdmission.Active WAITING = new TurnAdmission.Active("t2", false,
+    private static final TurnAdmission.Active WAITING = new TurnAdmission.Active("t2", false, true,
             () -> List.of(TurnInput.ofText("two"), TurnInput.ofText("two, steered")));
-    private static final TurnAdmission.Active WAITING_TOO = new TurnAdmission.Active("t3", false,
+    private static final TurnAdmission.Active WAITING_TOO = new TurnAdmission.Active("t3", false, true,
             () -> List.of(TurnInput.ofText("three")));
     private static final TurnInput NEW = TurnInput.ofText("four");
 
@@ -62,7 +62,7 @@ class TurnAdmissionTest {
 
     @Test
     void theWaitingTurnsInputIsReadOnlyWhenAPolicyCarriesIt() {
-        TurnAdmission.Active unreadable = new TurnAdmission.Active("t2", false, () -> {
+        TurnAdmission.Active unreadable = new TurnAdmission.Active("t2", false, true, () -> {
             throw new AssertionError("input read though the policy does not carry it");
         });
         for (TurnPolicy policy : List.of(TurnPolicy.FOLLOWUP, TurnPolicy.INTERRUPT)) {
@@ -111,5 +111,57 @@ class TurnAdmissionTest {
         assertEquals("Message queue full (3).", e.getMessage());
         assertEquals(List.of("two", "two, steered", "four"), texts(rule.decide("main", List.of(RUNNING, WAITING), NEW)
                 .input()), "two waiting: the third is admitted");
+    }
+
+    /** A run another door acknowledged (a POST /v1/messages on the chat thread), waiting. */
+    private static final TurnAdmission.Active OTHER_DOOR = new TurnAdmission.Active("api", false, false,
+            () -> {
+                throw new AssertionError("another door's input is never carried");
+            });
+    private static final TurnAdmission.Active OTHER_DOOR_RUNNING = new TurnAdmission.Active("api", true, false,
+            () -> List.of(TurnInput.ofText("api")));
+
+    @Test
+    void aMessageNeverMergesARunFromAnotherDoorAndQueuesBehindIt() {
+        TurnAdmission.Rule rule = TurnAdmission.queueing(10, "full");
+        TurnAdmission behind = rule.decide("main", List.of(RUNNING, OTHER_DOOR), NEW);
+        assertEquals(List.of(), behind.superseded(), "the API run keeps its turn");
+        assertFalse(behind.merged());
+        assertEquals(List.of("four"), texts(behind.input()));
+
+        TurnAdmission after = rule.decide("main", List.of(RUNNING, WAITING, OTHER_DOOR), NEW);
+        assertEquals(List.of(), after.superseded(), "a message waiting before the API run does not jump over it");
+        assertEquals(List.of("four"), texts(after.input()));
+
+        TurnAdmission tail = rule.decide("main", List.of(RUNNING, OTHER_DOOR, WAITING, WAITING_TOO), NEW);
+        assertEquals(List.of("t2", "t3"), tail.superseded(), "the messages behind the API run merge");
+        assertEquals(List.of("two", "two, steered", "three", "four"), texts(tail.input()));
+    }
+
+    @Test
+    void aConversationCountsEveryWaitingMessageTowardsItsLimitWhereverItWaits() {
+        TurnAdmission.Rule rule = TurnAdmission.queueing(3, "full");
+        assertThrows(TurnRejectedException.class,
+                () -> rule.decide("main", List.of(RUNNING, WAITING, OTHER_DOOR, WAITING_TOO), NEW));
+    }
+
+    @Test
+    void aMergedTurnCountsEachOfItsMessagesTowardsTheLimit() {
+        TurnAdmission.Active merged = new TurnAdmission.Active("t2", false, true,
+                () -> List.of(TurnInput.ofText("a").then(TurnInput.ofText("b")).then(TurnInput.ofText("c"))));
+        assertThrows(TurnRejectedException.class,
+                () -> TurnAdmission.queueing(3, "full").decide("main", List.of(RUNNING, merged), NEW));
+        assertEquals(List.of("a", "b", "c", "four"), texts(TurnAdmission.queueing(4, "full")
+                .decide("main", List.of(RUNNING, merged), NEW).input()));
+    }
+
+    @Test
+    void noPolicyActsOnAnotherDoorsTurns() {
+        for (TurnPolicy policy : TurnPolicy.values()) {
+            TurnAdmission a = TurnAdmission.decide(policy, 10, "main", List.of(OTHER_DOOR_RUNNING, OTHER_DOOR), NEW);
+            assertEquals(List.of(), a.superseded(), policy + " supersedes nothing of another door");
+            assertEquals(List.of(), a.interrupted(), policy + " interrupts nothing of another door");
+            assertEquals(List.of("four"), texts(a.input()));
+        }
     }
 }

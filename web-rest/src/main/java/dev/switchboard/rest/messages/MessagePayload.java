@@ -1,6 +1,7 @@
 package dev.switchboard.rest.messages;
 
 import dev.switchboard.core.run.MessageCommand;
+import dev.switchboard.core.turn.ServerSources;
 import dev.switchboard.rest.JsonBody;
 import dev.switchboard.rest.errors.ApiException;
 import jakarta.json.JsonArray;
@@ -79,6 +80,9 @@ public record MessagePayload(String source, String threadKey, String userKey, St
 
     private static MessagePayload of(JsonObject o, String path) {
         String source = optionalTrimmed(o, path, "source", MAX_SOURCE);
+        if (source != null && ServerSources.isServers(source)) {
+            throw invalid(path + "source: \"" + source + "\" is reserved for the server's own runs");
+        }
         String threadKey = optionalTrimmed(o, path, "thread_key", MAX_THREAD_KEY);
         String userKey = optionalTrimmed(o, path, "user_key", MAX_USER_KEY);
         String text = requiredText(o, path);

@@ -63,6 +63,23 @@ class MessagePayloadTest {
         assertEquals("text: required", error(() -> payload("{}")).getMessage());
     }
 
+    /**
+     * A client must not name a source the server's own runs use: it could pose as a chat message,
+     * as a person's approved tool call ({@code chat:approval}) or as a delegated agent.
+     */
+    @Test
+    void theServersOwnSourcesAreRefused() {
+        for (String source : List.of("rpc", "chat", "responses", "chat:approval", "chat:compact", "chat:other",
+                "ingress:github", "delegation:planner", " chat ")) {
+            ApiException e = error(() -> payload("{\"text\":\"x\",\"source\":\"" + source + "\"}"));
+            assertCode(400, "invalid_message_payload", e);
+            assertEquals("source: \"" + source.strip() + "\" is reserved for the server's own runs", e.getMessage());
+        }
+        for (String source : List.of("cli", "telegram", "chatbot", "rpc-bridge", "my:chat")) {
+            assertEquals(source, payload("{\"text\":\"x\",\"source\":\"" + source + "\"}").source());
+        }
+    }
+
     @Test
     void overlongKeysAreRejected() {
         String longKey = "k".repeat(MessagePayload.MAX_THREAD_KEY + 1);
