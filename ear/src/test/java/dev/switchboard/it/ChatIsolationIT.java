@@ -228,16 +228,15 @@ class ChatIsolationIT {
         assertEquals(thread, threadOf(bobs), "bob's own thread, with the id he chose");
         awaitAsked("hold " + tag);
         awaitAsked("hold " + bobTag);
-        for (String[] who : new String[][] {{ALICE, tag}, {BOB, bobTag}}) {
-            assertEquals("queued", send(server, who[0], "web", thread, "first " + who[1]).json().getString("status"));
-        }
+        assertEquals("queued", send(server, ALICE, "web", thread, "first " + tag).json().getString("status"));
+        assertEquals("queued", chatSend(BOB, thread, "first " + bobTag).getString("status"), "bob's over JSON-RPC");
         String apiRun = postMessage(ALICE, thread, "api " + tag);
         String rpcTurn = startTurn(ALICE, thread, "rpc " + tag);
         String bobsApiRun = postMessage(BOB, thread, "api " + bobTag);
-        for (String[] who : new String[][] {{ALICE, tag}, {BOB, bobTag}}) {
-            assertEquals("queued", send(server, who[0], "web", thread, "second " + who[1]).json().getString("status"));
-            assertEquals("queued", send(server, who[0], "web", thread, "third " + who[1]).json().getString("status"));
-        }
+        assertEquals("queued", send(server, ALICE, "web", thread, "second " + tag).json().getString("status"));
+        assertEquals("queued", send(server, ALICE, "web", thread, "third " + tag).json().getString("status"));
+        assertEquals("queued", chatSend(BOB, thread, "second " + bobTag).getString("status"));
+        assertEquals("queued", chatSend(BOB, thread, "third " + bobTag).getString("status"));
         HOLDS.get(tag).countDown();
         HOLDS.get(bobTag).countDown();
 
@@ -335,6 +334,10 @@ class ChatIsolationIT {
         assertTrue(apiRun.getJsonObject("output").getString("text").startsWith("tool said: 20"), apiRun.toString());
         String rpcTurn = startTurn(ALICE, apiThread, "clock rpc " + tag);
         assertTrue(awaitTurnReply(ALICE, apiThread, rpcTurn).startsWith("tool said: 20"));
+        Api.Reply response = post(ALICE, "/v1/responses", Json.createObjectBuilder().add("model", "scripted-model")
+                .add("input", "clock responses " + tag).build().toString());
+        assertEquals(200, response.status(), response.body());
+        assertTrue(response.body().contains("tool said: 20"), response.body());
 
         Map<String, String> bodies = new LinkedHashMap<>();
         for (String t : List.of(thread, apiThread)) {
@@ -347,7 +350,15 @@ class ChatIsolationIT {
                 DEADLINE));
         bodies.put("rpc stream", ChatCalls.read(server, ALICE, "/rpc/stream?after_seq=0", "application/x-ndjson",
                 text -> text.contains("clock rpc " + tag) && text.contains("turn/completed"), DEADLINE));
-        bodies.put("events", get(server, ALICE, "/v1/events?limit=200").body());
+        bodies.put("responses", response.body());
+        String responseId = response.json().getString("id");
+        bodies.put("response", get(server, ALICE, "/v1/responses/" + responseId).body());
+        bodies.put("response input items", get(server, ALICE, "/v1/responses/" + responseId + "/input_items").body());
+        for (String operator : List.of("/v1/events?limit=200", "/v1/decisions?limit=200", "/v1/actions?limit=200")) {
+            Api.Reply r = get(server, ALICE, operator);
+            assertEquals(200, r.status(), operator + ": " + r.body());
+            bodies.put(operator, r.body());
+        }
         bodies.put("rpc thread/read", rpcAs(ALICE, "thread/read", "{\"thread_id\":\"" + apiThread + "\"}").toString());
         bodies.put("metrics", server.api.send(server.api.request("/metrics").GET()).body());
         bodies.forEach((where, body) -> assertFalse(body.contains(ARGUMENT), where + " shows the argument: " + body));
@@ -392,6 +403,14 @@ class ChatIsolationIT {
                 .build().toString());
         assertEquals(202, r.status(), r.body());
         return r.json().getString("run_id");
+    }
+
+    /** {@code chat/send} on the web channel's {@code thread}: the reply. */
+    private static JsonObject chatSend(String token, String thread, String content) {
+        JsonObject r = rpcAs(token, "chat/send", Json.createObjectBuilder().add("channel", "web").add("thread_id", thread)
+                .add("content", content).build().toString());
+        assertTrue(r.containsKey("result"), r.toString());
+        return r.getJsonObject("result");
     }
 
     /** {@code turn/start} on {@code thread}: the turn's id. */
@@ -468,7 +487,8 @@ class ChatIsolationIT {
         if (toolSaid != null) {
             output.add(toolSaid);
         } else {
-            String text = last.getJsonArray("content").getJsonObject(0).getString("text");
+            String text = last.get("content") instanceof jakarta.json.JsonString plain ? plain.getString()
+                    : last.getJsonArray("content").getJsonObject(0).getString("text");
             ASKED.add(text);
             if (text.startsWith("hold ")) {
                 try {
