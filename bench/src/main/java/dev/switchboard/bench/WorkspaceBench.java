@@ -1,6 +1,10 @@
 package dev.switchboard.bench;
 
+import dev.switchboard.core.workspace.BubblewrapSandbox;
 import dev.switchboard.core.workspace.ChangeSet;
+import dev.switchboard.core.workspace.CommandRun;
+import dev.switchboard.core.workspace.Sandbox;
+import dev.switchboard.core.workspace.UnconfinedSandbox;
 import dev.switchboard.core.workspace.Workspaces;
 import dev.switchboard.core.workspace.Worktree;
 import java.io.IOException;
@@ -8,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -120,9 +125,34 @@ public final class WorkspaceBench {
             for (int i = 0; i < options.n(); i++) {
                 turns.add(turn());
             }
-            return report(root, setUps, colds, turns);
+            long[] sandboxed = commands(new BubblewrapSandbox(Path.of("/usr/bin/bwrap"), 64L << 20));
+            long[] unconfined = commands(new UnconfinedSandbox());
+            return report(root, setUps, colds, turns, sandboxed, unconfined);
         } finally {
             delete(root);
+        }
+    }
+
+    /**
+     * The cost of one workspace command ({@code ls d00}, 20 names) in {@code sandbox}, n times after
+     * the warm-up, in one worktree of the head: sorted nanoseconds from start to exit, output read.
+     */
+    private long[] commands(Sandbox sandbox) throws IOException {
+        try (Worktree tree = workspaces.open(THREAD, head, "commands-" + sandbox.name() + ".1")) {
+            long[] took = new long[options.n()];
+            for (int i = -options.warmUp(); i < options.n(); i++) {
+                long start = System.nanoTime();
+                CommandRun.Result listed = tree.run(List.of("ls", "d00"), sandbox, Duration.ofSeconds(10), 65536);
+                long spent = System.nanoTime() - start;
+                if (listed.exitCode() != 0 || listed.output().lines().count() != FILES_PER_DIRECTORY) {
+                    throw new IllegalStateException("ls in the " + sandbox.name() + " sandbox: " + listed.asToolOutput());
+                }
+                if (i >= 0) {
+                    took[i] = spent;
+                }
+            }
+            java.util.Arrays.sort(took);
+            return took;
         }
     }
 
@@ -226,7 +256,12 @@ public final class WorkspaceBench {
         return Files.exists(tree.dir()) ? tree.dir() + " left after close" : null;
     }
 
-    private Cli.Report report(Path root, List<Sample> setUps, List<Sample> colds, List<Sample> turns) {
+    private Cli.Report report(Path root, List<Sample> setUps, List<Sample> colds, List<Sample> turns, long[] sandboxed,
+            long[] unconfined) {
+        double sandboxP50 = ms(Percentiles.nearestRank(sandboxed, 50));
+        double sandboxP99 = ms(Percentiles.nearestRank(sandboxed, 99));
+        double bareP50 = ms(Percentiles.nearestRank(unconfined, 50));
+        double bareP99 = ms(Percentiles.nearestRank(unconfined, 99));
         long[] cold = sorted(colds, Sample::total);
         double coldP50 = ms(Percentiles.nearestRank(cold, 50));
         double coldMax = ms(cold[cold.length - 1]);
@@ -254,18 +289,22 @@ public final class WorkspaceBench {
                 cold        p50 %.1f ms, max %.1f ms (no cache: a whole checkout, then close; %d times)
                 turn        p50 %.1f ms, p99 %.1f ms, max %.1f ms (open, one file changed, changes: its commit and diff, close; %d times)
                             changes p50 %.1f ms
+                command     p50 %.1f ms, p99 %.1f ms in the bubblewrap sandbox; p50 %.1f ms, p99 %.1f ms unconfined (ls of 20 names; %d times each)
                 checks      %d failed%s
                 verdict     %s""", options.files(), directories, bytes / 1048576.0, root, setUpP50, setUpP99, setUpMax,
                 options.files(), setUps.size(), openP50, closeP50, TARGET_MS, coldP50, coldMax, colds.size(), turnP50, turnP99, turnMax, turns.size(),
-                changesP50, failed, firstProblem.isEmpty() ? "" : " (" + firstProblem + ")",
+                changesP50, sandboxP50, sandboxP99, bareP50, bareP99, sandboxed.length, failed, firstProblem.isEmpty() ? "" : " (" + firstProblem + ")",
                 ok ? "OK" : "FAILED" + (fast ? "" : " (set-up + tear-down p50 not under " + TARGET_MS + " ms)"));
         String json = String.format(Locale.ROOT, "{\"label\":\"%s\",\"files\":%d,\"n\":%d,"
                 + "\"setup_teardown_p50_ms\":%.1f,\"setup_teardown_p99_ms\":%.1f,\"setup_teardown_max_ms\":%.1f,"
                 + "\"open_p50_ms\":%.1f,\"close_p50_ms\":%.1f,\"cold_p50_ms\":%.1f,\"cold_max_ms\":%.1f,"
                 + "\"turn_p50_ms\":%.1f,\"turn_p99_ms\":%.1f,"
-                + "\"turn_max_ms\":%.1f,\"changes_p50_ms\":%.1f,\"target_ms\":%d,\"failed\":%d,\"ok\":%s}",
+                + "\"turn_max_ms\":%.1f,\"changes_p50_ms\":%.1f,\"command_sandboxed_p50_ms\":%.1f,"
+                + "\"command_sandboxed_p99_ms\":%.1f,\"command_unconfined_p50_ms\":%.1f,\"command_unconfined_p99_ms\":%.1f,"
+                + "\"target_ms\":%d,\"failed\":%d,\"ok\":%s}",
                 options.label().replace("\"", "'"), options.files(), options.n(), setUpP50, setUpP99, setUpMax,
-                openP50, closeP50, coldP50, coldMax, turnP50, turnP99, turnMax, changesP50, TARGET_MS, failed, ok);
+                openP50, closeP50, coldP50, coldMax, turnP50, turnP99, turnMax, changesP50, sandboxP50, sandboxP99, bareP50,
+                bareP99, TARGET_MS, failed, ok);
         return Cli.Report.of(human, json, ok);
     }
 

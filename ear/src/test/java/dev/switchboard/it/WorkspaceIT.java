@@ -58,8 +58,9 @@ class WorkspaceIT {
         Map<String, String> env = Instance.defaults(db, port, name);
         env.put("SWITCHBOARD_WORKSPACE_ROOT", root.toString());
         env.put("SWITCHBOARD_WORKSPACE_TOOLS", "all");
-        env.put("SWITCHBOARD_WORKSPACE_COMMANDS", "ls,ln,cat");
+        env.put("SWITCHBOARD_WORKSPACE_COMMANDS", "ls,ln,cat,timeout,mytool");
         env.put("SWITCHBOARD_WORKSPACE_COMMAND_TIMEOUT_MS", "5000");
+        env.put("SWITCHBOARD_WORKSPACE_PRUNE_EVERY_MS", "2000"); // pruning passes while the other tests' turns run
         return env;
     }
 
@@ -209,10 +210,80 @@ class WorkspaceIT {
         assertTrue(lines.get(3).startsWith("write_file: error: absolute paths are not allowed: /tmp/escape.txt"),
                 lines.get(3));
         assertEquals("write_file: error: .git/hooks/pre-commit is inside .git, which tools may not touch", lines.get(4));
-        assertEquals("run: error: curl is not an allowed command (allowed: cat, ln, ls)", lines.get(5));
+        assertEquals("run: error: curl is not an allowed command (allowed: cat, ln, ls, mytool, timeout)", lines.get(5));
         assertEquals("run: error: give the program by name, not by path: /bin/ls", lines.get(6));
         assertEquals("apply_diff: error: ../x.txt is outside the workspace", lines.get(7));
         assertFalse(Files.exists(Path.of("/tmp/escape.txt")));
+    }
+
+    /**
+     * Issue 36's escapes, as a model would try them through the tools: a hard link to a file
+     * outside made with the allowed {@code ln}, then read and written through; a program the model
+     * wrote, named like an allowed one that is not installed; an allowed launcher starting a program
+     * that is not allowed; a link to outside, committed. Each is refused or contained, the outside
+     * file is untouched and the commit holds only what stays inside.
+     */
+    @Test
+    void theEscapesOfIssue36AreRefusedOrContained() throws Exception {
+        String thread = withWorkspace("ws-escape-");
+        Path outside = Files.writeString(gates.resolve("hard-target-" + UUID.randomUUID() + ".txt"), "SECRET\n");
+        JsonObject run = turn(thread, "tool run {\"command\":[\"ln\",\"" + outside + "\",\"a-hard\"]};"
+                + " tool read_file {\"path\":\"a-hard\"};"
+                + " tool write_file {\"path\":\"a-hard\",\"content\":\"HARDLINK-WROTE\\n\"};"
+                + " tool apply_diff {\"diff\":\"diff --git a/mytool b/mytool\\nnew file mode 100755\\n--- /dev/null\\n"
+                + "+++ b/mytool\\n@@ -0,0 +1,2 @@\\n+#!/bin/sh\\n+echo PWNED-FROM-WORKTREE\\n\"};"
+                + " tool run {\"command\":[\"mytool\"]};"
+                + " tool run {\"command\":[\"timeout\",\"5\",\"rm\",\"-rf\",\".\"]};"
+                + " tool run {\"command\":[\"ln\",\"-s\",\"/etc/passwd\",\"a-mylink\"]};"
+                + " tool run {\"command\":[\"ls\"]}");
+        assertEquals("succeeded", run.getString("status"), run.toString());
+        List<String> lines = run.getJsonObject("output").getString("text").lines().toList();
+        String text = String.join("\n", lines);
+        assertTrue(lines.get(0).startsWith("run: ") && lines.get(0).contains("ln: failed to access")
+                && text.contains("[exit code 1]"),
+                "the outside file is not in the sandbox: " + text);
+        assertTrue(text.contains("read_file: error: a-hard does not exist"), text);
+        assertTrue(text.contains("write_file: wrote 15 bytes to a-hard"), text);
+        assertTrue(text.contains("run: cannot start mytool: not installed here"), text);
+        assertTrue(text.contains("run: error: rm is not an allowed command (allowed: cat, ln, ls, mytool, timeout), and"
+                + " timeout would start it"), text);
+        assertFalse(text.contains("PWNED"), text);
+        assertEquals("SECRET\n", Files.readString(outside), "the file outside is untouched");
+        assertEquals(List.of("a-hard A", "mytool A"), files(record(run.getString("run_id"))),
+                "the link to /etc/passwd is not committed");
+    }
+
+    /**
+     * The pruning pass (every 2 s here) garbage-collects a thread's repository and pins every commit
+     * the database names — the head and each recorded turn's commit — so that it is never dropped:
+     * the pins appear, the repository is packed, and the next turn still works from the head.
+     */
+    @Test
+    void aPruningPassPinsEveryCommitTheDatabaseNamesAndPacksTheRepository() throws Exception {
+        String thread = withWorkspace("ws-prune-");
+        JsonObject first = turn(thread, "tool write_file {\"path\":\"a.txt\",\"content\":\"one\\n\"}");
+        String one = first.getJsonObject("output").getJsonObject("workspace").getString("commit");
+        JsonObject second = turn(thread, "tool write_file {\"path\":\"a.txt\",\"content\":\"two\\n\"}");
+        String two = second.getJsonObject("output").getJsonObject("workspace").getString("commit");
+        Path repo = turnDir(second.getString("run_id")).getParent().getParent().resolve("repo.git");
+        Await.until(MINUTE, () -> pinned(repo, one) && pinned(repo, two), "both recorded commits are pinned in " + repo);
+        try (Stream<Path> packs = Files.list(repo.resolve("objects/pack"))) {
+            assertTrue(packs.anyMatch(p -> p.toString().endsWith(".pack")), "the repository was packed");
+        }
+        JsonObject third = turn(thread, "tool read_file {\"path\":\"a.txt\"}");
+        assertEquals("read_file: two", third.getJsonObject("output").getString("text").strip(), third.toString());
+    }
+
+    /** Whether {@code commit} is pinned as a named commit, as a loose ref or a packed one. */
+    private static boolean pinned(Path repo, String commit) {
+        try {
+            Path loose = repo.resolve("refs/switchboard/named/" + commit);
+            Path packed = repo.resolve("packed-refs");
+            return Files.exists(loose) || Files.exists(packed)
+                    && Files.readString(packed).contains("refs/switchboard/named/" + commit);
+        } catch (IOException e) {
+            return false; // being rewritten by the pass: looked at again
+        }
     }
 
     @Test

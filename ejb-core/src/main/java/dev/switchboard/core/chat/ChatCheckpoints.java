@@ -8,6 +8,7 @@ import dev.switchboard.core.history.ThreadItems;
 import dev.switchboard.core.lifecycle.TurnEnded;
 import dev.switchboard.core.thread.ThreadDirectory;
 import dev.switchboard.core.thread.ThreadWorkspaces;
+import dev.switchboard.core.thread.WorkspaceCommits;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -24,7 +25,7 @@ import java.util.UUID;
  * threads cost nothing: their keys are not UUIDs, or no chat thread has the key.
  */
 @ApplicationScoped
-public class ChatCheckpoints {
+public class ChatCheckpoints implements WorkspaceCommits {
 
     @Inject
     ChatRecords records;
@@ -58,6 +59,19 @@ public class ChatCheckpoints {
         ContextWindow before = contexts.of(threadId.get()).closedAt(first.get() - 1);
         checkpoint(turn.userKey(), chatThread.get(), threadId.get(), new ChatState(before,
                 workspaces.before(threadId.get(), turn.turnId()).orElse(null)), "Before turn ");
+    }
+
+    /** The workspace commits the thread's undo and redo checkpoints go back and forth to: pruning keeps them. */
+    @Override
+    public java.util.Set<String> named(long threadId) {
+        String undo = records.undoOfThread(threadId);
+        if (undo == null) {
+            return java.util.Set.of();
+        }
+        UndoLine<ChatState> line = ChatUndo.read(undo);
+        return java.util.stream.Stream.concat(line.undoStack().stream(), line.redoStack().stream())
+                .map(c -> c.state().workspace()).filter(w -> w != null && !w.isEmpty())
+                .collect(java.util.stream.Collectors.toSet());
     }
 
     /** Saves {@code before}, the state before turn N, as the thread's newest checkpoint ({@code label} + N). */

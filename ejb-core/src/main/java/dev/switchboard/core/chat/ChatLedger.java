@@ -40,8 +40,6 @@ import java.util.UUID;
 @Stateless
 public class ChatLedger {
 
-    /** The periodic claim of the pruning task (V14). */
-    static final String PRUNING = "chat-session-pruning";
     static final String NOTHING_TO_UNDO = "Nothing to undo.";
     static final String NOTHING_TO_REDO = "Nothing to redo.";
     static final String CLEARED = "Thread cleared.";
@@ -369,12 +367,6 @@ public class ChatLedger {
             records.createSession(userKey, UUID.randomUUID(), System.currentTimeMillis());
             records.lockSession(userKey);
         }
-    }
-
-    /** Claims this period's pruning for {@code owner}; false when another instance has it. */
-    @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
-    public boolean claimPruning(String owner, long now, long until) {
-        return records.claim(PRUNING, owner, now, until);
     }
 
     /**

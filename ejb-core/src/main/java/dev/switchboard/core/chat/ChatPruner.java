@@ -3,6 +3,7 @@ package dev.switchboard.core.chat;
 import dev.switchboard.core.clock.InstanceClock;
 import dev.switchboard.core.clock.PeriodicTask;
 import dev.switchboard.core.lane.LaneSettings;
+import dev.switchboard.core.thread.PeriodicClaims;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
@@ -15,9 +16,7 @@ import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import java.util.Optional;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -36,12 +35,17 @@ public class ChatPruner {
     private static final Logger LOG = Logger.getLogger(ChatPruner.class.getName());
     /** Sessions looked at per pass; the rest wait for the next one. */
     static final int PER_PASS = 1000;
+    /** Its periodic claim (V14). */
+    static final String PRUNING = "chat-session-pruning";
 
     @Resource
     ManagedThreadFactory threadFactory;
 
     @EJB
     ChatLedger ledger;
+
+    @Inject
+    PeriodicClaims claims;
 
     @Inject
     ChatRecords records;
@@ -62,10 +66,7 @@ public class ChatPruner {
 
     @PostConstruct
     void start() {
-        scheduler = Executors.newSingleThreadScheduledExecutor(threadFactory);
-        long every = settings.pruneEveryMs();
-        scheduler.scheduleWithFixedDelay(PeriodicTask.guarded(LOG, "Pruning idle chat sessions", this::pass),
-                every, every, TimeUnit.MILLISECONDS);
+        scheduler = PeriodicTask.every(threadFactory, settings.pruneEveryMs(), LOG, "Pruning idle chat sessions", this::pass);
     }
 
     @PreDestroy
@@ -76,8 +77,7 @@ public class ChatPruner {
     /** One pass; returns how many sessions it pruned. */
     int pass() {
         long now = clock.millis();
-        long every = settings.pruneEveryMs();
-        if (!ledger.claimPruning(lanes.instanceId(), now, now + every - every / 10)) {
+        if (!claims.claimPeriod(PRUNING, lanes.instanceId(), now, settings.pruneEveryMs())) {
             return 0;
         }
         long cutoff = now - settings.sessionIdleTimeout().toMillis();

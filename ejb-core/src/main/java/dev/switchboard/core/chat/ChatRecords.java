@@ -43,6 +43,8 @@ public class ChatRecords {
     private static final String WRITE_AUTO_APPROVED = "UPDATE chat_sessions SET auto_approved = ? WHERE user_key = ?";
     private static final String UNDO = "SELECT undo FROM chat_threads WHERE user_key = ? AND thread_id = ?";
     private static final String WRITE_UNDO = "UPDATE chat_threads SET undo = ? WHERE user_key = ? AND thread_id = ?";
+    private static final String UNDO_OF_THREAD = "SELECT c.undo FROM chat_threads c JOIN threads t"
+            + " ON t.user_key = c.user_key AND t.thread_key = c.thread_id WHERE t.id = ?";
     private static final String TOUCH = "UPDATE chat_threads SET updated_at = ?, title = COALESCE(title, ?) WHERE user_key = ? AND thread_id = ?";
 
     private static final String IDLE_SESSIONS = "SELECT " + SESSION_COLUMNS + " FROM chat_sessions"
@@ -52,7 +54,6 @@ public class ChatRecords {
     private static final String DELETE_KEYS = "DELETE FROM chat_thread_keys WHERE user_key = ?";
     private static final String DROP_UNDO = "UPDATE chat_threads SET undo = NULL WHERE user_key = ?";
     private static final String THREAD_IDS = "SELECT thread_id FROM chat_threads WHERE user_key = ?";
-    private static final String CLAIM = "UPDATE periodic_claims SET owner = ?, until_at = ? WHERE name = ? AND until_at <= ?";
 
     private static final String MAPPED = "SELECT thread_id FROM chat_thread_keys WHERE user_key = ? AND channel = ?"
             + " AND external_key = ?";
@@ -198,6 +199,12 @@ public class ChatRecords {
                 "reading the undo line of " + threadId).stream().filter(Objects::nonNull).findFirst().orElse(null);
     }
 
+    /** The undo line (JSON) of the chat thread that is Switchboard thread {@code threadId}; null when none. */
+    public String undoOfThread(long threadId) {
+        return statements.query(UNDO_OF_THREAD, s -> s.setLong(1, threadId), rs -> rs.getString(1),
+                "reading the undo line of thread " + threadId).stream().filter(Objects::nonNull).findFirst().orElse(null);
+    }
+
     public void writeUndo(String userKey, UUID threadId, String json) {
         statements.updateOne(WRITE_UNDO, s -> {
             s.setString(1, json);
@@ -261,16 +268,6 @@ public class ChatRecords {
         statements.update(DELETE_KEYS, s -> s.setString(1, userKey), "removing the thread keys of " + userKey);
         statements.update(DROP_UNDO, s -> s.setString(1, userKey), "removing the undo lines of " + userKey);
         statements.update(DELETE_SESSION, s -> s.setString(1, userKey), "removing the session of " + userKey);
-    }
-
-    /** Claims the periodic task {@code name} for {@code owner} until {@code until}, unless another holds it past {@code now}. */
-    public boolean claim(String name, String owner, long now, long until) {
-        return statements.update(CLAIM, s -> {
-            s.setString(1, owner);
-            s.setLong(2, until);
-            s.setString(3, name);
-            s.setLong(4, now);
-        }, "claiming " + name) == 1;
     }
 
     /** {@code ''} for an absent channel thread id, {@code '='} + the id for a present one (V14). */

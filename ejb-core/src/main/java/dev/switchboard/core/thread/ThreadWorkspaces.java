@@ -30,7 +30,9 @@ import javax.sql.DataSource;
  * where the line was before a turn (a conversation's checkpoint), and moving it with undo and redo.
  */
 @Stateless
-public class ThreadWorkspaces {
+@jakarta.ejb.LocalBean
+@jakarta.ejb.Local(WorkspaceCommits.class)
+public class ThreadWorkspaces implements WorkspaceCommits {
 
     /** Beyond this, a record's diff is cut (the file keeps all of it). */
     static final int MAX_DIFF_CHARS = 1024 * 1024;
@@ -42,6 +44,11 @@ public class ThreadWorkspaces {
     /** A turn's runs that worked in the workspace, in lane order. */
     private static final String TURN_CHANGES = "SELECT output_json FROM runs WHERE turn_id = ? AND state = 'succeeded'"
             + " AND output_json LIKE '%\"" + WorkspaceTurn.OUTPUT_KEY + "\":{%' ORDER BY thread_seq";
+
+    /** Every run of the thread that worked in the workspace, whatever became of it. */
+    private static final String THREAD_CHANGES = "SELECT output_json FROM runs WHERE thread_id = ?"
+            + " AND output_json LIKE '%\"" + WorkspaceTurn.OUTPUT_KEY + "\":{%'";
+    private static final String WITH_WORKSPACE = "SELECT id FROM threads WHERE workspace_head IS NOT NULL ORDER BY id";
 
     /** A thread's workspace: whether it has one, and its line's head (null at its start). */
     public record View(String threadKey, boolean enabled, String head) {
@@ -145,6 +152,29 @@ public class ThreadWorkspaces {
             }
         }
         return head(threadId);
+    }
+
+    /** The head and every commit and base a run of the thread recorded (its output's {@code workspace}). */
+    @Override
+    public java.util.Set<String> named(long threadId) {
+        java.util.Set<String> named = new java.util.HashSet<>();
+        head(threadId).filter(h -> !h.isEmpty()).ifPresent(named::add);
+        for (String output : statements.query(THREAD_CHANGES, s -> s.setLong(1, threadId), rs -> rs.getString(1),
+                "reading the workspace commits of thread " + threadId)) {
+            if (parse(output).get(WorkspaceTurn.OUTPUT_KEY) instanceof JsonObject change) {
+                for (String key : List.of("commit", "base")) {
+                    if (change.get(key) instanceof jakarta.json.JsonString commit && !commit.getString().isEmpty()) {
+                        named.add(commit.getString());
+                    }
+                }
+            }
+        }
+        return named;
+    }
+
+    /** The threads that have a workspace, by id. */
+    public List<Long> withWorkspace() {
+        return statements.query(WITH_WORKSPACE, s -> { }, rs -> rs.getLong(1), "listing the threads with a workspace");
     }
 
     /** Moves the thread's line (its lock held) to {@code head}: a conversation went back or forth to it. */

@@ -6,14 +6,16 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Executes one allowed command in a worktree, the way the {@code run} tool will: no shell, no
- * standard input, a small fixed environment ({@code PATH}, {@code HOME} = the worktree,
- * {@code LANG}), standard output and error merged and kept within a limit, and a timeout after
- * which the command and everything it started are killed. Blocks its caller for the command's
- * duration: the tool calls it on an executor of its own.
+ * Executes one allowed command in a worktree, the way the {@code run} tool will: the program found
+ * on the fixed {@code PATH} only ({@link Programs}), started in a {@link Sandbox} without a shell,
+ * no standard input, a small fixed environment ({@code PATH}, {@code HOME} = the worktree as the
+ * command sees it, {@code LANG}), standard output and error merged and kept within a limit, and a
+ * timeout after which the command and everything it started are killed. Blocks its caller for the
+ * command's duration: the tool calls it on an executor of its own.
  */
 public final class CommandRun {
 
@@ -28,8 +30,6 @@ public final class CommandRun {
             return exitCode == 0 ? output : output + (output.isEmpty() ? "" : "\n") + "[exit code " + exitCode + "]";
         }
     }
-
-    private static final String PATH = "/usr/local/bin:/usr/bin:/bin";
 
     private CommandRun() {
     }
@@ -53,25 +53,32 @@ public final class CommandRun {
         void ended(Process process);
     }
 
-    /** Runs {@code argv} (already checked by a {@link CommandPolicy}) in {@code worktree}. */
-    public static Result run(List<String> argv, Path worktree, Duration timeout, int outputLimit) {
-        return run(argv, worktree, timeout, outputLimit, Tracker.NONE);
+    /** Runs {@code argv} (already checked by a {@link CommandPolicy}) in {@code worktree}, in {@code sandbox}. */
+    public static Result run(List<String> argv, Path worktree, Sandbox sandbox, Duration timeout, int outputLimit) {
+        return run(argv, worktree, sandbox, timeout, outputLimit, Tracker.NONE);
     }
 
-    /** As {@link #run(List, Path, Duration, int)}, the process told to {@code tracker}. */
-    static Result run(List<String> argv, Path worktree, Duration timeout, int outputLimit, Tracker tracker) {
-        ProcessBuilder builder = new ProcessBuilder(argv).directory(worktree.toFile()).redirectErrorStream(true)
+    /** As {@link #run(List, Path, Sandbox, Duration, int)}, the process told to {@code tracker}. */
+    static Result run(List<String> argv, Path worktree, Sandbox sandbox, Duration timeout, int outputLimit,
+            Tracker tracker) {
+        Optional<Path> program = Programs.resolve(argv.get(0));
+        if (program.isEmpty()) {
+            return new Result(-1, false, "cannot start " + argv.get(0) + ": not installed here");
+        }
+        ProcessBuilder builder = new ProcessBuilder(sandbox.command(program.get(), argv.subList(1, argv.size()), worktree))
+                .directory(worktree.toFile()).redirectErrorStream(true)
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
         Map<String, String> env = builder.environment();
         env.clear();
-        env.put("PATH", PATH);
-        env.put("HOME", worktree.toString());
+        env.put("PATH", Programs.PATH);
+        env.put("HOME", sandbox.home(worktree));
         env.put("LANG", "C.UTF-8");
         Process process;
         try {
             process = builder.start();
         } catch (IOException e) {
-            return new Result(-1, false, "cannot start " + argv.get(0) + ": not installed here");
+            return new Result(-1, false, "cannot start " + argv.get(0) + " in the " + sandbox.name() + " sandbox: "
+                    + e.getMessage());
         }
         if (!tracker.started(process)) {
             kill(process);

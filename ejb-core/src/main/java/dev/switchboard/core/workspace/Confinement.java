@@ -12,8 +12,10 @@ import java.nio.file.Path;
  * refused when it is absolute, when it leads out of the worktree by {@code ..}, when it passes
  * through or ends at a symbolic link whose target lies outside (an existing link is followed to
  * its real location, a dangling one to where it points), and when it reaches into {@code .git}
- * (writing there would run code at the next commit: hooks). The check reads the file system as it
- * is now; a tool then acts on the path it returns.
+ * (writing there would run code at the next commit: hooks). A file that is a hard link — more
+ * than one name for it, or not on the worktree's device — is refused too: its other name may be
+ * outside, and reading or writing it would read or write that file. The check reads the file system
+ * as it is now; a tool then acts on the path it returns (and writes by replacing, never through).
  */
 public final class Confinement {
 
@@ -64,7 +66,25 @@ public final class Confinement {
             }
         }
         checkLinks(target, shown);
+        checkHardLink(target, shown);
         return target;
+    }
+
+    /** Refuses an existing file with another name somewhere (a hard link), or on another device than the worktree. */
+    private void checkHardLink(Path target, String shown) {
+        if (!Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        try {
+            int links = (Integer) Files.getAttribute(target, "unix:nlink", LinkOption.NOFOLLOW_LINKS);
+            Object device = Files.getAttribute(target, "unix:dev", LinkOption.NOFOLLOW_LINKS);
+            if (links > 1 || !device.equals(Files.getAttribute(root, "unix:dev"))) {
+                throw new WorkspaceRefusal(shown + " is a hard link to a file that may be outside the workspace:"
+                        + " tools do not read or write through it");
+            }
+        } catch (IOException e) {
+            throw new WorkspaceRefusal("cannot look at " + shown + ": " + e.getMessage());
+        }
     }
 
     /** The path relative to the worktree, as tools show it. */

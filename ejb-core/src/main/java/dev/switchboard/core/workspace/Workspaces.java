@@ -39,6 +39,8 @@ public final class Workspaces {
     /** The ref a cloned source's head is kept under: the thread's starting point. */
     static final String START_REF = "refs/switchboard/start";
     static final String LINE_REF = "refs/heads/line";
+    /** Where {@link #prune} pins the commits the database names, so that garbage collection keeps them. */
+    static final String NAMED_REFS = "refs/switchboard/named/";
 
     private static final Logger LOG = Logger.getLogger(Workspaces.class.getName());
 
@@ -122,6 +124,65 @@ public final class Workspaces {
             update.update();
         } catch (IOException | RuntimeException e) {
             LOG.log(Level.WARNING, "Could not point " + repository.getDirectory() + " " + LINE_REF + " at " + head, e);
+        }
+    }
+
+    /** What a {@link #prune} found and did: the named commits it kept, and the repository's size around it. */
+    public record Pruned(int named, long bytesBefore, long bytesAfter) {
+    }
+
+    /**
+     * Drops from the thread's repository what nothing needs any more: every object that neither
+     * the line, the start nor a commit in {@code named} (what the database names: the head, the
+     * commits of recorded turns, a conversation's checkpoints) reaches, once it is older than
+     * {@code expireBefore} — so the objects of a turn still being written, younger than that, stay.
+     * The named commits are pinned as refs ({@code refs/switchboard/named/<id>}; pins no longer named
+     * are removed), then the repository is garbage-collected (JGit's {@code gc}: reachable objects
+     * packed, unreachable ones older than the expiry deleted). A named commit the repository does not
+     * have is skipped. Empty when the thread has no repository.
+     */
+    public Optional<Pruned> prune(long threadId, java.util.Set<String> named, java.time.Instant expireBefore) {
+        Path gitDir = threadDir(threadId).resolve("repo.git");
+        if (!Files.isDirectory(gitDir)) {
+            return Optional.empty();
+        }
+        try (Repository repository = new FileRepositoryBuilder().setGitDir(gitDir.toFile()).setMustExist(true).build()) {
+            long before = size(gitDir);
+            int pinned = 0;
+            java.util.Set<String> wanted = new java.util.HashSet<>();
+            for (String commit : named) {
+                if (commit == null || !ObjectId.isId(commit) || !repository.getObjectDatabase().has(ObjectId.fromString(commit))) {
+                    continue;
+                }
+                wanted.add(NAMED_REFS + commit);
+                if (repository.exactRef(NAMED_REFS + commit) == null) {
+                    RefUpdate pin = repository.updateRef(NAMED_REFS + commit);
+                    pin.setNewObjectId(ObjectId.fromString(commit));
+                    pin.setForceUpdate(true);
+                    pin.update();
+                }
+                pinned++;
+            }
+            for (org.eclipse.jgit.lib.Ref ref : repository.getRefDatabase().getRefsByPrefix(NAMED_REFS)) {
+                if (!wanted.contains(ref.getName())) {
+                    RefUpdate unpin = repository.updateRef(ref.getName());
+                    unpin.setForceUpdate(true);
+                    unpin.delete();
+                }
+            }
+            try (org.eclipse.jgit.api.Git git = org.eclipse.jgit.api.Git.wrap(repository)) {
+                git.gc().setExpire(java.util.Date.from(expireBefore)).call();
+            }
+            return Optional.of(new Pruned(pinned, before, size(gitDir)));
+        } catch (IOException | org.eclipse.jgit.api.errors.GitAPIException e) {
+            throw new UncheckedIOException("cannot prune thread " + threadId + "'s workspace",
+                    e instanceof IOException io ? io : new IOException(e));
+        }
+    }
+
+    private static long size(Path dir) throws IOException {
+        try (java.util.stream.Stream<Path> files = Files.walk(dir)) {
+            return files.filter(Files::isRegularFile).mapToLong(f -> f.toFile().length()).sum();
         }
     }
 

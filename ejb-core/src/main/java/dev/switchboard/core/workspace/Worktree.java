@@ -259,8 +259,8 @@ public final class Worktree implements AutoCloseable {
      * one still running when the worktree is closed — its turn was cancelled meanwhile — is killed
      * with what it started before the directory is taken away, so it cannot write into a later turn's.
      */
-    public CommandRun.Result run(List<String> argv, java.time.Duration timeout, int outputLimit) {
-        return CommandRun.run(argv, dir, timeout, outputLimit, new CommandRun.Tracker() {
+    public CommandRun.Result run(List<String> argv, Sandbox sandbox, java.time.Duration timeout, int outputLimit) {
+        return CommandRun.run(argv, dir, sandbox, timeout, outputLimit, new CommandRun.Tracker() {
             @Override
             public boolean started(Process process) {
                 synchronized (commands) {
@@ -368,6 +368,10 @@ public final class Worktree implements AutoCloseable {
                 }
                 FileMode mode;
                 ObjectId blob;
+                if (leadsOutside(file, attributes)) {
+                    LOG.warning(() -> "Not committed: " + path + " in " + dir + " is a link to outside the worktree");
+                    return FileVisitResult.CONTINUE;
+                }
                 if (attributes.isSymbolicLink()) {
                     mode = FileMode.SYMLINK;
                     blob = inserter.insert(Constants.OBJ_BLOB,
@@ -480,6 +484,24 @@ public final class Worktree implements AutoCloseable {
         } catch (IOException e) {
             throw new WorkspaceRefusal("the diff could not be applied: " + e.getMessage());
         }
+    }
+
+    /**
+     * Whether {@code file} is a link that leads out of the worktree (or into {@code .git}): a
+     * symbolic link whose target does, or a hard link (another name elsewhere). Such a link is never
+     * committed: whoever checks the history out would get a link to their own files, or the content
+     * of a file that was never the workspace's.
+     */
+    private boolean leadsOutside(Path file, BasicFileAttributes attributes) throws IOException {
+        if (attributes.isSymbolicLink()) {
+            try {
+                confinement.checkLink(dir.relativize(file).toString(), Files.readSymbolicLink(file).toString());
+                return false;
+            } catch (WorkspaceRefusal outside) {
+                return true;
+            }
+        }
+        return attributes.isRegularFile() && (Integer) Files.getAttribute(file, "unix:nlink", LinkOption.NOFOLLOW_LINKS) > 1;
     }
 
     /** Removes the worktree's directory; its commit, if it made one, stays in the repository. */

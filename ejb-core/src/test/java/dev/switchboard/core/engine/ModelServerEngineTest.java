@@ -371,7 +371,8 @@ class ModelServerEngineTest {
         var workspaces = new dev.switchboard.core.workspace.Workspaces(root, Optional.empty());
         var settings = new dev.switchboard.core.engine.tool.WorkspaceTools.Settings(
                 java.util.Set.copyOf(dev.switchboard.core.engine.tool.WorkspaceTools.ALL),
-                dev.switchboard.core.workspace.CommandPolicy.parse("ls"), Duration.ofSeconds(5), 4096);
+                dev.switchboard.core.workspace.CommandPolicy.parse("ls"), Duration.ofSeconds(5), 4096,
+                new dev.switchboard.core.workspace.BubblewrapSandbox(java.nio.file.Path.of("/usr/bin/bwrap"), 1 << 20));
         var io = Executors.newCachedThreadPool();
         try {
             WorkspaceTurn turn = new WorkspaceTurn(engine(0, new ResponsesWire(), ToolBox.EMPTY, 8), workspaces, settings,

@@ -130,7 +130,8 @@ class WorkspacesTest {
         Workspaces workspaces = new Workspaces(root, Optional.empty());
         Worktree tree = workspaces.open(6, Workspaces.START, "run-1.1");
         var result = java.util.concurrent.CompletableFuture.supplyAsync(
-                () -> tree.run(List.of("sleep", "30"), java.time.Duration.ofSeconds(60), 1024));
+                () -> tree.run(List.of("sleep", "30"), new BubblewrapSandbox(Path.of("/usr/bin/bwrap"), 1 << 20),
+                        java.time.Duration.ofSeconds(60), 1024));
         long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
         while (ProcessHandle.current().descendants().noneMatch(p -> p.info().command().orElse("").endsWith("sleep"))) {
             assertTrue(System.nanoTime() < deadline, "the command starts");
@@ -252,6 +253,48 @@ class WorkspacesTest {
             assertEquals(Path.of("src"), Files.readSymbolicLink(tree.dir().resolve("alias")), "a link staying inside is made");
         }
         assertEquals(List.of(), list(outside));
+    }
+
+    @Test
+    void pruningDropsWhatNothingNamesOnceItIsOlderThanTheRetentionAndKeepsEveryNamedCommit() throws Exception {
+        Workspaces workspaces = new Workspaces(root, Optional.empty());
+        String recorded = commit(workspaces, Workspaces.START, "run-1.1", "a.txt", "recorded\n");
+        workspaces.mirror(11, recorded);
+        String unrecorded = commit(workspaces, recorded, "run-2.1", "b.txt", "an execution that was never recorded\n");
+        String checkpoint = commit(workspaces, recorded, "run-3.1", "c.txt", "undone, kept for redo\n");
+        workspaces.mirror(11, recorded); // undo: the line went back; only the database names the checkpoint now
+        String young = commit(workspaces, recorded, "run-4.1", "d.txt", "a turn still being written\n");
+
+        java.time.Instant now = java.time.Instant.now();
+        Workspaces.Pruned kept = workspaces.prune(11, java.util.Set.of(recorded, checkpoint), now.minus(java.time.Duration.ofHours(1)))
+                .orElseThrow();
+        assertEquals(2, kept.named());
+        for (String commit : List.of(recorded, unrecorded, checkpoint, young)) {
+            assertTrue(has(workspaces, commit), "within the retention nothing goes: " + commit);
+        }
+        Workspaces.Pruned pruned = workspaces.prune(11, java.util.Set.of(recorded, checkpoint, "0".repeat(40)),
+                now.plusSeconds(60)).orElseThrow();
+        assertEquals(2, pruned.named(), "a commit the repository lacks is skipped");
+        assertTrue(has(workspaces, recorded) && has(workspaces, checkpoint), "every named commit stays");
+        assertFalse(has(workspaces, unrecorded), "an unrecorded execution's commit goes");
+        assertFalse(has(workspaces, young), "and so would a young one, past the retention");
+        try (Worktree tree = workspaces.open(11, checkpoint, "run-5.1")) {
+            assertEquals("undone, kept for redo\n", Files.readString(tree.dir().resolve("c.txt")), "redo still works");
+        }
+        assertTrue(workspaces.prune(12, java.util.Set.of(), now).isEmpty(), "no repository, nothing to prune");
+    }
+
+    private static String commit(Workspaces workspaces, String head, String name, String file, String text) throws Exception {
+        try (Worktree tree = workspaces.open(11, head, name)) {
+            Files.writeString(tree.dir().resolve(file), text);
+            return tree.changes(name, Instant.now()).commit();
+        }
+    }
+
+    private static boolean has(Workspaces workspaces, String commit) throws Exception {
+        try (Git git = Git.open(workspaces.threadDir(11).resolve("repo.git").toFile())) {
+            return git.getRepository().getObjectDatabase().has(org.eclipse.jgit.lib.ObjectId.fromString(commit));
+        }
     }
 
     private static List<String> list(Path dir) throws Exception {

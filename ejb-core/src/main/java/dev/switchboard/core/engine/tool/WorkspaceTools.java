@@ -2,6 +2,7 @@ package dev.switchboard.core.engine.tool;
 
 import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.workspace.CommandPolicy;
+import dev.switchboard.core.workspace.Sandbox;
 import dev.switchboard.core.workspace.WorkspaceRefusal;
 import dev.switchboard.core.workspace.Worktree;
 import jakarta.json.JsonObject;
@@ -48,8 +49,10 @@ public final class WorkspaceTools {
      * @param commands the programs {@code run} may start
      * @param commandTimeout how long one command may take before it is killed with what it started
      * @param outputLimit how many bytes of a command's output the model reads
+     * @param sandbox where the commands run
      */
-    public record Settings(Set<String> enabled, CommandPolicy commands, Duration commandTimeout, int outputLimit) {
+    public record Settings(Set<String> enabled, CommandPolicy commands, Duration commandTimeout, int outputLimit,
+            Sandbox sandbox) {
 
         public Settings {
             enabled = Set.copyOf(enabled);
@@ -162,14 +165,31 @@ public final class WorkspaceTools {
                 throw new WorkspaceRefusal(shown(file) + " is a symbolic link: write the file it points to");
             }
             byte[] content = text(arguments, "content", null).getBytes(StandardCharsets.UTF_8);
+            Path written = null;
             try {
                 Files.createDirectories(file.getParent());
-                // not through a link made since the check: the last name is opened as itself
-                Files.write(file, content, java.nio.file.StandardOpenOption.CREATE,
-                        java.nio.file.StandardOpenOption.TRUNCATE_EXISTING, java.nio.file.StandardOpenOption.WRITE,
-                        LinkOption.NOFOLLOW_LINKS);
+                // Written beside it, then put in its place: the name is replaced, never written through,
+                // so a link (hard or symbolic) made there since the check is replaced, not followed.
+                written = Files.createTempFile(file.getParent(), ".write-", ".tmp");
+                Files.write(written, content);
+                if (Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+                    Files.setPosixFilePermissions(written, Files.getPosixFilePermissions(file, LinkOption.NOFOLLOW_LINKS));
+                } else {
+                    Files.setPosixFilePermissions(written, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+                }
+                Files.move(written, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                        java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                written = null;
             } catch (IOException e) {
                 throw new WorkspaceRefusal("cannot write " + shown(file) + ": " + e.getMessage());
+            } finally {
+                if (written != null) {
+                    try {
+                        Files.deleteIfExists(written);
+                    } catch (IOException ignored) {
+                        // a temporary file left beside it; the next turn's worktree starts without it
+                    }
+                }
             }
             return "wrote " + content.length + " bytes to " + shown(file);
         }
@@ -226,7 +246,8 @@ public final class WorkspaceTools {
             List<String> argv = command.asJsonArray().getValuesAs(JsonString.class).stream().map(JsonString::getString)
                     .toList();
             List<String> allowed = settings.commands().check(argv);
-            return worktree.run(allowed, settings.commandTimeout(), settings.outputLimit()).asToolOutput();
+            return worktree.run(allowed, settings.sandbox(), settings.commandTimeout(), settings.outputLimit())
+                    .asToolOutput();
         }
 
         private String shown(Path inside) {

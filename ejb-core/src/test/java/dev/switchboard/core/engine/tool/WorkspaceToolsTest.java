@@ -36,7 +36,8 @@ class WorkspaceToolsTest {
         io = Executors.newCachedThreadPool();
         worktree = new Workspaces(root, Optional.empty()).open(1, Workspaces.START, "run-1.1");
         tools = new ToolBox(WorkspaceTools.of(worktree, new WorkspaceTools.Settings(Set.copyOf(WorkspaceTools.ALL),
-                CommandPolicy.parse("ls,echo"), Duration.ofSeconds(5), 64), io));
+                CommandPolicy.parse("ls,echo"), Duration.ofSeconds(5), 64,
+                new dev.switchboard.core.workspace.BubblewrapSandbox(Path.of("/usr/bin/bwrap"), 1 << 20)), io));
     }
 
     @AfterEach
@@ -99,7 +100,8 @@ class WorkspaceToolsTest {
     @Test
     void anUnknownToolNameInTheSettingsIsAMistakeSaidAtStart() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new WorkspaceTools.Settings(
-                Set.of("delete_everything"), CommandPolicy.parse(""), Duration.ofSeconds(1), 1));
+                Set.of("delete_everything"), CommandPolicy.parse(""), Duration.ofSeconds(1), 1,
+                new dev.switchboard.core.workspace.UnconfinedSandbox()));
         assertTrue(e.getMessage().startsWith("unknown workspace tool 'delete_everything'"), e.getMessage());
         assertEquals(List.of("list_files", "read_file", "write_file", "apply_diff", "search", "run"), WorkspaceTools.ALL);
     }
