@@ -61,6 +61,9 @@ class WorkspaceIT {
         env.put("SWITCHBOARD_WORKSPACE_COMMANDS", "ls,ln,cat,timeout,mytool");
         env.put("SWITCHBOARD_WORKSPACE_COMMAND_TIMEOUT_MS", "5000");
         env.put("SWITCHBOARD_WORKSPACE_PRUNE_EVERY_MS", "2000"); // pruning passes while the other tests' turns run
+        // As the issue found it: an empty entry on the server's own PATH (the working directory,
+        // which is a command's worktree). Programs must still come from the fixed PATH only.
+        env.put("PATH", System.getenv("PATH") + ":");
         return env;
     }
 
@@ -266,12 +269,20 @@ class WorkspaceIT {
         JsonObject second = turn(thread, "tool write_file {\"path\":\"a.txt\",\"content\":\"two\\n\"}");
         String two = second.getJsonObject("output").getJsonObject("workspace").getString("commit");
         Path repo = turnDir(second.getString("run_id")).getParent().getParent().resolve("repo.git");
-        Await.until(MINUTE, () -> pinned(repo, one) && pinned(repo, two), "both recorded commits are pinned in " + repo);
-        try (Stream<Path> packs = Files.list(repo.resolve("objects/pack"))) {
-            assertTrue(packs.anyMatch(p -> p.toString().endsWith(".pack")), "the repository was packed");
-        }
+        // the pass pins, then collects: both are awaited, the pins being there before the pack is
+        Await.until(MINUTE, () -> pinned(repo, one) && pinned(repo, two) && packed(repo),
+                "both recorded commits pinned and the repository packed in " + repo);
         JsonObject third = turn(thread, "tool read_file {\"path\":\"a.txt\"}");
         assertEquals("read_file: two", third.getJsonObject("output").getString("text").strip(), third.toString());
+    }
+
+    /** Whether the repository holds a pack (a collection ran). */
+    private static boolean packed(Path repo) {
+        try (Stream<Path> packs = Files.list(repo.resolve("objects/pack"))) {
+            return packs.anyMatch(p -> p.toString().endsWith(".pack"));
+        } catch (IOException e) {
+            return false; // not made yet: looked at again
+        }
     }
 
     /** Whether {@code commit} is pinned as a named commit, as a loose ref or a packed one. */
