@@ -229,6 +229,11 @@ final class LaneRunner {
         Execution.Stop stop = execution.stopReason();
         if (error != null && stop != null && stop.discardsResult()) {
             LOG.info(() -> execution + " stopped (" + stop + "); nothing recorded");
+            if (stop != Execution.Stop.SHUTDOWN) {
+                // discarded because its lease moved on (a cancel seen by the heartbeat first lands here
+                // rather than in record's fence): counted the same as a result the database fenced out
+                meters.resultFenced();
+            }
             release(execution);
             return;
         }
