@@ -7,10 +7,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Base64;
 import java.util.Optional;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -131,29 +129,12 @@ public class Credentials {
         }
         Path file = Path.of(keyFile).toAbsolutePath();
         try {
-            if (!Files.exists(file)) {
-                Files.createDirectories(file.getParent());
-                byte[] fresh = CredentialSeal.newKey();
-                Path partial = Files.createTempFile(file.getParent(), "credentials", ".key");
-                try {
-                    setOwnerOnly(partial);
-                    Files.write(partial, Base64.getEncoder().encode(fresh));
-                    Files.move(partial, file); // a second instance racing on the same file keeps the first key
-                } catch (FileAlreadyExistsException raced) {
-                    Files.deleteIfExists(partial);
-                }
+            if (!Files.exists(file)) { // a second instance racing on the same file keeps the first key
+                SecretFiles.createOnce(file, Base64.getEncoder().encodeToString(CredentialSeal.newKey()));
             }
             return Base64.getDecoder().decode(Files.readString(file).strip());
         } catch (IOException e) {
             throw new UncheckedIOException("the credential key file " + file + " could not be made or read", e);
-        }
-    }
-
-    private static void setOwnerOnly(Path file) throws IOException {
-        try {
-            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
-        } catch (UnsupportedOperationException e) {
-            // not a POSIX file system: the directory's own protection applies
         }
     }
 }

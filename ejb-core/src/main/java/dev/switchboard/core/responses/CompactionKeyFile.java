@@ -1,14 +1,12 @@
 package dev.switchboard.core.responses;
 
+import dev.switchboard.core.credential.SecretFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -108,16 +106,7 @@ final class CompactionKeyFile {
     /** Makes the file unless it exists; false when it did (a twin made it first, and its keys stay). */
     private boolean make(List<SecretKey> lines) {
         try {
-            Files.createDirectories(path.getParent());
-            Path partial = written(lines);
-            try {
-                Files.createLink(path, partial); // fails if the file exists, with no moment in which a twin's could be replaced
-                return true;
-            } catch (FileAlreadyExistsException raced) {
-                return false;
-            } finally {
-                Files.deleteIfExists(partial);
-            }
+            return SecretFiles.createOnce(path, text(lines));
         } catch (IOException e) {
             throw new UncheckedIOException("the compaction key file " + path + " could not be made", e);
         }
@@ -125,32 +114,13 @@ final class CompactionKeyFile {
 
     private void replace(List<SecretKey> lines) {
         try {
-            Path partial = written(lines);
-            try {
-                Files.move(partial, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            } finally {
-                Files.deleteIfExists(partial); // gone once moved; left over, it would be a copy of the keys
-            }
+            SecretFiles.replace(path, text(lines));
         } catch (IOException e) {
             throw new UncheckedIOException("the compaction key file " + path + " could not be rewritten", e);
         }
     }
 
-    /** A temporary file beside the key file, owner-only before any key is in it, holding these lines. */
-    private Path written(List<SecretKey> lines) throws IOException {
-        Path partial = Files.createTempFile(path.getParent(), ".compaction", ".keys");
-        try {
-            try {
-                Files.setPosixFilePermissions(partial, PosixFilePermissions.fromString("rw-------"));
-            } catch (UnsupportedOperationException notPosix) {
-                // the directory's own protection applies
-            }
-            Files.writeString(partial, lines.stream().map(CompactionKeyRing::base64)
-                    .collect(Collectors.joining("\n", "", "\n")), StandardCharsets.US_ASCII);
-            return partial;
-        } catch (IOException | RuntimeException e) {
-            Files.deleteIfExists(partial);
-            throw e;
-        }
+    private static String text(List<SecretKey> lines) {
+        return lines.stream().map(CompactionKeyRing::base64).collect(Collectors.joining("\n", "", "\n"));
     }
 }

@@ -19,7 +19,10 @@ import java.util.concurrent.TimeUnit;
  */
 public final class CommandRun {
 
-    /** How a command ended: its exit code (-1 when killed or not started), whether it timed out, its output. */
+    /** The exit code of a command that was never started (its output says why) or was killed. */
+    static final int NOT_STARTED = -1;
+
+    /** How a command ended: its exit code ({@link #NOT_STARTED} when killed or not started), whether it timed out, its output. */
     public record Result(int exitCode, boolean timedOut, String output) {
 
         /** The tool's answer: the output, then how the command ended when it did not exit 0. */
@@ -27,7 +30,8 @@ public final class CommandRun {
             if (timedOut) {
                 return output + (output.isEmpty() ? "" : "\n") + "[killed: the command ran past its time limit]";
             }
-            return exitCode == 0 ? output : output + (output.isEmpty() ? "" : "\n") + "[exit code " + exitCode + "]";
+            return exitCode == 0 || exitCode == NOT_STARTED ? output
+                    : output + (output.isEmpty() ? "" : "\n") + "[exit code " + exitCode + "]";
         }
     }
 

@@ -55,6 +55,7 @@ class CommandRunTest {
         CommandRun.Result none = CommandRun.run(List.of("no-such-program-here"), worktree, NONE, Duration.ofSeconds(5), 100);
         assertFalse(none.timedOut());
         assertEquals("cannot start no-such-program-here: not installed here", none.output());
+        assertEquals("cannot start no-such-program-here: not installed here", none.asToolOutput(), "no exit code: it never ran");
     }
 
     @Test
