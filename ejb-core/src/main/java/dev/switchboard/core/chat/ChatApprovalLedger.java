@@ -87,7 +87,8 @@ public class ChatApprovalLedger {
         if (result.get("awaiting_approval") instanceof JsonObject awaiting) {
             List<JsonObject> calls = awaiting.getJsonArray("calls").getValuesAs(JsonObject.class);
             if (!calls.isEmpty()) {
-                ChatPending pending = ChatPending.of(calls, settings::needOf, turn.turnId(), clock.millis());
+                ChatPending pending = ChatPending.of(calls, settings::needOf, settings.redaction(), turn.turnId(),
+                        clock.millis());
                 records.writePending(turn.userKey(), chatThread.get(), pending.toJson());
                 outbox.append(turn.userKey(), turn.threadKey(), REQUESTED, pending.shown(turn.threadKey()));
             }

@@ -32,12 +32,12 @@ public record ChatPending(UUID requestId, String toolName, String description, J
      * The approval for a run that paused with {@code calls} left (its output's
      * {@code awaiting_approval.calls}, the waiting call first).
      */
-    public static ChatPending of(List<JsonObject> calls, Function<String, Approvals.Need> needOf, String turnId,
-            long now) {
+    public static ChatPending of(List<JsonObject> calls, Function<String, Approvals.Need> needOf, Redaction redaction,
+            String turnId, long now) {
         JsonObject call = calls.get(0);
         String name = call.getString("name", "");
         JsonObject parameters = arguments(call.getString("arguments", "{}"));
-        JsonObject display = Redaction.displayParameters(parameters, Set.of());
+        JsonObject display = redaction.parameters(parameters, Set.of());
         return new ChatPending(UUID.randomUUID(), name, name + " " + display, parameters, display,
                 call.getString("call_id", ""), calls, needOf.apply(name) != Approvals.Need.ALWAYS, turnId, now);
     }

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -30,6 +31,11 @@ import java.util.stream.Collectors;
 public final class Redaction {
 
     public static final String REDACTED = "[REDACTED]";
+
+    // before DEFAULT: building it reads them
+    private static final Pattern CAMEL_HUMP = Pattern.compile("([a-z0-9])([A-Z])");
+    private static final Pattern SEPARATORS = Pattern.compile("[^a-z0-9]+");
+    private static final Pattern EDGE_SEPARATORS = Pattern.compile("^_|_$");
 
     /** The names that are sensitive unless configured otherwise. */
     public static final List<String> DEFAULT_NAMES = List.of("password", "passwd", "passphrase", "secret", "token",
@@ -58,11 +64,6 @@ public final class Redaction {
                     : redacted(e.getValue(), toolSensitiveKeys));
         }
         return shown.build();
-    }
-
-    /** The default names' redaction of {@code parameters}. */
-    public static JsonObject displayParameters(JsonObject parameters, Set<String> toolSensitiveKeys) {
-        return DEFAULT.parameters(parameters, toolSensitiveKeys);
     }
 
     /**
@@ -98,8 +99,8 @@ public final class Redaction {
 
     /** {@code apiKey}, {@code Api-Key} and {@code api key} all read {@code api_key}. */
     private static String words(String name) {
-        return name.strip().replaceAll("([a-z0-9])([A-Z])", "$1_$2").toLowerCase(Locale.ROOT)
-                .replaceAll("[^a-z0-9]+", "_").replaceAll("^_|_$", "");
+        String humps = CAMEL_HUMP.matcher(name.strip()).replaceAll("$1_$2").toLowerCase(Locale.ROOT);
+        return EDGE_SEPARATORS.matcher(SEPARATORS.matcher(humps).replaceAll("_")).replaceAll("");
     }
 
     private JsonValue redacted(JsonValue value, Set<String> toolSensitiveKeys) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.switchboard.core.conversation.Approvals;
+import dev.switchboard.core.conversation.Redaction;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import java.io.StringReader;
@@ -32,7 +33,8 @@ class ChatApprovalRulesTest {
     void aPendingRequestShowsRedactedParametersAndKeepsTheRawOnesAndTheCallsLeft() {
         JsonObject waiting = call("c1", "deploy", "{\"target\":\"prod\",\"api_key\":\"k-123\"}");
         JsonObject after = call("c2", "deploy", "{}");
-        ChatPending p = ChatPending.of(List.of(waiting, after), name -> Approvals.Need.UNLESS_AUTO_APPROVED, "turn_1", 5);
+        ChatPending p = ChatPending.of(List.of(waiting, after), name -> Approvals.Need.UNLESS_AUTO_APPROVED,
+                Redaction.DEFAULT, "turn_1", 5);
         assertEquals("k-123", p.parameters().getString("api_key"), "raw, for execution");
         assertEquals("[REDACTED]", p.displayParameters().getString("api_key"));
         assertFalse(p.shown("t").toString().contains("k-123"), "clients see the redacted ones only");
@@ -41,9 +43,9 @@ class ChatApprovalRulesTest {
         assertEquals("c1", p.toolCallId());
         assertEquals(List.of(after), p.approval().deferredToolCalls());
         assertEquals(p, ChatPending.fromJson(p.toJson()));
-        assertFalse(ChatPending.of(List.of(waiting), name -> Approvals.Need.ALWAYS, "t", 0).allowAlways(),
+        assertFalse(ChatPending.of(List.of(waiting), name -> Approvals.Need.ALWAYS, Redaction.DEFAULT, "t", 0).allowAlways(),
                 "a tool that always asks offers no always");
-        assertEquals("not json", ChatPending.of(List.of(call("c", "x", "not json")), n -> Approvals.Need.ALWAYS, "t", 0)
+        assertEquals("not json", ChatPending.of(List.of(call("c", "x", "not json")), n -> Approvals.Need.ALWAYS, Redaction.DEFAULT, "t", 0)
                 .parameters().getString("arguments"));
     }
 
