@@ -62,10 +62,14 @@ public record TurnAdmission(List<String> superseded, boolean merged, List<String
      */
     public static Rule queueing(int maxMessages, String fullMessage) {
         return (threadKey, active, input) -> {
+            // each waiting message turn's input, read once: it counts towards the limit, and the tail's merges
+            java.util.Map<Active, List<TurnInput>> waitingInputs = new java.util.IdentityHashMap<>();
             int waiting = 0;
             for (Active older : active) {
                 if (older.ownDoorsWaiting()) {
-                    for (TurnInput messages : older.inputs().get()) {
+                    List<TurnInput> its = older.inputs().get();
+                    waitingInputs.put(older, its);
+                    for (TurnInput messages : its) {
                         waiting += messages.size();
                     }
                 }
@@ -81,7 +85,7 @@ public record TurnAdmission(List<String> superseded, boolean merged, List<String
             TurnInput carried = null;
             for (Active older : active.subList(tail, active.size())) {
                 superseded.add(older.turnId());
-                for (TurnInput earlier : older.inputs().get()) {
+                for (TurnInput earlier : waitingInputs.get(older)) {
                     carried = carried == null ? earlier : carried.then(earlier);
                 }
             }

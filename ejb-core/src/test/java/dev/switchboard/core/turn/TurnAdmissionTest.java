@@ -156,6 +156,18 @@ class TurnAdmissionTest {
     }
 
     @Test
+    void aConversationReadsEachWaitingTurnsInputOnce() {
+        java.util.concurrent.atomic.AtomicInteger reads = new java.util.concurrent.atomic.AtomicInteger();
+        TurnAdmission.Active counted = new TurnAdmission.Active("t2", false, true, () -> {
+            reads.incrementAndGet();
+            return List.of(TurnInput.ofText("two"));
+        });
+        TurnAdmission a = TurnAdmission.queueing(10, "full").decide("main", List.of(RUNNING, counted), NEW);
+        assertEquals(List.of("two", "four"), texts(a.input()));
+        assertEquals(1, reads.get(), "counted for the limit and merged, read once");
+    }
+
+    @Test
     void noPolicyActsOnAnotherDoorsTurns() {
         for (TurnPolicy policy : TurnPolicy.values()) {
             TurnAdmission a = TurnAdmission.decide(policy, 10, "main", List.of(OTHER_DOOR_RUNNING, OTHER_DOOR), NEW);
