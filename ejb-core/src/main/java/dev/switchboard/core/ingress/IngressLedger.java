@@ -14,6 +14,7 @@ import dev.switchboard.core.runtime.ServeRuntime;
 import dev.switchboard.core.thread.ThreadDirectory;
 import dev.switchboard.core.thread.LaneRows;
 import dev.switchboard.core.thread.ThreadRepository;
+import dev.switchboard.core.turn.ServerSources;
 import dev.switchboard.core.turn.TurnLedger;
 import dev.switchboard.persistence.ingress.ActionRecord;
 import dev.switchboard.persistence.ingress.DecisionRecord;
@@ -273,7 +274,7 @@ public class IngressLedger {
 
     /** Runs handed off from ingress carry their source, so a dedupe key is scoped per source. */
     static String runSource(String eventSource) {
-        return "ingress:" + eventSource;
+        return ServerSources.INGRESS_PREFIX + eventSource;
     }
 
     private static JsonObject envelopeOf(IngressEventRecord journal) {

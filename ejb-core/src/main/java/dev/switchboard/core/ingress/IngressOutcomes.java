@@ -6,6 +6,7 @@ import dev.switchboard.core.lifecycle.TurnEnded;
 import dev.switchboard.core.lifecycle.TurnEvents;
 import dev.switchboard.core.lifecycle.TurnIds;
 import dev.switchboard.core.lifecycle.TurnOpened;
+import dev.switchboard.core.turn.ServerSources;
 import dev.switchboard.core.turn.TurnLedger;
 import dev.switchboard.persistence.ingress.ActionRecord;
 import dev.switchboard.persistence.ingress.IngressEventRecord;
@@ -49,7 +50,7 @@ public class IngressOutcomes {
     /** Does nothing for turns whose first run no event was handed off to (jagc's messages). */
     void turnEnded(@Observes TurnEnded turn) {
         String source = turn.firstRunSource();
-        if (source == null || !(source.startsWith("ingress:") || source.equals(TurnLedger.SOURCE)
+        if (source == null || !(source.startsWith(ServerSources.INGRESS_PREFIX) || source.equals(TurnLedger.SOURCE)
                 || source.equals(TurnLedger.CHAT_SOURCE))) {
             return;
         }

@@ -15,10 +15,17 @@ import java.util.Set;
  */
 public final class ServerSources {
 
-    private static final Set<String> NAMES = Set.of(TurnLedger.SOURCE, TurnLedger.CHAT_SOURCE,
-            ResponseRecords.SOURCE, ToolResumption.SOURCE, ContextWindow.SUMMARY_SOURCE);
-    /** Prefixes of families of sources: a delegated agent's runs, an ingress event's ({@code IngressLedger}). */
-    private static final List<String> PREFIXES = List.of(PathLedger.SOURCE, "ingress:", "chat:");
+    /** What an ingress event's run has as its source before the event's own ({@code ingress:github}). */
+    public static final String INGRESS_PREFIX = "ingress:";
+    /**
+     * The chat gateway's own turns other than a person's messages: a resumed tool call
+     * ({@link ToolResumption#SOURCE}), a compaction's summary ({@link ContextWindow#SUMMARY_SOURCE}).
+     */
+    private static final String CHAT_PREFIX = "chat:";
+
+    private static final Set<String> NAMES = Set.of(TurnLedger.SOURCE, TurnLedger.CHAT_SOURCE, ResponseRecords.SOURCE);
+    /** Prefixes of families of sources: a delegated agent's runs, an ingress event's, the chat gateway's own. */
+    private static final List<String> PREFIXES = List.of(PathLedger.SOURCE, INGRESS_PREFIX, CHAT_PREFIX);
 
     private ServerSources() {
     }
