@@ -31,7 +31,7 @@ record FileStamp(ObjectId blob, FileMode mode, long size, long modifiedNs, long 
 
     /** Longer than the coarsest clock tick file systems stamp times with (10 ms at HZ=100). */
     static final long TICK_NS = TimeUnit.MILLISECONDS.toNanos(20);
-    private static final String ATTRIBUTES = "unix:size,lastModifiedTime,ctime,ino";
+    private static final String ATTRIBUTES = "unix:size,lastModifiedTime,ctime,ino,mode,nlink";
     private static final int FORMAT = 2;
 
     /** A stamp of {@code attributes}, read at {@code statNs} (taken before reading them). */
@@ -57,6 +57,16 @@ record FileStamp(ObjectId blob, FileMode mode, long size, long modifiedNs, long 
     /** The attributes a stamp is compared with, read once per file. */
     static Map<String, Object> read(Path file) throws IOException {
         return Files.readAttributes(file, ATTRIBUTES, LinkOption.NOFOLLOW_LINKS);
+    }
+
+    /** Whether the file {@link #read} looked at may be run by its owner. */
+    static boolean executable(Map<String, Object> attributes) {
+        return ((Integer) attributes.get("mode") & 0100) != 0;
+    }
+
+    /** Whether the file {@link #read} looked at has another name somewhere (a hard link). */
+    static boolean hardLinked(Map<String, Object> attributes) {
+        return (Integer) attributes.get("nlink") > 1;
     }
 
     /** The file had not changed for a clock tick when it was looked at: a change since would show in its times. */

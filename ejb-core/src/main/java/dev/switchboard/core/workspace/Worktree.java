@@ -368,19 +368,20 @@ public final class Worktree implements AutoCloseable {
                 }
                 FileMode mode;
                 ObjectId blob;
-                if (leadsOutside(file, attributes)) {
-                    LOG.warning(() -> "Not committed: " + path + " in " + dir + " is a link to outside the worktree");
-                    return FileVisitResult.CONTINUE;
-                }
                 if (attributes.isSymbolicLink()) {
+                    if (leadsOutside(file)) {
+                        return notCommitted(path);
+                    }
                     mode = FileMode.SYMLINK;
                     blob = inserter.insert(Constants.OBJ_BLOB,
                             Files.readSymbolicLink(file).toString().getBytes(StandardCharsets.UTF_8));
                 } else if (attributes.isRegularFile()) {
-                    mode = Files.getPosixFilePermissions(file, LinkOption.NOFOLLOW_LINKS)
-                            .contains(PosixFilePermission.OWNER_EXECUTE) ? FileMode.EXECUTABLE_FILE : FileMode.REGULAR_FILE;
+                    Map<String, Object> now = FileStamp.read(file); // one look at the file for all that follows
+                    if (FileStamp.hardLinked(now)) {
+                        return notCommitted(path);
+                    }
+                    mode = FileStamp.executable(now) ? FileMode.EXECUTABLE_FILE : FileMode.REGULAR_FILE;
                     FileStamp was = stamps.get(path);
-                    Map<String, Object> now = FileStamp.read(file);
                     if (was != null && was.mode() == mode && was.matches(now)) {
                         blob = was.blob();
                         found.put(path, was);
@@ -487,21 +488,23 @@ public final class Worktree implements AutoCloseable {
     }
 
     /**
-     * Whether {@code file} is a link that leads out of the worktree (or into {@code .git}): a
-     * symbolic link whose target does, or a hard link (another name elsewhere). Such a link is never
-     * committed: whoever checks the history out would get a link to their own files, or the content
-     * of a file that was never the workspace's.
+     * Whether the symbolic link {@code file} leads out of the worktree (or into {@code .git}),
+     * followed all the way. Such a link — and a hard link, another name of a file elsewhere — is
+     * never committed: whoever checks the history out would get a link to their own files, or the
+     * content of a file that was never the workspace's.
      */
-    private boolean leadsOutside(Path file, BasicFileAttributes attributes) throws IOException {
-        if (attributes.isSymbolicLink()) {
-            try {
-                confinement.checkLink(dir.relativize(file).toString(), Files.readSymbolicLink(file).toString());
-                return false;
-            } catch (WorkspaceRefusal outside) {
-                return true;
-            }
+    private boolean leadsOutside(Path file) throws IOException {
+        try {
+            confinement.checkLink(dir.relativize(file).toString(), Files.readSymbolicLink(file).toString());
+            return false;
+        } catch (WorkspaceRefusal outside) {
+            return true;
         }
-        return attributes.isRegularFile() && (Integer) Files.getAttribute(file, "unix:nlink", LinkOption.NOFOLLOW_LINKS) > 1;
+    }
+
+    private FileVisitResult notCommitted(String path) {
+        LOG.warning(() -> "Not committed: " + path + " in " + dir + " is a link to outside the worktree");
+        return FileVisitResult.CONTINUE;
     }
 
     /** Removes the worktree's directory; its commit, if it made one, stays in the repository. */
