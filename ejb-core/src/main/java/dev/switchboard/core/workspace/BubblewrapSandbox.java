@@ -97,6 +97,12 @@ public final class BubblewrapSandbox implements Sandbox {
         return WORKSPACE;
     }
 
+    /** Its PID namespace ends with the command's first process: every process in it is killed. */
+    @Override
+    public boolean endsEveryProcess() {
+        return true;
+    }
+
     @Override
     public String name() {
         return "bubblewrap";

@@ -19,6 +19,12 @@ public interface Sandbox {
     /** The {@code HOME} and working directory the command sees. */
     String home(Path worktree);
 
+    /**
+     * Whether every process a command starts ends with it (no process outlives the command to write
+     * into its worktree later), so the worktree may be kept as the next turn's checkout cache.
+     */
+    boolean endsEveryProcess();
+
     /** The name {@code SWITCHBOARD_WORKSPACE_SANDBOX} gives it. */
     String name();
 }

@@ -24,6 +24,12 @@ public final class UnconfinedSandbox implements Sandbox {
         return worktree.toString();
     }
 
+    /** A process a command detaches (a daemon, {@code setsid}) goes on after it. */
+    @Override
+    public boolean endsEveryProcess() {
+        return false;
+    }
+
     @Override
     public String name() {
         return "none";

@@ -60,7 +60,7 @@ import org.eclipse.jgit.treewalk.TreeWalk;
  * match (a turn wrote, deleted, renamed or re-permissioned it, or its stamp is racy), is removed
  * or written again from the head; directories left empty go, anything named {@code .git} goes.
  * What a failed or cancelled turn left there is gone before the next turn sees the directory. With
- * no cache (the first turn, after an instance died mid-turn, or after a turn that ran commands —
+ * no cache (the first turn, after an instance died mid-turn, or after a turn that ran commands unconfined —
  * a process they left behind could write into a directory that moves on), the head is checked
  * out whole.
  * Files are compared with the head by their stamps and hashed only when those cannot be trusted,
@@ -95,8 +95,11 @@ public final class Worktree implements AutoCloseable {
     private final Set<Process> commands = new HashSet<>();
     /** No command may start any more: the turn is ending. */
     private boolean stopping;
-    /** A command ran here: the directory is not kept, a process it left could still write into it. */
-    private boolean commandsRan;
+    /**
+     * A command ran here whose processes may outlive it (unconfined): the directory is not kept, a
+     * process it left could still write into it.
+     */
+    private boolean processesMayOutlive;
     /** The files as the worktree was prepared, then as the last {@link #changes} found them. */
     private Map<String, FileStamp> stamps;
 
@@ -268,7 +271,7 @@ public final class Worktree implements AutoCloseable {
                         return false;
                     }
                     commands.add(process);
-                    commandsRan = true;
+                    processesMayOutlive |= !sandbox.endsEveryProcess();
                     return true;
                 }
             }
@@ -513,7 +516,7 @@ public final class Worktree implements AutoCloseable {
         stopCommands();
         try {
             boolean kept = false;
-            if (!commandsRan) {
+            if (!processesMayOutlive) {
                 Files.createDirectories(dir.resolve(STAMPS).getParent());
                 FileStamp.write(dir.resolve(STAMPS), stamps);
                 try {

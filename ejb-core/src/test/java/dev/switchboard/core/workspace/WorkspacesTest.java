@@ -146,6 +146,28 @@ class WorkspacesTest {
         assertTrue(ProcessHandle.current().descendants().noneMatch(p -> p.info().command().orElse("").endsWith("sleep")));
     }
 
+    /**
+     * In the sandbox no process outlives its command, so a turn that ran one keeps its directory as
+     * the next turn's cache (brought back to the head); unconfined, a detached process could write
+     * into it later, so it is not kept.
+     */
+    @Test
+    void aTurnThatRanCommandsKeepsItsCacheOnlyWhenTheSandboxEndsTheirProcesses() throws Exception {
+        Workspaces workspaces = new Workspaces(root, Optional.empty());
+        Path cache = workspaces.threadDir(13).resolve("cache");
+        try (Worktree tree = workspaces.open(13, Workspaces.START, "run-1.1")) {
+            assertEquals(0, tree.run(List.of("touch", "left.txt"), new BubblewrapSandbox(Path.of("/usr/bin/bwrap"), 1 << 20),
+                    java.time.Duration.ofSeconds(10), 1024).exitCode());
+        }
+        assertTrue(Files.isDirectory(cache), "kept as the next turn's cache");
+        try (Worktree tree = workspaces.open(13, Workspaces.START, "run-2.1")) {
+            assertEquals(List.of(), list(tree.dir()), "brought back to the head: the command's file is gone");
+            assertEquals(0, tree.run(List.of("touch", "left.txt"), new UnconfinedSandbox(),
+                    java.time.Duration.ofSeconds(10), 1024).exitCode());
+        }
+        assertFalse(Files.exists(cache), "unconfined, the directory is not kept");
+    }
+
     @Test
     void aWorktreeLeftByAnExecutionThatNeverFinishedIsRemovedBeforeTheNextOne() throws Exception {
         Workspaces workspaces = new Workspaces(root, Optional.empty());
