@@ -1,5 +1,6 @@
 package dev.switchboard.core.chat;
 
+import dev.switchboard.persistence.run.RunKind;
 import dev.switchboard.core.conversation.Submissions;
 import dev.switchboard.core.conversation.UndoLine;
 import dev.switchboard.core.history.ContextWindow;
@@ -44,7 +45,7 @@ public class ChatCheckpoints implements WorkspaceCommits {
 
     void turnEnded(@Observes TurnEnded turn) {
         Optional<UUID> chatThread = turn.threadKey() == null ? Optional.empty() : Submissions.uuid(turn.threadKey());
-        if (chatThread.isEmpty() || ContextWindow.SUMMARY_SOURCE.equals(turn.firstRunSource())) {
+        if (chatThread.isEmpty() || turn.firstRunKind() == RunKind.COMPACTION) {
             return; // a compaction's summary keeps its own checkpoint (ChatCompactions)
         }
         Optional<ChatRecords.ThreadRow> row = records.thread(turn.userKey(), chatThread.get());

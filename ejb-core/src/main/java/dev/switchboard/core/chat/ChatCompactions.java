@@ -1,5 +1,6 @@
 package dev.switchboard.core.chat;
 
+import dev.switchboard.persistence.run.RunKind;
 import dev.switchboard.core.conversation.Submissions;
 import dev.switchboard.core.history.ContextWindow;
 import dev.switchboard.core.history.ThreadContexts;
@@ -49,7 +50,7 @@ public class ChatCompactions {
     ThreadWorkspaces workspaces;
 
     void turnEnded(@Observes TurnEnded turn) {
-        if (!ContextWindow.SUMMARY_SOURCE.equals(turn.firstRunSource()) || turn.threadKey() == null) {
+        if (turn.firstRunKind() != RunKind.COMPACTION || turn.threadKey() == null) {
             return;
         }
         Optional<Long> threadId = directory.find(turn.userKey(), turn.threadKey());

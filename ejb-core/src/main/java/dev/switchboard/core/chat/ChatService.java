@@ -17,6 +17,7 @@ import dev.switchboard.core.history.ContextWindow;
 import dev.switchboard.core.idempotency.UniqueViolation;
 import dev.switchboard.core.lifecycle.Lifecycle;
 import dev.switchboard.core.turn.TurnAdmission;
+import dev.switchboard.core.turn.TurnDoor;
 import dev.switchboard.core.turn.TurnInput;
 import dev.switchboard.core.turn.TurnLedger;
 import dev.switchboard.core.turn.TurnPolicy;
@@ -24,6 +25,7 @@ import dev.switchboard.core.turn.TurnQueries;
 import dev.switchboard.core.turn.TurnRejectedException;
 import dev.switchboard.core.turn.TurnService;
 import dev.switchboard.core.turn.TurnView;
+import dev.switchboard.persistence.run.RunKind;
 import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
@@ -53,6 +55,10 @@ public class ChatService {
     /** Spec §7.1's answer when the queue is full. */
     static final String QUEUE_FULL = "Message queue full (" + PendingMessages.MAX
             + "). Wait for the current turn to complete.";
+    /** A compaction's summary: its input is the transcript to summarise. */
+    static final TurnDoor COMPACTION = new TurnDoor(ContextWindow.SUMMARY_SOURCE, RunKind.COMPACTION);
+    /** A paused tool call, resumed once approved or supplied with its credential. */
+    static final TurnDoor RESUMPTION = new TurnDoor(ToolResumption.SOURCE, RunKind.RESUMPTION);
     static final String INTERRUPTED = "Interrupted.";
     static final String NOTHING_TO_INTERRUPT = "Nothing to interrupt.";
     static final String USER_INTERRUPT = "interrupted by /interrupt";
@@ -225,7 +231,7 @@ public class ChatService {
         TurnLedger.Outcome outcome;
         try {
             outcome = turns.start(userKey, threadId.toString(), input, null,
-                    TurnAdmission.queueing(PendingMessages.MAX, QUEUE_FULL), TurnLedger.CHAT_SOURCE);
+                    TurnAdmission.queueing(PendingMessages.MAX, QUEUE_FULL), TurnDoor.CHAT);
         } catch (TurnRejectedException e) {
             throw new ChatRejectedException(ChatRejectedException.Reason.QUEUE_FULL, e.getMessage());
         }
@@ -266,7 +272,7 @@ public class ChatService {
 
     private TurnLedger.Outcome startSummary(String userKey, UUID threadId, ChatLedger.CompactPlan plan) {
         return turns.start(userKey, threadId.toString(), TurnInput.of(List.of(Lifecycle.userMessage(plan.prompt()))), null,
-                TurnAdmission.of(TurnPolicy.FOLLOWUP, Integer.MAX_VALUE), ContextWindow.SUMMARY_SOURCE);
+                TurnAdmission.of(TurnPolicy.FOLLOWUP, Integer.MAX_VALUE), COMPACTION);
     }
 
     /**
@@ -362,7 +368,7 @@ public class ChatService {
         TurnLedger.Outcome outcome;
         try {
             outcome = turns.start(userKey, threadId.toString(), TurnInput.of(List.of(resumption.inputItem())), null,
-                    TurnAdmission.of(TurnPolicy.FOLLOWUP, Integer.MAX_VALUE), ToolResumption.SOURCE);
+                    TurnAdmission.of(TurnPolicy.FOLLOWUP, Integer.MAX_VALUE), RESUMPTION);
         } catch (ApprovalGoneException e) {
             throw new ChatRejectedException(ChatRejectedException.Reason.NO_PENDING_APPROVAL, NO_PENDING_APPROVAL);
         }
@@ -429,7 +435,7 @@ public class ChatService {
         String done = "Authentication for " + prompt.credential() + " completed.";
         ToolResumption resumption = ToolResumption.afterCredential(prompt.requestId().toString(), prompt.calls());
         TurnLedger.Outcome outcome = turns.start(userKey, threadId.toString(), TurnInput.of(List.of(resumption.inputItem())),
-                null, TurnAdmission.of(TurnPolicy.FOLLOWUP, Integer.MAX_VALUE), ToolResumption.SOURCE);
+                null, TurnAdmission.of(TurnPolicy.FOLLOWUP, Integer.MAX_VALUE), RESUMPTION);
         return new ChatReply(threadId, ChatReply.STARTED, done, outcome.turn().turnId(), runOf(userKey, outcome));
     }
 

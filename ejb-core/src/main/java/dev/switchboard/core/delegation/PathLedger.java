@@ -4,8 +4,10 @@ import dev.switchboard.core.engine.Delegation;
 import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.notify.Outbox;
 import dev.switchboard.core.sql.Statements;
+import dev.switchboard.core.lane.LaneEffects;
 import dev.switchboard.core.thread.LaneRows;
 import dev.switchboard.core.thread.ThreadRepository;
+import dev.switchboard.persistence.run.RunKind;
 import dev.switchboard.persistence.run.RunRecord;
 import dev.switchboard.persistence.run.RunState;
 import jakarta.annotation.PostConstruct;
@@ -121,27 +123,10 @@ public class PathLedger {
     }
 
     /**
-     * What a change did beyond its own rows, for after the commit: lanes that have work now
-     * ({@code wake}), lanes whose runs must be cancelled because their paths were closed ({@code cancel}).
-     */
-    public record Effects(List<Long> wake, List<Long> cancel) {
-
-        public static final Effects NONE = new Effects(List.of(), List.of());
-
-        Effects plus(Effects other) {
-            List<Long> w = new ArrayList<>(wake);
-            w.addAll(other.wake);
-            List<Long> c = new ArrayList<>(cancel);
-            c.addAll(other.cancel);
-            return new Effects(List.copyOf(w), List.copyOf(c));
-        }
-    }
-
-    /**
      * A dispatch's effects, and whether the caller now waits for replies; {@code refusal}: why
      * nothing was dispatched and the run ends failed instead (null when it was dispatched).
      */
-    public record Dispatch(Effects effects, boolean waits, String refusal) {
+    public record Dispatch(LaneEffects effects, boolean waits, String refusal) {
     }
 
     /** The error of a call whose path closed (it timed out) before the calls it asked for could be made. */
@@ -208,7 +193,7 @@ public class PathLedger {
         }
         PathRow root = lockRoot(caller.rootUuid());
         if (!caller.isLive()) {
-            return new Dispatch(Effects.NONE, false, CLOSED);
+            return new Dispatch(LaneEffects.NONE, false, CLOSED);
         }
         String handler = caller.uuid();
         statements.updateOne(KEEP_STATE, s -> {
@@ -219,7 +204,7 @@ public class PathLedger {
         Set<Integer> done = slots.stream().map(SlotRow::callIndex).collect(Collectors.toSet());
         List<Delegation.Call> fresh = calls.stream().filter(c -> !done.contains(c.index())).toList();
         if (fresh.isEmpty() && pending(run.runId()) == 0) {
-            return new Dispatch(Effects.NONE, false, REPEATED);
+            return new Dispatch(LaneEffects.NONE, false, REPEATED);
         }
         int nextSlot = slots.stream().mapToInt(SlotRow::slot).max().orElse(-1) + 1;
         Set<String> live = liveChildren(caller.uuid()).stream().map(p -> p.segments().get(p.segments().size() - 1))
@@ -242,7 +227,7 @@ public class PathLedger {
             s.setInt(1, routing.hops() - root.hops());
             s.setString(2, root.uuid());
         }, "counting the hops of tree " + root.sessionRoot());
-        return new Dispatch(new Effects(lanes, List.of()), pending(run.runId()) > 0, null);
+        return new Dispatch(new LaneEffects(lanes, List.of()), pending(run.runId()) > 0, null);
     }
 
     private long dispatchOne(PathRow root, PathRow caller, LaneRows.LaneRun run, DelegationRules.Slot slot, int number,
@@ -257,7 +242,7 @@ public class PathLedger {
             s.setLong(2, threadId);
         }, "setting up the lane of path " + uuid);
         String runId = UUID.randomUUID().toString();
-        rows.insert(new RunRecord(runId, threadId, 1, PATHS_USER, uuid, SOURCE + slot.listener(), null, "followUp", slot.input(), uuid,
+        rows.insert(new RunRecord(runId, threadId, 1, PATHS_USER, uuid, SOURCE + slot.listener(), RunKind.DELEGATED, null, "followUp", slot.input(), uuid,
                 now));
         insertPath(new PathRow(uuid, root.sessionRoot(), root.uuid(), root.rootRunId(), root.userKey(), root.threadKey(),
                 segments, segments.size() - 1, caller.uuid(), slot.listener(), caller.agent(), threadId, runId, "live", 0,
@@ -294,10 +279,10 @@ public class PathLedger {
      * {@code from} = the path's agent; the path and whatever still lives below it close. When the
      * path was closed already (timed out, cancelled) the reply is dropped and journalled.
      */
-    public Effects replied(LaneRows.LaneRun run, LaneRows.RunEnd end, long now) {
+    public LaneEffects replied(LaneRows.LaneRun run, LaneRows.RunEnd end, long now) {
         PathRow path = handlerOf(run.runId()).orElse(null);
         if (path == null || path.depth() < 2) {
-            return Effects.NONE;
+            return LaneEffects.NONE;
         }
         PathRow root = lockRoot(path.rootUuid());
         PathEnds.CallEnd ended = PathEnds.ofCall(end.state(), end.outputJson(), end.errorMessage());
@@ -323,7 +308,7 @@ public class PathLedger {
             s.setString(6, answered.callerRunId());
             s.setInt(7, answered.slot());
         }, "answering call slot " + slot.slot() + " of run " + slot.callerRunId());
-        Effects effects = close(path, ended.pathStatus(), ended.kept(), now, false);
+        LaneEffects effects = close(path, ended.pathStatus(), ended.kept(), now, false);
         statements.update(ADD_HOPS, s -> {
             s.setInt(1, 1);
             s.setString(2, root.uuid());
@@ -336,14 +321,14 @@ public class PathLedger {
     }
 
     /** Queues the caller's run again when nothing it waits for is pending: its lane is no longer parked. */
-    private Effects resumeIfAnswered(LaneRows.Lane callerLane, String callerRunId, long now) {
+    private LaneEffects resumeIfAnswered(LaneRows.Lane callerLane, String callerRunId, long now) {
         if (pending(callerRunId) > 0 || !PARKED.equals(callerLane.leaseOwner())
                 || !callerRunId.equals(callerLane.leaseRunId())) {
-            return Effects.NONE;
+            return LaneEffects.NONE;
         }
         rows.requeue(callerRunId, callerLane.leaseAttempt(), now);
         rows.write(callerLane.released());
-        return new Effects(List.of(callerLane.threadId()), List.of());
+        return new LaneEffects(List.of(callerLane.threadId()), List.of());
     }
 
     // --- timeouts, cascades, final answers ---
@@ -361,16 +346,16 @@ public class PathLedger {
      * goes on (its reply will be dropped as late, and it can make no more calls); one waiting for
      * replies of its own has its lane cancelled after the commit.
      */
-    public Effects expire(String callerRunId, int slotNumber, long now) {
+    public LaneEffects expire(String callerRunId, int slotNumber, long now) {
         SlotRow seen = slot(callerRunId, slotNumber).orElse(null);
         if (seen == null || !seen.isPending()) {
-            return Effects.NONE;
+            return LaneEffects.NONE;
         }
         PathRow root = lockRoot(seen.rootUuid());
         LaneRows.Lane callerLane = rows.lock(seen.callerThread());
         SlotRow slot = slot(callerRunId, slotNumber).orElse(null);
         if (slot == null || !slot.isPending() || slot.deadlineAt() == null || slot.deadlineAt() >= now) {
-            return Effects.NONE;
+            return LaneEffects.NONE;
         }
         PathRow callee = slot.childUuid() == null ? null : path(slot.childUuid()).orElse(null);
         String from = callee == null ? SYSTEM : callee.agent();
@@ -383,7 +368,7 @@ public class PathLedger {
             s.setString(6, callerRunId);
             s.setInt(7, slotNumber);
         }, "timing out call slot " + slotNumber + " of run " + callerRunId);
-        Effects effects = Effects.NONE;
+        LaneEffects effects = LaneEffects.NONE;
         if (callee != null) {
             effects = close(callee, "timed_out", null, now, isParked(callee.threadId()));
             journal(root, callee.uuid(), callee.segments(), callee.agent(), callee.caller(), "SystemError", "Failed",
@@ -411,15 +396,15 @@ public class PathLedger {
      * Closes the orphaned path {@code uuid} (its run ended) and everything live below it: a tree's
      * root as its unit of work {@code ended}, a call's path — and every path below — as cancelled.
      */
-    public Effects closeOrphan(String uuid, String ended, long now) {
+    public LaneEffects closeOrphan(String uuid, String ended, long now) {
         PathRow path = path(uuid).orElse(null);
         if (path == null || !path.isLive()) {
-            return Effects.NONE;
+            return LaneEffects.NONE;
         }
         PathRow root = lockRoot(path.rootUuid());
         PathRow again = path(uuid).orElse(null);
         if (again == null || !again.isLive()) {
-            return Effects.NONE;
+            return LaneEffects.NONE;
         }
         journal(root, path.uuid(), path.segments(), null, null, "Path", "Closed", "its run ended", now);
         return close(again, path.depth() >= 2 ? "cancelled" : ended, null, now, false);
@@ -439,7 +424,7 @@ public class PathLedger {
      * closed {@code cancelled} and their lanes returned for cancelling (which closes theirs in turn);
      * with {@code cancelOwn}, the path's own lane too (its run has not ended).
      */
-    private Effects close(PathRow path, String status, String resultText, long now, boolean cancelOwn) {
+    private LaneEffects close(PathRow path, String status, String resultText, long now, boolean cancelOwn) {
         statements.update(CLOSE_PATH, s -> {
             s.setString(1, status);
             s.setString(2, resultText);
@@ -459,7 +444,7 @@ public class PathLedger {
         for (PathRow child : liveChildren(path.uuid())) {
             cancel.addAll(close(child, "cancelled", null, now, true).cancel());
         }
-        return new Effects(List.of(), List.copyOf(new LinkedHashSet<>(cancel)));
+        return new LaneEffects(List.of(), List.copyOf(new LinkedHashSet<>(cancel)));
     }
 
     // --- reads ---
@@ -614,15 +599,6 @@ public class PathLedger {
     static List<String> segmentsOf(String json) {
         try (JsonReader reader = Jsons.createReader(new StringReader(json))) {
             return reader.readArray().getValuesAs(JsonString.class).stream().map(JsonString::getString).toList();
-        }
-    }
-
-    /** The output object {@code json} holds, or null. */
-    public static JsonObject parse(String json) {
-        try (JsonReader reader = Jsons.createReader(new StringReader(json))) {
-            return reader.readObject();
-        } catch (RuntimeException e) {
-            return null;
         }
     }
 

@@ -1,5 +1,7 @@
 package dev.switchboard.core.delegation;
 
+import dev.switchboard.core.json.Jsons;
+
 import dev.switchboard.core.engine.Delegation;
 import dev.switchboard.core.sql.Statements;
 import jakarta.annotation.PostConstruct;
@@ -70,7 +72,7 @@ public class PathReads {
         PathLedger.PathRow p = handler.get(0).path();
         String kept = handler.get(0).state();
         return new Delegation(agent, p.uuid(), p.caller(), agent.equals(p.caller()), replies, instructions, callable,
-                kept == null ? null : PathLedger.parse(kept));
+                kept == null ? null : Jsons.readObjectOrNull(kept));
     }
 
     /** Every path of the tree of unit of work {@code rootRunId}, root first. */

@@ -9,6 +9,7 @@ import dev.switchboard.core.lifecycle.TurnOpened;
 import dev.switchboard.core.notify.Outbox;
 import dev.switchboard.core.run.IngestOutcome;
 import dev.switchboard.core.run.MessageCommand;
+import dev.switchboard.persistence.run.RunKind;
 import dev.switchboard.core.run.RunLedger;
 import dev.switchboard.core.runtime.ServeRuntime;
 import dev.switchboard.core.thread.ThreadDirectory;
@@ -265,7 +266,8 @@ public class IngressLedger {
 
     private Outcome run(IngressEventRecord journal, long threadId, String claimFor, long now, String dedupeKey) {
         IngestOutcome handedOff = runs.ingest(new MessageCommand(journal.getUserKey(), runSource(journal.getSource()),
-                journal.getSessionKey(), null, instruction(envelopeOf(journal)), "followUp", dedupeKey), threadId,
+                journal.getSessionKey(), null, instruction(envelopeOf(journal)), "followUp", dedupeKey, null, RunKind.EVENT),
+                threadId,
                 claimFor);
         accepted(journal, handedOff.run().runId(), handedOff.run().turnId(), now);
         return new Outcome(journal.getEventId(), IngressEventRecord.ACCEPTED, journal.getSessionKey(),

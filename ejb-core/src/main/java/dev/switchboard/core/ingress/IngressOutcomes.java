@@ -1,13 +1,14 @@
 package dev.switchboard.core.ingress;
 
+import dev.switchboard.persistence.run.RunKind;
 import dev.switchboard.core.clock.InstanceClock;
 import dev.switchboard.core.lifecycle.Lifecycle;
 import dev.switchboard.core.lifecycle.TurnEnded;
 import dev.switchboard.core.lifecycle.TurnEvents;
 import dev.switchboard.core.lifecycle.TurnIds;
 import dev.switchboard.core.lifecycle.TurnOpened;
-import dev.switchboard.core.turn.ServerSources;
-import dev.switchboard.core.turn.TurnLedger;
+
+
 import dev.switchboard.persistence.ingress.ActionRecord;
 import dev.switchboard.persistence.ingress.IngressEventRecord;
 import jakarta.ejb.EJB;
@@ -49,9 +50,8 @@ public class IngressOutcomes {
 
     /** Does nothing for turns whose first run no event was handed off to (jagc's messages). */
     void turnEnded(@Observes TurnEnded turn) {
-        String source = turn.firstRunSource();
-        if (source == null || !(source.startsWith(ServerSources.INGRESS_PREFIX) || source.equals(TurnLedger.SOURCE)
-                || source.equals(TurnLedger.CHAT_SOURCE))) {
+        RunKind kind = turn.firstRunKind();
+        if (kind != RunKind.EVENT && kind != RunKind.TURN && kind != RunKind.CHAT) {
             return;
         }
         List<IngressEventRecord> found = em.createNamedQuery(IngressEventRecord.ACCEPTED_FOR_RUN, IngressEventRecord.class)

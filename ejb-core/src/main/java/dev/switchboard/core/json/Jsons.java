@@ -9,6 +9,7 @@ import jakarta.json.JsonString;
 import jakarta.json.spi.JsonProvider;
 import jakarta.json.stream.JsonParserFactory;
 import java.io.Reader;
+import java.io.StringReader;
 import java.util.Map;
 
 /**
@@ -40,6 +41,30 @@ public final class Jsons {
 
     public static JsonReader createReader(Reader reader) {
         return PROVIDER.createReader(reader);
+    }
+
+    /**
+     * The JSON object {@code json} holds.
+     *
+     * @throws jakarta.json.JsonException when it is not JSON
+     * @throws ClassCastException when it is JSON but not an object
+     */
+    public static JsonObject readObject(String json) {
+        try (JsonReader reader = PROVIDER.createReader(new StringReader(json))) {
+            return reader.readObject();
+        }
+    }
+
+    /** The JSON object {@code json} holds; null when it holds none (null, not JSON, or not an object). */
+    public static JsonObject readObjectOrNull(String json) {
+        if (json == null) {
+            return null;
+        }
+        try {
+            return readObject(json);
+        } catch (RuntimeException e) {
+            return null;
+        }
     }
 
     public static JsonString createValue(String value) {

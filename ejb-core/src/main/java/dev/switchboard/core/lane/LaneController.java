@@ -1,22 +1,8 @@
 package dev.switchboard.core.lane;
 
 import dev.switchboard.core.clock.InstanceClock;
-import dev.switchboard.core.delegation.DelegationSettings;
-import dev.switchboard.core.delegation.HandlerGate;
-import dev.switchboard.core.engine.WorkspaceSettings;
-import dev.switchboard.core.engine.WorkspaceTurn;
-import dev.switchboard.core.workspace.Workspaces;
-import dev.switchboard.core.delegation.PathLedger;
-import dev.switchboard.core.delegation.PathReads;
 import dev.switchboard.core.clock.PeriodicTask;
-import dev.switchboard.core.engine.AgentEngine;
-import dev.switchboard.core.engine.ClientCall;
 import dev.switchboard.core.engine.EngineSelector;
-import dev.switchboard.core.history.HistorySettings;
-import dev.switchboard.core.history.ResponseRecords;
-import dev.switchboard.core.history.ContextWindow;
-import dev.switchboard.core.history.ThreadContexts;
-import dev.switchboard.core.history.ThreadItems;
 import dev.switchboard.core.lifecycle.RunProgressLedger;
 import dev.switchboard.core.lifecycle.RunProgressStreams;
 import dev.switchboard.core.metrics.Meters;
@@ -34,9 +20,7 @@ import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.inject.Inject;
-import jakarta.json.JsonObject;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -44,7 +28,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
-import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -92,118 +75,40 @@ public class LaneController {
     Meters meters;
 
     @Inject
-    ThreadItems items;
-
-    @Inject
-    ThreadContexts contexts;
-
-    @Inject
-    HistorySettings history;
+    LaneFeatures features;
 
     @Inject
     RunProgressStreams progressStreams;
 
-    @Inject
-    ResponseRecords responses;
-
     @EJB
     InstanceBeacon beacon;
 
-    @Inject
-    PathReads pathReads;
-
-    @Inject
-    DelegationSettings delegation;
-
-    @Inject
-    WorkspaceSettings workspace;
-
     private ExecutorService workers;
-    /** Workspace tools' commands and worktrees' check-outs and commits: no lane work waits behind them. */
-    private ExecutorService workspaceIo;
     private ScheduledExecutorService timers;
     /** Writes running engines' progress: a slow write delays no lease or claim. */
     private ScheduledExecutorService progressWriters;
     private ScheduledFuture<?> polling;
     private LaneRunner runner;
-    private HandlerGate gate;
     private LeaseKeeper keeper;
     private String owner;
 
-    /**
-     * A run's history — a response's resolved conversation, else its thread's latest items inside
-     * its context window — and client request.
-     */
-    /**
-     * The engine a claim executes on: its thread's choice, behind the agents' limits for a delegated
-     * call, in a worktree of its own when the thread has a workspace.
-     */
-    private AgentEngine engineFor(Claim claim) {
-        AgentEngine engine = engines.engine(claim.runtime().engine());
-        String agent = PathLedger.agentOf(claim.source());
-        if (agent != null) {
-            return gate.gate(engine, agent);
-        }
-        String head = claim.runtime().workspace();
-        if (head == null && !workspace.allThreads() || ContextWindow.SUMMARY_SOURCE.equals(claim.source())) {
-            return engine;
-        }
-        Optional<ResponseRecords.ResponseRecord> response = ResponseRecords.SOURCE.equals(claim.source())
-                ? responses.ofRun(claim.runId()) : Optional.empty();
-        return new WorkspaceTurn(engine, workspace.workspaces(), workspace.tools(), workspaceIo,
-                new WorkspaceTurn.Turn(claim.threadId(), head == null ? Workspaces.START : head, claim.runId(),
-                        claim.attempt(), claim.threadKey(), claim.turnId() == null ? claim.runId() : claim.turnId(),
-                        response.map(ResponseRecords.ResponseRecord::responseId).orElse(claim.runId()),
-                        response.map(ResponseRecords.ResponseRecord::previousResponseId).orElse(null), claim.inputText()),
-                clock.clock());
-    }
-
-    private EngineInputs engineInputs(Claim claim) {
-        EngineInputs in = conversationInputs(claim);
-        return new EngineInputs(in.history(), in.clientCall(),
-                () -> pathReads.context(claim.runId()));
-    }
-
-    private EngineInputs conversationInputs(Claim claim) {
-        Supplier<List<JsonObject>> threadHistory = () -> items.recent(claim.threadId(), history.maxItems(),
-                contexts.of(claim.threadId())).stream().map(ThreadItems.StoredItem::item).toList();
-        if (ContextWindow.SUMMARY_SOURCE.equals(claim.source())) { // its input is the transcript to summarise
-            return new EngineInputs(List::of, null);
-        }
-        if (!ResponseRecords.SOURCE.equals(claim.source())) {
-            return new EngineInputs(threadHistory, null);
-        }
-        Supplier<Optional<ResponseRecords.ResponseRecord>> response = new Supplier<>() {
-            private Optional<ResponseRecords.ResponseRecord> read;
-
-            @Override
-            public synchronized Optional<ResponseRecords.ResponseRecord> get() {
-                if (read == null) {
-                    read = responses.ofRun(claim.runId());
-                }
-                return read;
-            }
-        };
-        return new EngineInputs(
-                () -> response.get().map(r -> r.prior().getValuesAs(JsonObject.class)).orElseGet(threadHistory),
-                () -> response.get().map(r -> ClientCall.of(r.request(), r.input())).orElse(null));
+    /** The execution of a claim: its thread's engine, as the features above the lane prepare it. */
+    private ExecutionPreparation.Prepared prepare(Claim claim) {
+        return features.prepare(claim, engines.engine(claim.runtime().engine()));
     }
 
     @PostConstruct
     void start() {
         owner = settings.newOwnerName();
         workers = Executors.newFixedThreadPool(settings.workerThreads(), threadFactory);
-        workspaceIo = Executors.newCachedThreadPool(threadFactory);
-        workspace.workspaces(); // a mistaken workspace setting stops the start here
-        // Heartbeat, watchdog, poll, retries, the beacon and the delegation sweep each get a thread: one stuck in the
+        List<LaneSweep> sweeps = features.sweeps(); // finds the features: a mistaken setting of one stops the start here
+        // Heartbeat, watchdog, poll, retries, the beacon and each feature's sweep get a thread: one stuck in the
         // database delays no other.
-        timers = Executors.newScheduledThreadPool(6, threadFactory);
+        timers = Executors.newScheduledThreadPool(5 + sweeps.size(), threadFactory);
         progressWriters = Executors.newScheduledThreadPool(2, threadFactory);
-        gate = new HandlerGate(delegation.maxConcurrent(), delegation.maxPerAgent());
-        runner = new LaneRunner(ledger, this::engineFor, owner, new LaneSlots(settings.maxConcurrent()), workers, timers,
+        runner = new LaneRunner(ledger, this::prepare, owner, new LaneSlots(settings.maxConcurrent()), workers, timers,
                 clock::nanoTime, new LaneRunner.Timing(settings.leaseMarginMs(), settings.runTimeoutMs(),
                         Math.max(MIN_RECORD_RETRY_MS, 2 * settings.leaseMs())), watch::changed, meters,
-                this::engineInputs,
                 claim -> progressStreams.open(new RunProgressLedger.Target(claim.userKey(), claim.threadKey(),
                         claim.turnId(), claim.runId(), claim.attempt()), progressWriters));
         keeper = new LeaseKeeper(ledger, runner, owner, settings.leaseMs(), settings.leaseMarginMs(), clock::nanoTime);
@@ -214,8 +119,10 @@ public class LaneController {
         polling = timers.scheduleWithFixedDelay(PeriodicTask.guarded(LOG, "Poll for claimable lanes", keeper::poll),
                 0, settings.pollMs(), TimeUnit.MILLISECONDS);
         timers.scheduleWithFixedDelay(this::beat, 0, settings.heartbeatMs(), TimeUnit.MILLISECONDS);
-        timers.scheduleWithFixedDelay(PeriodicTask.guarded(LOG, "Delegation sweep", this::sweepDelegations),
-                delegation.sweepMs(), delegation.sweepMs(), TimeUnit.MILLISECONDS);
+        for (LaneSweep sweep : sweeps) {
+            timers.scheduleWithFixedDelay(PeriodicTask.guarded(LOG, sweep.name(), () -> sweep.sweep(this::apply)),
+                    sweep.periodMs(), sweep.periodMs(), TimeUnit.MILLISECONDS);
+        }
         LOG.info(() -> "Lane controller " + owner + " started: engine " + engines.engine().name() + ", up to "
                 + settings.maxConcurrent() + " concurrent runs, lease " + settings.leaseMs() + " ms");
         checkStuckSessionLimit();
@@ -293,31 +200,23 @@ public class LaneController {
      */
     public void cancelled(List<String> runIds) {
         runner.stop(runIds, Execution.Stop.ENDED_ELSEWHERE);
-        if (!runIds.isEmpty()) { // the paths below them close now rather than at the next sweep
+        if (!runIds.isEmpty()) { // what the features keep below them (delegation's paths) closes now, not at the next sweep
             try {
-                workers.execute(this::sweepDelegations);
+                workers.execute(() -> features.sweeps().forEach(sweep -> {
+                    try {
+                        sweep.sweep(this::apply);
+                    } catch (RuntimeException e) {
+                        LOG.log(Level.FINE, sweep.name() + " failed; it runs again at its next period", e);
+                    }
+                }));
             } catch (RejectedExecutionException stopping) {
                 LOG.fine("Not swept: the lane controller is stopping");
             }
         }
     }
 
-    /**
-     * Delegation's timers: calls past their deadline get their {@code timeout} (and their callee's
-     * lane is cancelled), and live paths whose run ended — below a cancelled or interrupted unit of
-     * work, or the roots of finished ones — close with everything below them. Each change is a
-     * transaction of its own; a failed one is tried again at the next sweep.
-     */
-    void sweepDelegations() {
-        for (PathLedger.SlotRow slot : ledger.overdueCalls()) {
-            apply(ledger.expireCall(slot.callerRunId(), slot.slot()));
-        }
-        for (PathLedger.Orphan orphan : ledger.orphanPaths()) {
-            apply(ledger.closeOrphan(orphan));
-        }
-    }
-
-    private void apply(PathLedger.Effects effects) {
+    /** Applies what a change made by a feature did to other lanes, after its commit. */
+    private void apply(LaneEffects effects) {
         effects.wake().forEach(this::wake);
         runner.cancelLanes(effects.cancel());
     }
@@ -371,7 +270,6 @@ public class LaneController {
         }
         runner.stopAll(Execution.Stop.SHUTDOWN);
         workers.shutdown();
-        workspaceIo.shutdown();
         try {
             if (!workers.awaitTermination(settings.shutdownGraceMs(), TimeUnit.MILLISECONDS)) {
                 LOG.warning("Shutdown: lane work still running after the grace period");

@@ -1,7 +1,6 @@
 package dev.switchboard.core.lane;
 
 import dev.switchboard.core.clock.InstanceClock;
-import dev.switchboard.core.delegation.PathLedger;
 import dev.switchboard.core.metrics.Meters;
 import dev.switchboard.core.thread.LaneRows;
 import dev.switchboard.core.thread.ThreadRepository;
@@ -45,7 +44,7 @@ public class LaneHead {
     Meters meters;
 
     @Inject
-    PathLedger paths;
+    LaneFeatures features;
 
     /**
      * Claims the lane head for {@code owner}, adopts the attempt {@code owner}'s own live lease
@@ -101,9 +100,7 @@ public class LaneHead {
                     rows.end(run.runId(), end, now);
                     abandoned.add(run.runId());
                     listener.runEnded(run, end);
-                    if (PathLedger.isPathRun(run.userKey())) { // its caller gets a handler error; the poll wakes it
-                        paths.replied(run, end, now);
-                    }
+                    features.ended(new RunEnding.Ended(run, end, run.attempt(), false, now)); // the poll wakes what it woke
                     current = current.released();
                     rows.write(current);
                     candidate = rows.head(current.threadId(), run.threadSeq());
@@ -152,6 +149,6 @@ public class LaneHead {
 
     private static Claim claimOf(LaneRows.LaneRun head, LaneRows.Lane lane, long leaseLeftMs) {
         return new Claim(head.runId(), head.threadId(), head.attempt(), head.userKey(), head.threadKey(),
-                head.inputText(), head.deliveryMode(), leaseLeftMs, head.turnId(), head.source(), lane.runtime());
+                head.inputText(), head.deliveryMode(), leaseLeftMs, head.turnId(), head.source(), head.kind(), lane.runtime());
     }
 }

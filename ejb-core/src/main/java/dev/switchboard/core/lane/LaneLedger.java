@@ -1,12 +1,8 @@
 package dev.switchboard.core.lane;
 
 import dev.switchboard.core.clock.InstanceClock;
-import dev.switchboard.core.delegation.PathLedger;
-import dev.switchboard.core.engine.Delegation;
-import dev.switchboard.core.engine.WorkspaceTurn;
 import dev.switchboard.core.thread.LaneRows;
 import dev.switchboard.core.thread.ThreadRepository;
-import dev.switchboard.core.workspace.LineMove;
 import dev.switchboard.persistence.run.RunState;
 import jakarta.annotation.Resource;
 import jakarta.ejb.LocalBean;
@@ -14,7 +10,6 @@ import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
-import jakarta.json.JsonObject;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -23,9 +18,9 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 import javax.sql.DataSource;
 
 /**
@@ -60,16 +55,7 @@ public class LaneLedger implements LaneStore {
     InstanceClock clock;
 
     @Inject
-    PathLedger paths;
-
-    /** The error of an outer unit of work whose delegation ended without a final answer (§3.8). */
-    static final String INCOMPLETE = "incomplete: the delegation ended without a final answer";
-    /** The error of a turn whose workspace line moved while it worked. */
-    static final String WORKSPACE_CONFLICT = "workspace_conflict: the thread's workspace line moved during the turn;"
-            + " its changes were not kept";
-    private static final String WORKSPACE_MEMBER = "\"" + WorkspaceTurn.OUTPUT_KEY + "\":{";
-    /** The error of an execution whose output asked for calls but named none it could read. */
-    static final String NO_CALLS = "the engine asked for calls but named none";
+    LaneFeatures features;
 
     @Override
     public ClaimResult claim(long threadId, String owner) {
@@ -101,42 +87,39 @@ public class LaneLedger implements LaneStore {
             return new FinishResult(true, chain ? head.claim(lane, owner, run) : ClaimResult.none());
         }
         long now = clock.millis();
+        String errorCode = null;
         String error = errorMessage;
-        LineMove kept = LineMove.NONE; // where the line moves if the execution's end keeps its changes
-        if (error == null && outputJson != null && outputJson.contains(WORKSPACE_MEMBER)) {
-            kept = lineMove(lane, outputJson);
-            if (kept.conflict()) {
-                error = WORKSPACE_CONFLICT;
-            }
-        }
-        if (error == null && PathLedger.asksForCalls(outputJson)) {
-            JsonObject output = PathLedger.parse(outputJson);
-            Optional<List<Delegation.Call>> calls = Delegation.callsIn(output);
-            if (calls.isEmpty()) {
-                error = NO_CALLS;
-            } else {
-                PathLedger.Dispatch dispatch = paths.dispatch(run, calls.get(), Delegation.stateIn(output), now);
-                if (dispatch.refusal() == null) { // a turn that waits keeps what it changed so far
-                    return park(claim, owner, keep(lane, kept), run, dispatch, chain, now);
+        List<UnaryOperator<LaneRows.Lane>> keeps = new ArrayList<>(2); // applied if the run succeeds or parks
+        RunEnding.Park park = null;
+        if (error == null) {
+            RunEnding.Ending ending = new RunEnding.Ending(claim, lane, run, outputJson, now);
+            for (RunEnding feature : features.endings()) {
+                RunEnding.Review review = feature.review(ending);
+                if (review.keep() != null) {
+                    keeps.add(review.keep());
                 }
-                error = dispatch.refusal();
+                if (review.fails()) {
+                    errorCode = review.errorCode();
+                    error = review.error();
+                    break;
+                }
+                if (review.park() != null) {
+                    park = review.park();
+                    break;
+                }
             }
         }
-        boolean pathRun = PathLedger.isPathRun(run.userKey());
-        LaneRows.RunEnd end = error != null ? LaneRows.RunEnd.failed(null, error)
-                : !pathRun && PathLedger.answersNothing(outputJson) ? LaneRows.RunEnd.failed("incomplete", INCOMPLETE)
+        if (park != null) { // a run that waits keeps what it changed so far
+            return park(claim, owner, keep(lane, keeps), run, park, chain, now);
+        }
+        LaneRows.RunEnd end = error != null ? LaneRows.RunEnd.failed(errorCode, error)
                 : LaneRows.RunEnd.succeeded(outputJson);
         rows.end(run.runId(), end, now);
         listener.runEnded(run, end);
         if (end.state() == RunState.SUCCEEDED) {
-            lane = keep(lane, kept); // the next run chained below starts from the new head
+            lane = keep(lane, keeps); // the next run chained below starts from the lane as changed
         }
-        PathLedger.Effects effects = PathLedger.Effects.NONE;
-        if (pathRun) {
-            effects = paths.replied(run, end, now);
-        } else if (claim.attempt() > 1) { // a unit of work that delegated ran again: its tree closes with it
-            paths.rootEnded(run.runId(), end, now);
-        }
+        LaneEffects effects = features.ended(new RunEnding.Ended(run, end, claim.attempt(), true, now));
         LaneRows.Lane released = lane.released();
         if (chain) {
             ClaimResult next = head.claim(released, owner, pair.size() > 1 ? pair.get(1) : null);
@@ -149,36 +132,24 @@ public class LaneLedger implements LaneStore {
         return new FinishResult(false, ClaimResult.none(), effects.wake(), effects.cancel());
     }
 
-    /** What the execution's workspace output does to the thread's line ({@link LineMove}). */
-    private static LineMove lineMove(LaneRows.Lane lane, String outputJson) {
-        JsonObject output = PathLedger.parse(outputJson);
-        if (!(output.get(WorkspaceTurn.OUTPUT_KEY) instanceof JsonObject change)) {
-            return LineMove.NONE;
+    private static LaneRows.Lane keep(LaneRows.Lane lane, List<UnaryOperator<LaneRows.Lane>> keeps) {
+        LaneRows.Lane kept = lane;
+        for (UnaryOperator<LaneRows.Lane> keep : keeps) {
+            kept = keep.apply(kept);
         }
-        return LineMove.of(lane.runtime().workspace(), change.getString("base", null),
-                change.get("commit") instanceof jakarta.json.JsonString commit ? commit.getString() : null);
-    }
-
-    /** Moves the thread's workspace line as {@code move} says; the lane as it is then. */
-    private LaneRows.Lane keep(LaneRows.Lane lane, LineMove move) {
-        if (!move.moves()) {
-            return lane;
-        }
-        rows.moveWorkspace(lane.threadId(), move.to());
-        return lane.withWorkspace(move.to());
+        return kept;
     }
 
     /**
-     * The execution asked for calls, now dispatched: the run waits for their replies —
-     * still executing, its lane parked ({@link PathLedger#PARKED}: no instance holds it, none may
-     * claim it) — or, when every call was answered at once (refused), is queued again and claimed
-     * (with {@code chain}) to go on with the answers.
+     * A feature parked the run: it waits for something outside the lane — still executing, its lane
+     * parked (no instance holds it, none may claim it) — or, when that was answered at once, is
+     * queued again and claimed (with {@code chain}) to go on.
      */
     private FinishResult park(Claim claim, String owner, LaneRows.Lane lane, LaneRows.LaneRun run,
-            PathLedger.Dispatch dispatch, boolean chain, long now) {
-        List<Long> wake = dispatch.effects().wake();
-        if (dispatch.waits()) {
-            rows.write(lane.leased(PathLedger.PARKED, PathLedger.PARKED_UNTIL, run.runId(), claim.attempt()));
+            RunEnding.Park park, boolean chain, long now) {
+        List<Long> wake = park.wake();
+        if (park.waits()) {
+            rows.write(lane.leased(park.parkedOwner(), park.parkedUntil(), run.runId(), claim.attempt()));
             return new FinishResult(false, ClaimResult.none(), wake, List.of());
         }
         rows.requeue(run.runId(), claim.attempt(), now);
@@ -197,28 +168,6 @@ public class LaneLedger implements LaneStore {
     @Override
     public Cancelled cancelLane(long threadId) {
         return new Cancelled(cancel(threadId), List.of());
-    }
-
-    /** Call slots past their deadline (read without a transaction of its own). */
-    @TransactionAttribute(TransactionAttributeType.SUPPORTS)
-    public List<PathLedger.SlotRow> overdueCalls() {
-        return paths.overdue(clock.millis());
-    }
-
-    /** Times the call slot out, if it is still pending and overdue (one transaction). */
-    public PathLedger.Effects expireCall(String callerRunId, int slot) {
-        return paths.expire(callerRunId, slot, clock.millis());
-    }
-
-    /** Live paths whose run has ended (read without a transaction of its own). */
-    @TransactionAttribute(TransactionAttributeType.SUPPORTS)
-    public List<PathLedger.Orphan> orphanPaths() {
-        return paths.orphans();
-    }
-
-    /** Closes an orphaned path and what lives below it (one transaction). */
-    public PathLedger.Effects closeOrphan(PathLedger.Orphan orphan) {
-        return paths.closeOrphan(orphan.uuid(), orphan.ended(), clock.millis());
     }
 
     /**

@@ -2,7 +2,6 @@ package dev.switchboard.core.lane;
 
 import dev.switchboard.core.engine.AgentEngine;
 import dev.switchboard.core.engine.EngineRequest;
-import dev.switchboard.core.engine.ToolResumption;
 import dev.switchboard.core.engine.ModelChoice;
 import dev.switchboard.core.lifecycle.RunProgress;
 import dev.switchboard.core.metrics.Meters;
@@ -49,7 +48,7 @@ final class LaneRunner {
     }
 
     private final LaneStore store;
-    private final Function<Claim, AgentEngine> engines;
+    private final Function<Claim, ExecutionPreparation.Prepared> preparation;
     private final String owner;
     private final LaneSlots slots;
     private final Executor workers;
@@ -58,16 +57,15 @@ final class LaneRunner {
     private final Timing timing;
     private final Consumer<String> runChanged;
     private final Meters meters;
-    private final Function<Claim, EngineInputs> inputs;
     private final Function<Claim, RunProgress> progress;
     private final ConcurrentHashMap<RunAttempt, Execution> executions = new ConcurrentHashMap<>();
     private volatile boolean accepting = true;
 
-    LaneRunner(LaneStore store, Function<Claim, AgentEngine> engines, String owner, LaneSlots slots, Executor workers,
-            ScheduledExecutorService timers, LongSupplier ticker, Timing timing, Consumer<String> runChanged,
-            Meters meters, Function<Claim, EngineInputs> inputs, Function<Claim, RunProgress> progress) {
+    LaneRunner(LaneStore store, Function<Claim, ExecutionPreparation.Prepared> preparation, String owner, LaneSlots slots,
+            Executor workers, ScheduledExecutorService timers, LongSupplier ticker, Timing timing,
+            Consumer<String> runChanged, Meters meters, Function<Claim, RunProgress> progress) {
         this.store = store;
-        this.engines = engines;
+        this.preparation = preparation;
         this.owner = owner;
         this.slots = slots;
         this.workers = workers;
@@ -76,7 +74,6 @@ final class LaneRunner {
         this.timing = timing;
         this.runChanged = runChanged;
         this.meters = meters;
-        this.inputs = inputs;
         this.progress = progress;
     }
 
@@ -187,7 +184,8 @@ final class LaneRunner {
             return;
         }
         long deadline = anchorNanos + TimeUnit.MILLISECONDS.toNanos(claim.leaseLeftMs() - timing.leaseMarginMs());
-        AgentEngine engine = engines.apply(claim);
+        ExecutionPreparation.Prepared prepared = preparation.apply(claim);
+        AgentEngine engine = prepared.engine();
         Execution execution = new Execution(claim, deadline, ticker, progress.apply(claim), engine);
         if (executions.putIfAbsent(execution.key(), execution) != null) {
             drive(slots.end(threadId, holder)); // adopted twice: it already executes here
@@ -202,12 +200,12 @@ final class LaneRunner {
         }
         runChanged.accept(claim.runId());
         meters.runStarted(engine.name());
-        EngineInputs in = inputs.apply(claim);
+        EngineInputs in = prepared.inputs();
         EngineRequest request = new EngineRequest(claim.runId(), claim.userKey(), claim.threadKey(), claim.inputText(),
                 claim.deliveryMode(), claim.attempt(), execution.cancellation(), onFirstUse(in.history()),
                 in.clientCall() == null ? null : onFirstUse(in.clientCall()),
                 new ModelChoice(claim.runtime().modelId(), claim.runtime().thinkingLevel()), execution.progress(),
-                ToolResumption.SOURCE.equals(claim.source()) ? ToolResumption.parse(claim.inputText()).orElse(null) : null,
+                in.resumption(),
                 in.delegation() == null ? null : onFirstUse(in.delegation()));
         execution.outcome().orTimeout(timing.runTimeoutMs(), TimeUnit.MILLISECONDS)
                 .whenComplete((output, error) -> submit(() -> finish(execution, output, error), () -> release(execution)));

@@ -1,15 +1,17 @@
 package dev.switchboard.core.lifecycle;
 
+import dev.switchboard.persistence.run.RunKind;
+
 /**
  * A turn ended — fired synchronously inside the transaction that ended it, so observers (ingress
  * records the final action of the event that started the turn) write in the same commit.
  *
  * @param firstRunId the turn's first run (the one an event was handed off to, if any)
- * @param firstRunSource that run's source ({@code ingress:<source>} for events)
+ * @param firstRunKind what that run is ({@link RunKind#EVENT} for events)
  * @param firstRunCreatedAt when that run was created, epoch ms
  */
 public record TurnEnded(String turnId, String userKey, String threadKey, String outcome, String message,
-        String firstRunId, String firstRunSource, long firstRunCreatedAt) {
+        String firstRunId, RunKind firstRunKind, long firstRunCreatedAt) {
 
     public boolean isCompleted() {
         return "completed".equals(outcome);

@@ -8,6 +8,7 @@ import dev.switchboard.core.history.ResponseRecords.ResponseRecord;
 import dev.switchboard.core.history.RunTexts;
 import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.run.MessageCommand;
+import dev.switchboard.persistence.run.RunKind;
 import dev.switchboard.core.run.RunService;
 import dev.switchboard.core.run.RunView;
 import dev.switchboard.core.turn.TurnService;
@@ -185,7 +186,7 @@ public class ResponseService {
         RunView run;
         try {
             run = runs.ingest(new MessageCommand(userKey, ResponseRecords.SOURCE, threadKey, null,
-                    runText(input), "followUp", null, runId)).run();
+                    runText(input), "followUp", null, runId, RunKind.RESPONSE)).run();
         } catch (RuntimeException e) {
             // Nothing is kept of a response whose run could not be stored (and a record left by a
             // failing delete is never served: a response is found only with its run).

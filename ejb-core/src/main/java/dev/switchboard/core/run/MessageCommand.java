@@ -1,6 +1,7 @@
 package dev.switchboard.core.run;
 
 import dev.switchboard.core.idempotency.PayloadFingerprint;
+import dev.switchboard.persistence.run.RunKind;
 
 /**
  * A validated request to run a message in a thread's lane.
@@ -9,14 +10,15 @@ import dev.switchboard.core.idempotency.PayloadFingerprint;
  * @param externalUserKey jagc's optional end-user identity, stored only
  * @param idempotencyKey null when the client sent none
  * @param runId the run's id when the caller chose it (a response names its run before storing it), else null
+ * @param kind what the run is, by the door it came through
  */
 public record MessageCommand(String userKey, String source, String threadKey, String externalUserKey,
-        String text, String deliveryMode, String idempotencyKey, String runId) {
+        String text, String deliveryMode, String idempotencyKey, String runId, RunKind kind) {
 
-    /** A message whose run gets a fresh id. */
+    /** A client's message, whose run gets a fresh id. */
     public MessageCommand(String userKey, String source, String threadKey, String externalUserKey, String text,
             String deliveryMode, String idempotencyKey) {
-        this(userKey, source, threadKey, externalUserKey, text, deliveryMode, idempotencyKey, null);
+        this(userKey, source, threadKey, externalUserKey, text, deliveryMode, idempotencyKey, null, RunKind.MESSAGE);
     }
 
     public MessageCommand {
@@ -25,6 +27,9 @@ public record MessageCommand(String userKey, String source, String threadKey, St
         require(threadKey, "threadKey");
         require(text, "text");
         require(deliveryMode, "deliveryMode");
+        if (kind == null) {
+            throw new IllegalArgumentException("kind is required");
+        }
     }
 
     private static void require(String value, String name) {

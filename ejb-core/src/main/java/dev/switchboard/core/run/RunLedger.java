@@ -127,7 +127,7 @@ public class RunLedger {
         String fingerprint = command.fingerprint();
         RunRecord run = new RunRecord(command.runId() != null ? command.runId() : UUID.randomUUID().toString(),
                 threadId, seq, command.userKey(),
-                command.threadKey(), command.source(), command.externalUserKey(), command.deliveryMode(),
+                command.threadKey(), command.source(), command.kind(), command.externalUserKey(), command.deliveryMode(),
                 command.text(), fingerprint, now, turn.getTurnId(), null);
         if (startFor != null) {
             run.claim(startFor, now);

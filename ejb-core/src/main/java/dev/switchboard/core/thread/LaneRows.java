@@ -1,6 +1,7 @@
 package dev.switchboard.core.thread;
 
 import dev.switchboard.core.sql.Statements;
+import dev.switchboard.persistence.run.RunKind;
 import dev.switchboard.persistence.run.RunRecord;
 import dev.switchboard.persistence.run.RunState;
 import dev.switchboard.persistence.thread.DatabaseClock;
@@ -35,7 +36,7 @@ public class LaneRows {
     private static final String RUN_COLUMNS = "r.run_id, r.thread_id, r.thread_seq, r.user_key, r.thread_key,"
             + " r.source, r.state, r.input_text, r.delivery_mode, r.turn_id, r.attempt, r.crashes, r.claimed_by,"
             + " r.created_at, t.state, t.started_at, t.merged_into,"
-            + " (SELECT count(*) FROM runs o WHERE o.turn_id = r.turn_id), r.input_json";
+            + " (SELECT count(*) FROM runs o WHERE o.turn_id = r.turn_id), r.input_json, r.kind";
     /* The states as literals: on PostgreSQL a partial index holds only unfinished runs (V7), and
        only a literal predicate lets the planner use it. */
     private static final String UNFINISHED = "SELECT " + RUN_COLUMNS
@@ -53,12 +54,12 @@ public class LaneRows {
             + " lease_attempt = ?, next_seq = ? WHERE id = ?";
     private static final String INSERT_RUN = "INSERT INTO runs (run_id, thread_id, thread_seq, user_key, thread_key,"
             + " source, external_user_key, delivery_mode, state, input_text, input_json, turn_id, attempt, crashes,"
-            + " claimed_by, payload_hash, created_at, started_at, updated_at)"
-            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+            + " claimed_by, payload_hash, created_at, started_at, updated_at, kind)"
+            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
     private static final String INSERT_TURN = "INSERT INTO turns (turn_id, user_key, thread_id, thread_key, state,"
             + " started_at) VALUES (?, ?, ?, ?, ?, ?)";
     private static final String TURN = "SELECT t.user_key, t.thread_key, t.started_at, t.merged_into, r.run_id,"
-            + " r.source, r.created_at, r.state, r.error_code, r.error_message, r.output_json"
+            + " r.kind, r.created_at, r.state, r.error_code, r.error_message, r.output_json"
             + " FROM turns t LEFT JOIN runs r ON r.turn_id = t.turn_id WHERE t.turn_id = ? AND t.state = 'active'"
             + " ORDER BY r.thread_seq";
     private static final String END_TURN = "UPDATE turns SET state = ?, outcome = ?, message = ?, ended_at = ?"
@@ -115,14 +116,14 @@ public class LaneRows {
     public record LaneRun(String runId, long threadId, long threadSeq, String userKey, String threadKey,
             String source, RunState state, String inputText, String deliveryMode, String turnId, int attempt,
             int crashes, String claimedBy, long createdAt, boolean turnActive, long turnStartedAt,
-            String turnMergedInto, int turnRuns, String inputJson) {
+            String turnMergedInto, int turnRuns, String inputJson, RunKind kind) {
 
         /** A run started as it was added, the only run of a new turn that started at its creation. */
         public static LaneRun added(RunRecord run) {
             return new LaneRun(run.getRunId(), run.getThreadId(), run.getThreadSeq(), run.getUserKey(),
                     run.getThreadKey(), run.getSource(), run.getState(), run.getInputText(), run.getDeliveryMode(),
                     run.getTurnId(), run.getAttempt(), run.getCrashes(), run.getClaimedBy(), run.getCreatedAt(),
-                    run.getTurnId() != null, run.getCreatedAt(), null, 1, run.getInputJson());
+                    run.getTurnId() != null, run.getCreatedAt(), null, 1, run.getInputJson(), run.getKind());
         }
 
         public boolean isExecutingAttempt(int attempt) {
@@ -133,7 +134,7 @@ public class LaneRows {
         public LaneRun moved(RunState state, int attempt, int crashes, String claimedBy) {
             return new LaneRun(runId, threadId, threadSeq, userKey, threadKey, source, state, inputText,
                     deliveryMode, turnId, attempt, crashes, claimedBy, createdAt, turnActive, turnStartedAt,
-                    turnMergedInto, turnRuns, inputJson);
+                    turnMergedInto, turnRuns, inputJson, kind);
         }
     }
 
@@ -166,7 +167,7 @@ public class LaneRows {
     }
 
     /** What the turn's end needs of one of its runs. */
-    public record TurnRun(String runId, String source, long createdAt, RunState state, String errorCode,
+    public record TurnRun(String runId, RunKind kind, long createdAt, RunState state, String errorCode,
             String errorMessage, String outputJson) {
     }
 
@@ -228,6 +229,7 @@ public class LaneRows {
             s.setLong(17, run.getCreatedAt());
             Statements.setLong(s, 18, run.getStartedAt());
             s.setLong(19, run.getUpdatedAt());
+            s.setString(20, run.getKind().wire());
         }, "storing run " + run.getRunId());
     }
 
@@ -305,7 +307,7 @@ public class LaneRows {
         }
         List<Joined> rows = statements.query(TURN, s -> s.setString(1, turnId), rs -> new Joined(rs.getString(1),
                 rs.getString(2), rs.getLong(3), rs.getString(4), rs.getString(5) == null ? null
-                        : new TurnRun(rs.getString(5), rs.getString(6), rs.getLong(7), RunState.fromWire(rs.getString(8)),
+                        : new TurnRun(rs.getString(5), RunKind.fromWire(rs.getString(6)), rs.getLong(7), RunState.fromWire(rs.getString(8)),
                                 rs.getString(9), rs.getString(10), rs.getString(11))), "reading turn " + turnId);
         if (rows.isEmpty()) {
             return null;
@@ -333,7 +335,7 @@ public class LaneRows {
         }, rs -> new LaneRun(rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getString(4), rs.getString(5),
                 rs.getString(6), RunState.fromWire(rs.getString(7)), rs.getString(8), rs.getString(9), rs.getString(10),
                 rs.getInt(11), rs.getInt(12), rs.getString(13), rs.getLong(14), "active".equals(rs.getString(15)),
-                rs.getLong(16), rs.getString(17), rs.getInt(18), rs.getString(19)), "reading the lane of thread " + threadId);
+                rs.getLong(16), rs.getString(17), rs.getInt(18), rs.getString(19), RunKind.fromWire(rs.getString(20))), "reading the lane of thread " + threadId);
     }
 
     private static Lane lane(ResultSet rs) throws SQLException {

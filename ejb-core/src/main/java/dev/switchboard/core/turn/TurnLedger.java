@@ -75,12 +75,12 @@ public class TurnLedger {
     /** {@code turn/start}: a new turn with one run, queued in the thread's lane as {@code rule} admits it. */
     public Outcome start(String userKey, String threadKey, TurnInput input, String idempotencyKey, long threadId,
             String claimFor, TurnAdmission.Rule rule) {
-        return start(userKey, threadKey, input, idempotencyKey, threadId, claimFor, rule, SOURCE);
+        return start(userKey, threadKey, input, idempotencyKey, threadId, claimFor, rule, TurnDoor.RPC);
     }
 
-    /** As above, the run's source {@code source} (the server's own turns, such as a resumed tool loop). */
+    /** As above, through {@code door} (chat, or the server's own turns, such as a resumed tool loop). */
     public Outcome start(String userKey, String threadKey, TurnInput input, String idempotencyKey, long threadId,
-            String claimFor, TurnAdmission.Rule rule, String source) {
+            String claimFor, TurnAdmission.Rule rule, TurnDoor door) {
         ThreadRepository.Locked lane = repository.lock(threadId);
         ThreadRecord thread = lane.thread();
         String fingerprint = PayloadFingerprint.of(threadKey, input.toJson().toString(), "turn");
@@ -95,7 +95,7 @@ public class TurnLedger {
         for (TurnRecord older : active) {
             List<RunRecord> its = repository.runsOf(older.getTurnId());
             runs.put(older.getTurnId(), its);
-            facts.add(new TurnAdmission.Active(older.getTurnId(), hasStarted(its), cameThrough(its, source),
+            facts.add(new TurnAdmission.Active(older.getTurnId(), hasStarted(its), cameThrough(its, door),
                     () -> its.stream().map(TurnLedger::inputOf).toList()));
         }
         TurnAdmission admission = rule.decide(threadKey, facts, input);
@@ -118,7 +118,7 @@ public class TurnLedger {
         TurnInput full = admission.input();
         TurnRecord turn = new TurnRecord(turnId, userKey, threadId, threadKey, now);
         repository.add(turn);
-        RunRecord run = newRun(thread, turn, full, fingerprint, now, source);
+        RunRecord run = newRun(thread, turn, full, fingerprint, now, door);
         keys.remember(userKey, SOURCE, idempotencyKey, run.getRunId(), fingerprint, now);
         events.opened(TurnRef.of(turn), full.messages(), run.getRunId());
         opened.fire(new TurnOpened(userKey, threadKey, turnId, run.getRunId(), full.toJson(), now));
@@ -133,7 +133,7 @@ public class TurnLedger {
         TurnRecord turn = repository.turn(turnId);
         ThreadRecord thread = lane.thread();
         String fingerprint = PayloadFingerprint.of(turn.getThreadKey(), input.toJson().toString(), "steer");
-        RunRecord run = newRun(thread, turn, input, fingerprint, clock.millis(), SOURCE);
+        RunRecord run = newRun(thread, turn, input, fingerprint, clock.millis(), TurnDoor.RPC);
         events.queued(TurnRef.of(turn), input.messages(), run.getRunId());
         ClaimResult claim = claim(thread.getId(), claimFor);
         return new Outcome(TurnView.of(turn), thread.getId(), false, input.size(), claim, List.of(), 0);
@@ -197,12 +197,12 @@ public class TurnLedger {
     }
 
     /**
-     * Whether a turn's runs came through the door {@code source}: its first run's source (a turn
-     * steered over RPC is still the turn its first run opened). The server's own turns — a resumed
-     * tool loop, a compaction's summary — have sources no client door has.
+     * Whether a turn's runs came through {@code door}: its first run's kind (a turn steered over RPC
+     * is still the turn its first run opened). The server's own turns — a resumed tool loop, a
+     * compaction's summary — have kinds no client door has.
      */
-    private static boolean cameThrough(List<RunRecord> runs, String source) {
-        return !runs.isEmpty() && source.equals(runs.get(0).getSource());
+    private static boolean cameThrough(List<RunRecord> runs, TurnDoor door) {
+        return !runs.isEmpty() && door.kind() == runs.get(0).getKind();
     }
 
     /** A turn has started once any of its runs has left the queue. */
@@ -229,9 +229,9 @@ public class TurnLedger {
     }
 
     private RunRecord newRun(ThreadRecord thread, TurnRecord turn, TurnInput input, String fingerprint, long now,
-            String source) {
+            TurnDoor door) {
         RunRecord run = new RunRecord(UUID.randomUUID().toString(), thread.getId(), thread.takeNextSeq(),
-                turn.getUserKey(), turn.getThreadKey(), source, null, "followUp", input.text(), fingerprint, now,
+                turn.getUserKey(), turn.getThreadKey(), door.source(), door.kind(), null, "followUp", input.text(), fingerprint, now,
                 turn.getTurnId(), input.toJson().toString());
         repository.add(run);
         return run;

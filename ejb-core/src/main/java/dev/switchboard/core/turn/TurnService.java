@@ -38,15 +38,15 @@ public class TurnService {
 
     public TurnLedger.Outcome start(String userKey, String threadKey, TurnInput input, String idempotencyKey,
             TurnAdmission.Rule rule) {
-        return start(userKey, threadKey, input, idempotencyKey, rule, TurnLedger.SOURCE);
+        return start(userKey, threadKey, input, idempotencyKey, rule, TurnDoor.RPC);
     }
 
-    /** A turn whose run has the source {@code source}. */
+    /** A turn through {@code door}. */
     public TurnLedger.Outcome start(String userKey, String threadKey, TurnInput input, String idempotencyKey,
-            TurnAdmission.Rule rule, String source) {
+            TurnAdmission.Rule rule, TurnDoor door) {
         long threadId = threads.idOf(userKey, threadKey);
         TurnLedger.Outcome outcome = UniqueViolation.retryOnce(() -> lanes.admit(threadId,
-                claimFor -> ledger.start(userKey, threadKey, input, idempotencyKey, threadId, claimFor, rule, source),
+                claimFor -> ledger.start(userKey, threadKey, input, idempotencyKey, threadId, claimFor, rule, door),
                 TurnLedger.Outcome::claim));
         return settled(outcome);
     }

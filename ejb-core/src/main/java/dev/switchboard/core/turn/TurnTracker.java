@@ -76,7 +76,7 @@ public class TurnTracker implements LaneListener {
         }
         if (run.turnRuns() == 1) {
             settle(new LaneRows.ActiveTurn(run.turnId(), run.userKey(), run.threadKey(), run.turnStartedAt(),
-                    run.turnMergedInto(), List.of(new LaneRows.TurnRun(run.runId(), run.source(), run.createdAt(),
+                    run.turnMergedInto(), List.of(new LaneRows.TurnRun(run.runId(), run.kind(), run.createdAt(),
                             end.state(), end.errorCode(), end.errorMessage(), end.outputJson()))));
         } else {
             settle(rows.activeTurn(run.turnId()));
@@ -122,7 +122,7 @@ public class TurnTracker implements LaneListener {
         if (!turn.runs().isEmpty()) {
             LaneRows.TurnRun first = turn.runs().get(0);
             ended.fire(new TurnEnded(turnId, turn.userKey(), turn.threadKey(), outcome.outcome(), outcome.message(),
-                    first.runId(), first.source(), first.createdAt()));
+                    first.runId(), first.kind(), first.createdAt()));
         }
     }
 

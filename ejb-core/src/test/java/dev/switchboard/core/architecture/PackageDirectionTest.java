@@ -6,6 +6,8 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.tngtech.archunit.core.domain.JavaClass;
+import dev.switchboard.core.lane.Claim;
+import dev.switchboard.core.thread.LaneRows;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
@@ -20,9 +22,10 @@ import org.junit.jupiter.api.Test;
 /**
  * The direction of ejb-core's packages, so a reader sees where a message goes by the package it is
  * in: a package may use only packages on levels below its own, never its peers or anything above.
- * The lane is a generic durable queue (it tells listeners of run start and end through an
- * interface it owns); runs and turns are built on it; ingress hands events to runs; the chat
- * gateway applies the conversation rules with turns; the RPC methods sit on top.
+ * The lane is a generic durable queue: features plug in above it through interfaces it owns
+ * (preparing an execution, a run's end, sweeps, run start and end for turns); delegation, runs and
+ * turns are built on it; ingress hands events to runs; the chat gateway applies the conversation
+ * rules with turns; the RPC methods sit on top.
  */
 class PackageDirectionTest {
 
@@ -35,8 +38,8 @@ class PackageDirectionTest {
             List.of("ingress", "responses", "conversation"),
             List.of("turn"),
             List.of("run", "runtime"),
-            List.of("lane"),
             List.of("delegation"),
+            List.of("lane"),
             List.of("lifecycle", "thread"),
             List.of("idempotency", "notify", "engine", "user", "schema", "history", "credential"),
             List.of("clock", "input", "workspace"),
@@ -73,6 +76,34 @@ class PackageDirectionTest {
             }
         }
         architecture.check(CLASSES);
+    }
+
+    /**
+     * The lane learns no feature: what a run is ({@code Claim#kind}) is the features' business,
+     * and no feature's engine wrapper or setting is named in it. Above the layering (which already
+     * keeps it below them), this names the feature classes of lower packages too.
+     */
+    @Test
+    void theLaneKnowsNoFeature() {
+        noClasses().that().resideInAPackage(CORE + ".lane..").should().dependOnClassesThat()
+                .resideInAnyPackage(CORE + ".delegation..", CORE + ".workspace..", CORE + ".responses..",
+                        CORE + ".chat..", CORE + ".ingress..", CORE + ".history..", CORE + ".turn..", CORE + ".run..",
+                        CORE + ".conversation..", CORE + ".engine.tool..", CORE + ".engine.model..")
+                .orShould().dependOnClassesThat().haveSimpleNameStartingWith("Workspace")
+                .orShould().dependOnClassesThat().haveSimpleName("PathLedger")
+                .because("features plug in above the lane (ExecutionPreparation, RunEnding, LaneSweep)")
+                .check(CLASSES);
+    }
+
+    /**
+     * Features decide by a run's kind, set at ingest; its source is a label the lane carries, read
+     * by a feature only for a delegated call's agent.
+     */
+    @Test
+    void noFeatureDecidesByARunsSource() {
+        noClasses().that().resideOutsideOfPackages(CORE + ".lane..", CORE + ".delegation..").should()
+                .callMethod(Claim.class, "source").orShould().callMethod(LaneRows.LaneRun.class, "source")
+                .check(CLASSES);
     }
 
     @Test

@@ -1,5 +1,7 @@
 package dev.switchboard.core.lane;
 
+import dev.switchboard.persistence.run.RunKind;
+
 import dev.switchboard.core.thread.ThreadRuntime;
 
 import static org.junit.jupiter.api.Assertions.fail;
@@ -52,16 +54,16 @@ final class LaneFixture implements AutoCloseable {
 
     LaneFixture(int capacity) {
         slots = new LaneSlots(capacity);
-        runner = new LaneRunner(store, claim -> engine, OWNER, slots, Runnable::run, timers, nanos::get,
+        runner = new LaneRunner(store, claim -> new ExecutionPreparation.Prepared(engine, EngineInputs.NONE), OWNER, slots, Runnable::run, timers, nanos::get,
                 new LaneRunner.Timing(MARGIN_MS, 60_000, 5_000), id -> {
                     changed.add(id);
                     onChanged.accept(id);
-                }, Meters.none(), claim -> new EngineInputs(List::of, null), claim -> RunProgress.silent());
+                }, Meters.none(), claim -> RunProgress.silent());
         keeper = new LeaseKeeper(store, runner, OWNER, LEASE_MS, MARGIN_MS, nanos::get);
     }
 
     static Claim claim(String runId, long threadId, int attempt) {
-        return new Claim(runId, threadId, attempt, "u", "t" + threadId, "input of " + runId, "followUp", LEASE_MS, null, "api", ThreadRuntime.DEFAULT);
+        return new Claim(runId, threadId, attempt, "u", "t" + threadId, "input of " + runId, "followUp", LEASE_MS, null, "api", RunKind.MESSAGE, ThreadRuntime.DEFAULT);
     }
 
     static ClaimResult claimed(Claim claim) {

@@ -1,5 +1,7 @@
 package dev.switchboard.core.lane;
 
+import dev.switchboard.persistence.run.RunKind;
+
 import dev.switchboard.core.thread.ThreadRuntime;
 
 import static dev.switchboard.core.lane.LaneFixture.claim;
@@ -203,7 +205,7 @@ class LaneRunnerTest {
 
     @Test
     void anAdoptedClaimCountsItsDeadlineFromWhatIsLeftOfTheLease() {
-        Claim adopted = new Claim("r", 1, 1, "u", "t1", "x", "followUp", 500, null, "api", ThreadRuntime.DEFAULT);
+        Claim adopted = new Claim("r", 1, 1, "u", "t1", "x", "followUp", 500, null, "api", RunKind.MESSAGE, ThreadRuntime.DEFAULT);
         lane.admit(adopted);
         EngineRequest call = lane.engine.requests.get(adopted.key());
         lane.advanceMs(500 - LaneFixture.MARGIN_MS);

@@ -41,6 +41,10 @@ public class RunRecord {
     @Column(name = "source", nullable = false, updatable = false)
     private String source;
 
+    @Convert(converter = RunKindConverter.class)
+    @Column(name = "kind", nullable = false, updatable = false)
+    private RunKind kind;
+
     @Column(name = "external_user_key", updatable = false)
     private String externalUserKey;
 
@@ -98,15 +102,15 @@ public class RunRecord {
     }
 
     public RunRecord(String runId, long threadId, long threadSeq, String userKey, String threadKey,
-            String source, String externalUserKey, String deliveryMode, String inputText,
+            String source, RunKind kind, String externalUserKey, String deliveryMode, String inputText,
             String payloadHash, long now) {
-        this(runId, threadId, threadSeq, userKey, threadKey, source, externalUserKey, deliveryMode, inputText,
+        this(runId, threadId, threadSeq, userKey, threadKey, source, kind, externalUserKey, deliveryMode, inputText,
                 payloadHash, now, null, null);
     }
 
     /** A run of turn {@code turnId}; {@code inputJson} holds structured input items (or null). */
     public RunRecord(String runId, long threadId, long threadSeq, String userKey, String threadKey,
-            String source, String externalUserKey, String deliveryMode, String inputText,
+            String source, RunKind kind, String externalUserKey, String deliveryMode, String inputText,
             String payloadHash, long now, String turnId, String inputJson) {
         this.turnId = turnId;
         this.inputJson = inputJson;
@@ -116,6 +120,7 @@ public class RunRecord {
         this.userKey = userKey;
         this.threadKey = threadKey;
         this.source = source;
+        this.kind = java.util.Objects.requireNonNull(kind, "kind");
         this.externalUserKey = externalUserKey;
         this.deliveryMode = deliveryMode;
         this.inputText = inputText;
@@ -195,6 +200,10 @@ public class RunRecord {
 
     public String getSource() {
         return source;
+    }
+
+    public RunKind getKind() {
+        return kind;
     }
 
     public String getExternalUserKey() {

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class RunRecordTest {
 
     private static RunRecord newRun() {
-        return new RunRecord("r1", 7, 1, "local", "cli:default", "cli", null, "followUp", "ping", "hash", 1000);
+        return new RunRecord("r1", 7, 1, "local", "cli:default", "cli", RunKind.MESSAGE, null, "followUp", "ping", "hash", 1000);
     }
 
     @Test

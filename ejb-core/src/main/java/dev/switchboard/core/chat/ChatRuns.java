@@ -1,0 +1,30 @@
+package dev.switchboard.core.chat;
+
+import dev.switchboard.core.engine.ToolResumption;
+import dev.switchboard.core.lane.Claim;
+import dev.switchboard.core.lane.ExecutionPreparation;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.List;
+
+/**
+ * The chat gateway's own runs: a compaction's engine reads no conversation (its input is the
+ * transcript to summarise), and a resumed tool call's engine gets the paused call it resumes.
+ */
+@ApplicationScoped
+public class ChatRuns implements ExecutionPreparation {
+
+    @Override
+    public int order() {
+        return 300;
+    }
+
+    @Override
+    public Prepared prepare(Claim claim, Prepared prepared) {
+        return switch (claim.kind()) {
+            case COMPACTION -> prepared.withInputs(prepared.inputs().withHistory(List::of));
+            case RESUMPTION -> prepared.withInputs(prepared.inputs()
+                    .withResumption(ToolResumption.parse(claim.inputText()).orElse(null)));
+            default -> prepared;
+        };
+    }
+}

@@ -1,0 +1,31 @@
+package dev.switchboard.core.lane;
+
+import dev.switchboard.core.engine.AgentEngine;
+
+/**
+ * A feature's part in preparing a claimed run's execution: which engine runs it (a feature may wrap
+ * the engine its thread chose) and what that engine reads beyond the run's text. The lane starts
+ * from the thread's engine and {@link EngineInputs#NONE}, then applies every preparation in
+ * {@linkplain LaneFeature order}; each sees what the earlier ones made. Features decide by the claim's
+ * {@linkplain Claim#kind() kind}; the lane knows none of them.
+ *
+ * <p>Called on a lane worker as the execution starts, outside any transaction: a preparation reads
+ * the database only inside the suppliers it hands the engine.
+ */
+public interface ExecutionPreparation extends LaneFeature {
+
+    /** The execution of {@code claim} as this feature needs it, from {@code prepared} so far. */
+    Prepared prepare(Claim claim, Prepared prepared);
+
+    /** An execution being prepared: the engine that will run it and what that engine reads. */
+    record Prepared(AgentEngine engine, EngineInputs inputs) {
+
+        public Prepared withEngine(AgentEngine wrapped) {
+            return new Prepared(wrapped, inputs);
+        }
+
+        public Prepared withInputs(EngineInputs changed) {
+            return new Prepared(engine, changed);
+        }
+    }
+}
