@@ -42,6 +42,9 @@ import org.junit.jupiter.api.Test;
 class ChatIsolationIT {
 
     private static final int PORT = 9216;
+    /** The thread's cap on unfinished runs when a message arrives, and on chat messages waiting (small, to reach them). */
+    private static final int MAX_RUNS = 4;
+    private static final int MAX_CHAT = 3;
     private static final String ALICE = "alice-isolation-token-012345";
     private static final String BOB = "bob-isolation-token-0123456";
     private static final String SECRET = "eyes-only-for-alice";
@@ -68,6 +71,8 @@ class ChatIsolationIT {
         env.put("SWITCHBOARD_TOOLS_HTTP_GET_ALLOW", "http://127.0.0.1:" + model.getAddress().getPort() + "/api/");
         env.put("SWITCHBOARD_CHAT_TOOL_APPROVALS", "echo_tool=always");
         env.put("SWITCHBOARD_CHAT_TOOL_CREDENTIALS", "http_get=github");
+        env.put("SWITCHBOARD_LANES_MAX_QUEUED_RUNS", String.valueOf(MAX_RUNS)); // issue 37: caps by door
+        env.put("SWITCHBOARD_CHAT_MAX_QUEUED_MESSAGES", String.valueOf(MAX_CHAT));
         server = Instance.start("it-chat-isolation", PORT, env);
     }
 
@@ -252,6 +257,54 @@ class ChatIsolationIT {
         String alicesItems = get(server, ALICE, "/v1/threads/" + thread + "/items").body();
         assertFalse(alicesItems.contains(bobTag), alicesItems);
         assertFalse(get(server, BOB, "/v1/threads/" + thread + "/items").body().contains("api " + tag + "\""));
+    }
+
+    /**
+     * Issue 37: each door meets its thread's queue cap, set in one place. Behind a held chat turn,
+     * {@code POST /v1/messages} is refused once the thread holds {@link #MAX_RUNS} unfinished runs
+     * (alone or in a batch, which then stores nothing), a chat message once {@link #MAX_CHAT} wait;
+     * another thread is not affected, and every run acknowledged before the refusals still runs.
+     */
+    @Test
+    void eachDoorMeetsItsThreadsQueueCapAndWhatWasAcknowledgedStillRuns() throws Exception {
+        String tag = "caps-" + System.nanoTime();
+        String thread = threadOf(send(server, ALICE, "web", "caps-" + tag, "hold " + tag));
+        awaitAsked("hold " + tag);
+        List<String> acknowledged = new ArrayList<>();
+        for (int i = 1; i < MAX_RUNS; i++) {
+            acknowledged.add(postMessage(ALICE, thread, "api " + i + " " + tag));
+        }
+        Api.Reply full = post(ALICE, "/v1/messages", Json.createObjectBuilder().add("thread_key", thread)
+                .add("text", "one too many " + tag).build().toString());
+        assertEquals(429, full.status(), full.body());
+        assertEquals("queue_full", full.errorCode(), full.body());
+        assertEquals("the thread already holds " + MAX_RUNS + " unfinished runs; retry once some have finished",
+                full.json().getJsonObject("error").getString("message"));
+        Api.Reply batch = post(ALICE, "/v1/messages/batch", "{\"messages\":[{\"thread_key\":\"other-" + tag
+                + "\",\"text\":\"elsewhere " + tag + "\"},{\"thread_key\":\"" + thread + "\",\"text\":\"batched " + tag + "\"}]}");
+        assertEquals(429, batch.status(), batch.body());
+        assertTrue(batch.json().getJsonObject("error").getString("message").startsWith("messages[1]: "), batch.body());
+        String elsewhere = postMessage(ALICE, "other-" + tag, "elsewhere " + tag); // another thread's queue is its own
+
+        for (int i = 1; i <= MAX_CHAT; i++) {
+            Api.Reply waits = send(server, ALICE, "web", thread, "chat " + i + " " + tag);
+            assertEquals("queued", waits.json().getString("status"), waits.body());
+        }
+        Api.Reply chatFull = send(server, ALICE, "web", thread, "chat too many " + tag);
+        assertEquals(429, chatFull.status(), chatFull.body());
+        assertEquals("Message queue full (" + MAX_CHAT + "). Wait for the current turn to complete.",
+                chatFull.json().getJsonObject("error").getString("message"));
+        HOLDS.get(tag).countDown();
+
+        for (int i = 1; i < MAX_RUNS; i++) {
+            assertEquals("heard: api " + i + " " + tag, awaitRun(ALICE, acknowledged.get(i - 1)).getJsonObject("output")
+                    .getString("text"), "an acknowledged run is never dropped");
+        }
+        assertEquals("heard: elsewhere " + tag, awaitRun(ALICE, elsewhere).getJsonObject("output").getString("text"));
+        String chats = "chat 1 " + tag + "\nchat 2 " + tag + "\nchat 3 " + tag;
+        assertEquals("heard: " + chats, replyTo(ALICE, thread, chats));
+        List<String> asked = asked(tag);
+        assertFalse(asked.stream().anyMatch(t -> t.contains("too many") || t.contains("batched")), asked::toString);
     }
 
     // ------------------------------------------------------------------ issue 35, item 2: ids per user

@@ -5,7 +5,6 @@ import dev.switchboard.core.conversation.ApprovalAuthority;
 import dev.switchboard.core.conversation.Approvals;
 import dev.switchboard.core.conversation.InboundHooks;
 import dev.switchboard.core.conversation.PendingAuth;
-import dev.switchboard.core.conversation.PendingMessages;
 import dev.switchboard.core.conversation.SessionPruning;
 import dev.switchboard.core.conversation.Submission;
 import dev.switchboard.core.conversation.Submissions;
@@ -16,6 +15,7 @@ import dev.switchboard.core.engine.ToolResumption;
 import dev.switchboard.core.history.ContextWindow;
 import dev.switchboard.core.idempotency.UniqueViolation;
 import dev.switchboard.core.lifecycle.Lifecycle;
+import dev.switchboard.core.run.QueueCaps;
 import dev.switchboard.core.turn.TurnAdmission;
 import dev.switchboard.core.turn.TurnDoor;
 import dev.switchboard.core.turn.TurnInput;
@@ -52,9 +52,6 @@ public class ChatService {
 
     private static final Logger LOG = Logger.getLogger(ChatService.class.getName());
 
-    /** Spec §7.1's answer when the queue is full. */
-    static final String QUEUE_FULL = "Message queue full (" + PendingMessages.MAX
-            + "). Wait for the current turn to complete.";
     /** A compaction's summary: its input is the transcript to summarise. */
     static final TurnDoor COMPACTION = new TurnDoor(ContextWindow.SUMMARY_SOURCE, RunKind.COMPACTION);
     /** A paused tool call, resumed once approved or supplied with its credential. */
@@ -68,6 +65,9 @@ public class ChatService {
 
     @EJB
     ChatLedger ledger;
+
+    @Inject
+    QueueCaps caps;
 
     @Inject
     ChatRecords records;
@@ -230,8 +230,9 @@ public class ChatService {
         TurnInput input = TurnInput.of(List.of(Lifecycle.userMessage(text)));
         TurnLedger.Outcome outcome;
         try {
-            outcome = turns.start(userKey, threadId.toString(), input, null,
-                    TurnAdmission.queueing(PendingMessages.MAX, QUEUE_FULL), TurnDoor.CHAT);
+            int cap = caps.maxQueuedChatMessages();
+            outcome = turns.start(userKey, threadId.toString(), input, null, TurnAdmission.queueing(cap,
+                    "Message queue full (" + cap + "). Wait for the current turn to complete."), TurnDoor.CHAT); // spec §7.1
         } catch (TurnRejectedException e) {
             throw new ChatRejectedException(ChatRejectedException.Reason.QUEUE_FULL, e.getMessage());
         }

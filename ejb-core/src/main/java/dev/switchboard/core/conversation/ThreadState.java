@@ -34,7 +34,7 @@ public enum ThreadState {
     public enum InputHandling {
         /** A turn runs on it. */
         RUN_TURN,
-        /** It waits for the running turn (at most {@link PendingMessages#MAX}). */
+        /** It waits for the running turn (as many as the thread's queue cap lets wait). */
         QUEUE,
         /** The pending approval is shown again; the input is not kept. */
         REMIND_APPROVAL,

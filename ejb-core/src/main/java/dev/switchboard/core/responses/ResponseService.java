@@ -8,6 +8,7 @@ import dev.switchboard.core.history.ResponseRecords.ResponseRecord;
 import dev.switchboard.core.history.RunTexts;
 import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.run.MessageCommand;
+import dev.switchboard.core.run.QueueFullException;
 import dev.switchboard.persistence.run.RunKind;
 import dev.switchboard.core.run.RunService;
 import dev.switchboard.core.run.RunView;
@@ -194,6 +195,9 @@ public class ResponseService {
                 records.forget(record);
             } catch (RuntimeException alsoFailed) {
                 e.addSuppressed(alsoFailed);
+            }
+            if (e instanceof QueueFullException full) {
+                throw new ResponseError(429, "rate_limit_error", "queue_full", "", full.getMessage());
             }
             throw e;
         }

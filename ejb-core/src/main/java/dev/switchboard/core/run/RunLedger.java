@@ -46,6 +46,9 @@ public class RunLedger {
     @Inject
     InstanceClock clock;
 
+    @Inject
+    QueueCaps caps;
+
     /**
      * Stores the message as a queued run, or returns the run its idempotency key already names,
      * in plain JDBC ({@link LaneRows}). The thread row is locked first: it hands out the per-thread
@@ -61,7 +64,17 @@ public class RunLedger {
         if (replayed.isPresent()) {
             return replayed.get();
         }
-        LaneRows.LaneRun ahead = claimFor == null ? null : rows.head(threadId, 0);
+        int cap = caps.runsFor(command.kind());
+        LaneRows.LaneRun ahead;
+        if (cap < Integer.MAX_VALUE) { // one read for the cap and the head
+            LaneRows.CountedHead counted = rows.countedHead(threadId);
+            if (counted.unfinished() >= cap) {
+                throw new QueueFullException(cap);
+            }
+            ahead = claimFor == null ? null : counted.head();
+        } else {
+            ahead = claimFor == null ? null : rows.head(threadId, 0);
+        }
         LaneRows.Lane added = lane.advanced();
         boolean startsNow = claimFor != null && ahead == null && lanes.mayStartAdded(added, claimFor);
         RunRecord run = add(command, threadId, lane.nextSeq(), startsNow ? claimFor : null);
@@ -81,12 +94,14 @@ public class RunLedger {
      *
      * @param threadIds each command's thread id, by index
      * @throws IdempotencyConflictException naming the index of the first message whose key was used with another payload
+     * @throws QueueFullException naming the index of the first message that met its thread's queue cap
      */
     public List<IngestOutcome> ingestAll(List<MessageCommand> commands, List<Long> threadIds) {
         Map<Long, LaneRows.Lane> locked = new TreeMap<>();
         for (long threadId : new TreeSet<>(threadIds)) {
             locked.put(threadId, rows.lock(threadId));
         }
+        Map<Long, Integer> unfinished = new HashMap<>(); // per thread, of those whose messages meet a cap
         Map<Long, LaneRows.Lane> advanced = new HashMap<>();
         List<IngestOutcome> outcomes = new ArrayList<>(commands.size());
         for (int i = 0; i < commands.size(); i++) {
@@ -100,6 +115,14 @@ public class RunLedger {
                 }
             } catch (IdempotencyConflictException e) {
                 throw e.at(i);
+            }
+            int cap = caps.runsFor(command.kind());
+            if (cap < Integer.MAX_VALUE) {
+                int held = unfinished.computeIfAbsent(threadId, id -> rows.countedHead(id).unfinished());
+                if (held >= cap) {
+                    throw new QueueFullException(cap).at(i);
+                }
+                unfinished.put(threadId, held + 1);
             }
             LaneRows.Lane lane = advanced.getOrDefault(threadId, locked.get(threadId));
             RunRecord run = add(command, threadId, lane.nextSeq(), null);

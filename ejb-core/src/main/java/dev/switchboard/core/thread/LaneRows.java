@@ -44,6 +44,11 @@ public class LaneRows {
             + " WHERE r.thread_id = ? AND r.state IN ('queued', 'executing') AND r.thread_seq > ? ORDER BY r.thread_seq";
     private static final String HEAD = UNFINISHED + " FETCH FIRST 1 ROWS ONLY";
     private static final String HEAD_PAIR = UNFINISHED + " FETCH FIRST 2 ROWS ONLY";
+    /* The head and how many unfinished runs the lane holds, in one statement: the window counts
+       every unfinished row (the partial index's, bounded by the queue cap) before the limit. */
+    private static final String HEAD_COUNTED = "SELECT " + RUN_COLUMNS + ", count(*) OVER ()"
+            + " FROM runs r LEFT JOIN turns t ON t.turn_id = r.turn_id"
+            + " WHERE r.thread_id = ? AND r.state IN ('queued', 'executing') ORDER BY r.thread_seq FETCH FIRST 1 ROWS ONLY";
     private static final String START = "UPDATE runs SET state = 'executing', attempt = attempt + 1,"
             + " crashes = crashes + ?, claimed_by = ?, started_at = ?, updated_at = ? WHERE run_id = ? AND state = ?";
     private static final String END = "UPDATE runs SET state = ?, output_json = ?, error_code = ?, error_message = ?,"
@@ -239,6 +244,17 @@ public class LaneRows {
         return runs.isEmpty() ? null : runs.get(0);
     }
 
+    /** The lane's head (null when it holds no unfinished run) and how many unfinished runs it holds. */
+    public record CountedHead(LaneRun head, int unfinished) {
+    }
+
+    /** The lane's oldest unfinished run and the number of unfinished runs, for an ingest that checks a queue cap. */
+    public CountedHead countedHead(long threadId) {
+        List<CountedHead> rows = statements.query(HEAD_COUNTED, s -> s.setLong(1, threadId),
+                rs -> new CountedHead(laneRun(rs), rs.getInt(21)), "reading the lane of thread " + threadId);
+        return rows.isEmpty() ? new CountedHead(null, 0) : rows.get(0);
+    }
+
     /** The lane's two oldest unfinished runs: the head and the run behind it, for a finish and its chained claim. */
     public List<LaneRun> headPair(long threadId) {
         return unfinished(HEAD_PAIR, threadId, 0);
@@ -332,10 +348,14 @@ public class LaneRows {
         return statements.query(sql, s -> {
             s.setLong(1, threadId);
             s.setLong(2, afterSeq);
-        }, rs -> new LaneRun(rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getString(4), rs.getString(5),
+        }, LaneRows::laneRun, "reading the lane of thread " + threadId);
+    }
+
+    private static LaneRun laneRun(ResultSet rs) throws SQLException {
+        return new LaneRun(rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getString(4), rs.getString(5),
                 rs.getString(6), RunState.fromWire(rs.getString(7)), rs.getString(8), rs.getString(9), rs.getString(10),
                 rs.getInt(11), rs.getInt(12), rs.getString(13), rs.getLong(14), "active".equals(rs.getString(15)),
-                rs.getLong(16), rs.getString(17), rs.getInt(18), rs.getString(19), RunKind.fromWire(rs.getString(20))), "reading the lane of thread " + threadId);
+                rs.getLong(16), rs.getString(17), rs.getInt(18), rs.getString(19), RunKind.fromWire(rs.getString(20)));
     }
 
     private static Lane lane(ResultSet rs) throws SQLException {

@@ -1,5 +1,7 @@
 package dev.switchboard.core.turn;
 
+import dev.switchboard.core.run.QueueCaps;
+
 import dev.switchboard.core.idempotency.UniqueViolation;
 import dev.switchboard.core.lane.LaneController;
 import dev.switchboard.core.thread.ThreadDirectory;
@@ -30,10 +32,13 @@ public class TurnService {
     @Inject
     TurnSettings settings;
 
+    @Inject
+    QueueCaps caps;
+
     /** A turn admitted under the configured follow-up policy. */
     public TurnLedger.Outcome start(String userKey, String threadKey, TurnInput input, String idempotencyKey) {
         return start(userKey, threadKey, input, idempotencyKey,
-                TurnAdmission.of(settings.followupPolicy(), settings.maxQueuedTurns()));
+                TurnAdmission.of(settings.followupPolicy(), caps.maxQueuedTurns()));
     }
 
     public TurnLedger.Outcome start(String userKey, String threadKey, TurnInput input, String idempotencyKey,

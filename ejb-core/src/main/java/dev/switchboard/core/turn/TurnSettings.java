@@ -4,7 +4,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
-/** How turns share a busy thread, from MicroProfile Config. */
+/** How turns share a busy thread, from MicroProfile Config (how many may wait: {@link dev.switchboard.core.run.QueueCaps}). */
 @ApplicationScoped
 public class TurnSettings {
 
@@ -13,17 +13,7 @@ public class TurnSettings {
     @ConfigProperty(name = "switchboard.lanes.followup-policy", defaultValue = "followup")
     String followupPolicy;
 
-    /** Active turns a thread may hold (Holon's HOLON_SERVE_MAX_QUEUED_TURNS). */
-    @Inject
-    @ConfigProperty(name = "switchboard.lanes.max-queued-turns", defaultValue = "8")
-    int maxQueuedTurns;
-
     public TurnPolicy followupPolicy() {
         return TurnPolicy.parse(followupPolicy);
-    }
-
-    /** Invalid values (below 1) fall back to Holon's default, 8. */
-    public int maxQueuedTurns() {
-        return maxQueuedTurns >= 1 ? maxQueuedTurns : 8;
     }
 }

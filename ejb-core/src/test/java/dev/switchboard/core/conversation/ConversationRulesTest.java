@@ -7,42 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The queue of messages waiting for a turn, who may resolve an approval, and the auth prompt's
- * TTL (spec §3.2, §8.4, §9; upstream session.rs, §14.2).
+ * Who may resolve an approval, and the auth prompt's TTL (spec §8.4, §9; upstream session.rs,
+ * §14.2). The queue of messages waiting for a turn is {@code TurnAdmission.queueing}'s.
  */
 class ConversationRulesTest {
-
-    @Test
-    void tenMessagesWaitInOrderAndTheEleventhIsRefused() {
-        PendingMessages queue = new PendingMessages();
-        IntStream.range(0, 10).forEach(i -> assertTrue(queue.offer("m" + i)));
-        assertFalse(queue.offer("m10"));
-        assertEquals(Optional.of("m0"), queue.take());
-        assertTrue(queue.offer("m10"), "room again after one left");
-        assertEquals(10, queue.size());
-    }
-
-    @Test
-    void drainingMergesWithNewlinesAndARequeuedBatchComesFirst() {
-        PendingMessages queue = new PendingMessages();
-        assertEquals(Optional.empty(), queue.drain());
-        queue.offer("only");
-        assertEquals(Optional.of("only"), queue.drain());
-        queue.offer("queued-a");
-        queue.offer("queued-b");
-        assertEquals(Optional.of("queued-a\nqueued-b"), queue.drain());
-        assertTrue(queue.isEmpty());
-        IntStream.range(0, 10).forEach(i -> queue.offer("n" + i));
-        queue.requeueDrained("queued-a\nqueued-b");
-        assertEquals(11, queue.size(), "a requeued batch ignores the cap");
-        assertEquals(Optional.of("queued-a\nqueued-b"), queue.take());
-        assertEquals(List.of("n0", "n1"), queue.waiting().subList(0, 2));
-        assertEquals(List.of("x", "y"), new PendingMessages(List.of("x", "y")).waiting(), "a stored queue reads back");
-    }
 
     @Test
     void theSourceChannelOrATrustedOneMayResolveAnApproval() {
