@@ -11,7 +11,9 @@ import dev.switchboard.core.history.ThreadContexts;
 import dev.switchboard.core.history.ThreadItems;
 import dev.switchboard.core.thread.ThreadDirectory;
 import dev.switchboard.core.thread.ThreadWorkspaces;
+import dev.switchboard.core.thread.LaneRows;
 import dev.switchboard.core.thread.ThreadRepository;
+import dev.switchboard.core.thread.TurnRows;
 import dev.switchboard.core.turn.TurnQueries;
 import dev.switchboard.core.idempotency.UniqueViolation;
 import dev.switchboard.core.runtime.ServeRuntime;
@@ -64,6 +66,12 @@ public class ChatLedger {
 
     @Inject
     ThreadRepository threads;
+
+    @Inject
+    LaneRows lanes;
+
+    @Inject
+    TurnRows turns;
 
     @Inject
     ThreadItems items;
@@ -203,8 +211,8 @@ public class ChatLedger {
             return edit == ContextEdit.UNDO ? NOTHING_TO_UNDO : edit == ContextEdit.REDO ? NOTHING_TO_REDO : CLEARED;
         }
         long threadId = found.get();
-        threads.lock(threadId);
-        if (!threads.activeTurns(threadId).isEmpty()) {
+        lanes.lock(threadId);
+        if (turns.anyActive(threadId)) {
             throw new ChatRejectedException(ChatRejectedException.Reason.BUSY, BUSY);
         }
         long last = items.lastSeq(threadId);
@@ -276,8 +284,8 @@ public class ChatLedger {
             return automatic ? Optional.empty() : Optional.of(new CompactPlan(ChatCompaction.compacted(0, 0, 0, 0), null, 0));
         }
         long threadId = found.get();
-        threads.lock(threadId);
-        if (!threads.activeTurns(threadId).isEmpty()) {
+        lanes.lock(threadId);
+        if (turns.anyActive(threadId)) {
             if (automatic) {
                 return Optional.empty(); // the message waits for the running turn; its context is checked no more
             }

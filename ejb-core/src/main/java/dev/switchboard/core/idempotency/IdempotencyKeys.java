@@ -44,15 +44,17 @@ public class IdempotencyKeys {
     }
 
     /**
-     * Remembers {@code key} (if not null) for the run this transaction stored; the run's row is
-     * written first, since the record references it.
+     * Remembers {@code key} (if not null) for the run this transaction stored (in plain JDBC, on the
+     * same connection: its row is there already). Written now, not at commit: a first use of the
+     * key racing on another thread fails here, inside the caller's transaction, which
+     * {@link UniqueViolation#retryOnce} runs again to find the other's run.
      */
     public void remember(String userKey, String source, String key, String runId, String fingerprint, long now) {
         if (key == null) {
             return;
         }
-        em.flush(); // EclipseLink orders inserts by class, not by reference
         em.persist(new IngestRecord(new IngestRecord.Key(userKey, source, key), runId, fingerprint, now));
+        em.flush();
     }
 
     /** Forgets the keys of sources starting with {@code sourcePrefix} remembered before {@code before} (epoch ms). */

@@ -57,17 +57,6 @@ public class LaneHead {
     }
 
     /**
-     * As {@link #claim(LaneRows.Lane, String)}, for a transaction that changed the lane through the
-     * persistence context (its thread row locked there): those changes are written first, then the
-     * lane is read again.
-     */
-    public ClaimResult claimFlushed(long threadId, String owner) {
-        repository.flush();
-        LaneRows.Lane lane = rows.lock(threadId);
-        return lane == null ? ClaimResult.none() : claim(lane, owner);
-    }
-
-    /**
      * As {@link #claim(LaneRows.Lane, String)}, with the lane head already read in this
      * transaction (null: the lane holds no unfinished run).
      */

@@ -9,6 +9,7 @@ import dev.switchboard.core.lifecycle.TurnEvents;
 import dev.switchboard.core.lifecycle.TurnIds;
 import dev.switchboard.core.lifecycle.TurnRef;
 import dev.switchboard.core.thread.LaneRows;
+import dev.switchboard.core.thread.TurnRows;
 import dev.switchboard.core.thread.ThreadRepository;
 import dev.switchboard.persistence.run.RunRecord;
 import dev.switchboard.persistence.thread.ThreadRecord;
@@ -33,6 +34,9 @@ public class RunLedger {
 
     @Inject
     LaneRows rows;
+
+    @Inject
+    TurnRows turns;
 
     @Inject
     IdempotencyKeys keys;
@@ -155,15 +159,10 @@ public class RunLedger {
         if (startFor != null) {
             run.claim(startFor, now);
         }
-        rows.insert(turn);
+        turns.insert(turn);
         rows.insert(run);
         events.opened(TurnRef.of(turn), List.of(Lifecycle.userMessage(command.text())), run.getRunId());
         keys.remember(command.userKey(), command.source(), command.idempotencyKey(), run.getRunId(), fingerprint, now);
-        if (command.idempotencyKey() != null) {
-            // Written now, not at commit: a first use of the key racing on another thread fails here,
-            // inside the transaction RunService runs again (UniqueViolation.retryOnce).
-            repository.flush();
-        }
         return run;
     }
 

@@ -5,14 +5,12 @@ import dev.switchboard.persistence.run.RunKind;
 import dev.switchboard.persistence.run.RunRecord;
 import dev.switchboard.persistence.run.RunState;
 import dev.switchboard.persistence.thread.DatabaseClock;
-import dev.switchboard.persistence.turn.TurnRecord;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
-import java.util.Objects;
 import javax.sql.DataSource;
 
 /**
@@ -61,14 +59,6 @@ public class LaneRows {
             + " source, external_user_key, delivery_mode, state, input_text, input_json, turn_id, attempt, crashes,"
             + " claimed_by, payload_hash, created_at, started_at, updated_at, kind)"
             + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
-    private static final String INSERT_TURN = "INSERT INTO turns (turn_id, user_key, thread_id, thread_key, state,"
-            + " started_at) VALUES (?, ?, ?, ?, ?, ?)";
-    private static final String TURN = "SELECT t.user_key, t.thread_key, t.started_at, t.merged_into, r.run_id,"
-            + " r.kind, r.created_at, r.state, r.error_code, r.error_message, r.output_json"
-            + " FROM turns t LEFT JOIN runs r ON r.turn_id = t.turn_id WHERE t.turn_id = ? AND t.state = 'active'"
-            + " ORDER BY r.thread_seq";
-    private static final String END_TURN = "UPDATE turns SET state = ?, outcome = ?, message = ?, ended_at = ?"
-            + " WHERE turn_id = ? AND state = 'active'";
 
     @Resource(lookup = "jdbc/switchboard")
     DataSource dataSource;
@@ -164,16 +154,6 @@ public class LaneRows {
         public boolean isEngineResult() {
             return errorCode == null;
         }
-    }
-
-    /** An active turn with its runs in lane order. */
-    public record ActiveTurn(String turnId, String userKey, String threadKey, long startedAt, String mergedInto,
-            List<TurnRun> runs) {
-    }
-
-    /** What the turn's end needs of one of its runs. */
-    public record TurnRun(String runId, RunKind kind, long createdAt, RunState state, String errorCode,
-            String errorMessage, String outputJson) {
     }
 
     // --- threads ---
@@ -301,47 +281,6 @@ public class LaneRows {
             s.setString(2, runId);
             s.setInt(3, attempt);
         }, "queueing run " + runId + " again") == 1;
-    }
-
-    // --- turns ---
-
-    /** Inserts a new (active) turn, built as its entity; the persistence context never sees it. */
-    public void insert(TurnRecord turn) {
-        statements.update(INSERT_TURN, s -> {
-            s.setString(1, turn.getTurnId());
-            s.setString(2, turn.getUserKey());
-            s.setLong(3, turn.getThreadId());
-            s.setString(4, turn.getThreadKey());
-            s.setString(5, turn.getState());
-            s.setLong(6, turn.getStartedAt());
-        }, "storing turn " + turn.getTurnId());
-    }
-
-    /** The turn with its runs, if it is active; null otherwise. */
-    public ActiveTurn activeTurn(String turnId) {
-        record Joined(String userKey, String threadKey, long startedAt, String mergedInto, TurnRun run) {
-        }
-        List<Joined> rows = statements.query(TURN, s -> s.setString(1, turnId), rs -> new Joined(rs.getString(1),
-                rs.getString(2), rs.getLong(3), rs.getString(4), rs.getString(5) == null ? null
-                        : new TurnRun(rs.getString(5), RunKind.fromWire(rs.getString(6)), rs.getLong(7), RunState.fromWire(rs.getString(8)),
-                                rs.getString(9), rs.getString(10), rs.getString(11))), "reading turn " + turnId);
-        if (rows.isEmpty()) {
-            return null;
-        }
-        Joined turn = rows.get(0);
-        List<TurnRun> runs = rows.stream().map(Joined::run).filter(Objects::nonNull).toList();
-        return new ActiveTurn(turnId, turn.userKey(), turn.threadKey(), turn.startedAt(), turn.mergedInto(), runs);
-    }
-
-    /** Ends the active turn: {@code state} is {@code completed} or {@code interrupted}. */
-    public void endTurn(String turnId, String state, String outcome, String message, long now) {
-        statements.updateOne(END_TURN, s -> {
-            s.setString(1, state);
-            s.setString(2, outcome);
-            s.setString(3, message);
-            s.setLong(4, now);
-            s.setString(5, turnId);
-        }, "ending turn " + turnId);
     }
 
     private List<LaneRun> unfinished(String sql, long threadId, long afterSeq) {

@@ -31,10 +31,6 @@ public class ThreadRepository {
     @PersistenceContext(unitName = "switchboard")
     EntityManager em;
 
-    /** A thread row locked by the current transaction, and the database's time read with it (epoch ms). */
-    public record Locked(ThreadRecord thread, long dbNow) {
-    }
-
     // --- threads ---
 
     public Optional<ThreadRecord> thread(String userKey, String threadKey) {
@@ -60,22 +56,6 @@ public class ThreadRepository {
         em.persist(created);
         em.flush();
         return created;
-    }
-
-    /**
-     * Locks the thread row for the rest of the transaction — the lane lock — reading the
-     * database's clock with it; null when there is no such thread.
-     */
-    public Locked lock(long threadId) {
-        List<?> rows = em.createNamedQuery(ThreadRecord.LOCK)
-                .setParameter(1, threadId)
-                .getResultList();
-        return rows.isEmpty() ? null : locked(rows.get(0));
-    }
-
-    private static Locked locked(Object row) {
-        Object[] columns = (Object[]) row;
-        return new Locked((ThreadRecord) columns[0], ((Number) columns[1]).longValue());
     }
 
     /** The ids of the threads whose lease names {@code owner}, live or not. */
@@ -116,10 +96,6 @@ public class ThreadRepository {
         return em.find(RunRecord.class, runId);
     }
 
-    public void add(RunRecord run) {
-        em.persist(run);
-    }
-
     /** The lane's runs after {@code afterSeq} in lane order, up to {@code limit}. */
     public List<RunRecord> runsAfter(long threadId, long afterSeq, int limit) {
         return em.createNamedQuery(RunRecord.BY_THREAD_PAGE, RunRecord.class)
@@ -140,15 +116,6 @@ public class ThreadRepository {
 
     public TurnRecord turn(String turnId) {
         return em.find(TurnRecord.class, turnId);
-    }
-
-    public void add(TurnRecord turn) {
-        em.persist(turn);
-    }
-
-    /** Re-reads a turn read before its thread was locked. */
-    public void reread(TurnRecord turn) {
-        em.refresh(turn);
     }
 
     /** The thread's active turns, oldest first. */

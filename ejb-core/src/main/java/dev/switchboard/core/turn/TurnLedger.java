@@ -10,18 +10,17 @@ import dev.switchboard.core.lifecycle.TurnIds;
 import dev.switchboard.core.lifecycle.TurnOpened;
 import dev.switchboard.core.lifecycle.TurnRef;
 import dev.switchboard.core.runtime.ServeRuntime;
+import dev.switchboard.core.thread.LaneRows;
 import dev.switchboard.core.thread.ThreadRepository;
+import dev.switchboard.core.thread.TurnRows;
 import dev.switchboard.persistence.run.RunRecord;
 import dev.switchboard.persistence.run.RunState;
-import dev.switchboard.persistence.thread.ThreadRecord;
 import dev.switchboard.persistence.turn.TurnRecord;
 import jakarta.ejb.Stateless;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -42,6 +41,12 @@ public class TurnLedger {
 
     @Inject
     ThreadRepository repository;
+
+    @Inject
+    LaneRows rows;
+
+    @Inject
+    TurnRows turns;
 
     @Inject
     IdempotencyKeys keys;
@@ -81,62 +86,59 @@ public class TurnLedger {
     /** As above, through {@code door} (chat, or the server's own turns, such as a resumed tool loop). */
     public Outcome start(String userKey, String threadKey, TurnInput input, String idempotencyKey, long threadId,
             String claimFor, TurnAdmission.Rule rule, TurnDoor door) {
-        ThreadRepository.Locked lane = repository.lock(threadId);
-        ThreadRecord thread = lane.thread();
+        LaneRows.Lane lane = locked(threadId);
         String fingerprint = PayloadFingerprint.of(threadKey, input.toJson().toString(), "turn");
         var replayed = keys.replayOf(userKey, SOURCE, idempotencyKey, fingerprint);
         if (replayed.isPresent()) {
-            TurnRecord turn = repository.turn(repository.run(replayed.get()).getTurnId());
+            TurnRows.TurnRow turn = turns.read(repository.run(replayed.get()).getTurnId());
             return new Outcome(TurnView.of(turn), threadId, true, 0, ClaimResult.none(), List.of(), 0);
         }
-        List<TurnRecord> active = repository.activeTurns(threadId);
-        Map<String, List<RunRecord>> runs = new HashMap<>();
+        List<TurnRows.OpenTurn> active = turns.openOnThread(threadId);
         List<TurnAdmission.Active> facts = new ArrayList<>();
-        for (TurnRecord older : active) {
-            List<RunRecord> its = repository.runsOf(older.getTurnId());
-            runs.put(older.getTurnId(), its);
-            facts.add(new TurnAdmission.Active(older.getTurnId(), hasStarted(its), cameThrough(its, door),
-                    () -> its.stream().map(TurnLedger::inputOf).toList()));
+        for (TurnRows.OpenTurn older : active) {
+            facts.add(new TurnAdmission.Active(older.turnId(), hasStarted(older.runs()), cameThrough(older.runs(), door),
+                    () -> older.runs().stream().map(TurnLedger::inputOf).toList()));
         }
         TurnAdmission admission = rule.decide(threadKey, facts, input);
         runtime.turnStarting(userKey, threadKey);
         String turnId = TurnIds.turnId();
         List<String> stopped = new ArrayList<>();
         long now = clock.millis();
-        for (TurnRecord older : active) {
-            List<RunRecord> its = runs.get(older.getTurnId());
-            if (admission.superseded().contains(older.getTurnId())) {
-                its.forEach(run -> run.fail("superseded", admission.reason(), now));
+        for (TurnRows.OpenTurn older : active) {
+            if (admission.superseded().contains(older.turnId())) {
+                skip(older.runs(), admission.reason(), now);
                 if (admission.merged()) {
-                    older.mergeInto(turnId);
+                    turns.mergeInto(older.turnId(), turnId);
                 }
-                tracker.settle(older);
-            } else if (admission.interrupted().contains(older.getTurnId())) {
-                stopped.addAll(interrupt(thread, older, its, admission.reason(), now));
+                tracker.settle(older.turnId());
+            } else if (admission.interrupted().contains(older.turnId())) {
+                lane = interrupt(lane, new TurnRef(older.turnId(), older.userKey(), older.threadKey(), older.startedAt()),
+                        older.runs(), admission.reason(), now, stopped);
             }
         }
         TurnInput full = admission.input();
         TurnRecord turn = new TurnRecord(turnId, userKey, threadId, threadKey, now);
-        repository.add(turn);
-        RunRecord run = newRun(thread, turn, full, fingerprint, now, door);
+        turns.insert(turn);
+        RunRecord run = newRun(lane, turn, full, fingerprint, now, door);
         keys.remember(userKey, SOURCE, idempotencyKey, run.getRunId(), fingerprint, now);
         events.opened(TurnRef.of(turn), full.messages(), run.getRunId());
         opened.fire(new TurnOpened(userKey, threadKey, turnId, run.getRunId(), full.toJson(), now));
-        ClaimResult claim = claim(threadId, claimFor);
+        ClaimResult claim = claim(lane.advanced(), claimFor);
         int waitingFor = active.size() - admission.superseded().size() - admission.interrupted().size();
         return new Outcome(TurnView.of(turn), threadId, false, full.size(), claim, stopped, waitingFor);
     }
 
     /** {@code turn/steer}: another run under the same turn, queued behind the lane's current work. */
     public Outcome steer(String userKey, String turnId, TurnInput input, String claimFor) {
-        ThreadRepository.Locked lane = lockedActiveTurn(userKey, turnId);
-        TurnRecord turn = repository.turn(turnId);
-        ThreadRecord thread = lane.thread();
-        String fingerprint = PayloadFingerprint.of(turn.getThreadKey(), input.toJson().toString(), "steer");
-        RunRecord run = newRun(thread, turn, input, fingerprint, clock.millis(), TurnDoor.RPC);
-        events.queued(TurnRef.of(turn), input.messages(), run.getRunId());
-        ClaimResult claim = claim(thread.getId(), claimFor);
-        return new Outcome(TurnView.of(turn), thread.getId(), false, input.size(), claim, List.of(), 0);
+        Locked locked = lockedActiveTurn(userKey, turnId);
+        TurnRows.TurnRow turn = locked.turn();
+        LaneRows.Lane lane = locked.lane();
+        TurnRef ref = refOf(turn);
+        String fingerprint = PayloadFingerprint.of(turn.threadKey(), input.toJson().toString(), "steer");
+        RunRecord run = newRun(lane, ref, input, fingerprint, clock.millis(), TurnDoor.RPC);
+        events.queued(ref, input.messages(), run.getRunId());
+        ClaimResult claim = claim(lane.advanced(), claimFor);
+        return new Outcome(TurnView.of(turn), turn.threadId(), false, input.size(), claim, List.of(), 0);
     }
 
     /**
@@ -145,24 +147,24 @@ public class TurnLedger {
      * the turn was running, the lane's turns that have not started are skipped too, as in Holon.
      */
     public Outcome interrupt(String userKey, String turnId, String message) {
-        ThreadRepository.Locked lane = lockedActiveTurn(userKey, turnId);
-        TurnRecord turn = repository.turn(turnId);
-        ThreadRecord thread = lane.thread();
+        Locked locked = lockedActiveTurn(userKey, turnId);
+        TurnRows.TurnRow turn = locked.turn();
+        long threadId = turn.threadId();
+        LaneRows.Lane lane = locked.lane();
         long now = clock.millis();
-        List<RunRecord> runs = repository.runsOf(turnId);
-        boolean wasRunning = runs.stream().anyMatch(r -> r.getState() == RunState.EXECUTING);
-        List<String> stopped = interrupt(thread, turn, runs, message, now);
+        List<TurnRows.TurnRunInput> runs = turns.runsOf(turnId);
+        boolean wasRunning = runs.stream().anyMatch(r -> r.state() == RunState.EXECUTING);
+        List<String> stopped = new ArrayList<>();
+        interrupt(lane, refOf(turn), runs, message, now, stopped);
         if (wasRunning) {
-            for (TurnRecord other : repository.activeTurns(thread.getId())) {
-                List<RunRecord> otherRuns = repository.runsOf(other.getTurnId());
-                if (!hasStarted(otherRuns)) {
-                    otherRuns.forEach(r -> r.fail("superseded", USER_INTERRUPT, now));
-                    tracker.settle(other);
+            for (TurnRows.OpenTurn other : turns.openOnThread(threadId)) {
+                if (!hasStarted(other.runs())) {
+                    skip(other.runs(), USER_INTERRUPT, now);
+                    tracker.settle(other.turnId());
                 }
             }
         }
-        repository.flush();
-        return new Outcome(TurnView.of(turn), thread.getId(), false, 0, ClaimResult.none(), stopped, 0);
+        return new Outcome(TurnView.of(turns.read(turnId)), threadId, false, 0, ClaimResult.none(), stopped, 0);
     }
 
     /** Holon's untargeted {@code turn/interrupt}: pauses the runtime; returns the fresh turn id reported. */
@@ -176,24 +178,39 @@ public class TurnLedger {
         return turnId;
     }
 
-    private List<String> interrupt(ThreadRecord thread, TurnRecord turn, List<RunRecord> runs, String message,
-            long now) {
-        events.progress(TurnRef.of(turn), "cancel_requested", message, null);
-        List<String> stopped = new ArrayList<>();
-        for (RunRecord run : runs) {
-            if (run.getState().isTerminal()) {
+    /**
+     * Ends the turn's unfinished runs {@code interrupted}, adding the executing ones to
+     * {@code stopped}; an executing run that holds the lane's lease releases it. Returns the lane as
+     * it is then.
+     */
+    private LaneRows.Lane interrupt(LaneRows.Lane lane, TurnRef turn, List<TurnRows.TurnRunInput> runs, String message,
+            long now, List<String> stopped) {
+        events.progress(turn, "cancel_requested", message, null);
+        LaneRows.Lane current = lane;
+        for (TurnRows.TurnRunInput run : runs) {
+            if (run.state().isTerminal()) {
                 continue;
             }
-            if (run.getState() == RunState.EXECUTING) {
-                stopped.add(run.getRunId());
-                if (run.getRunId().equals(thread.getLeaseRunId())) {
-                    thread.releaseLease();
+            if (run.state() == RunState.EXECUTING) {
+                stopped.add(run.runId());
+                if (run.runId().equals(current.leaseRunId())) {
+                    current = current.released();
+                    rows.write(current);
                 }
             }
-            run.fail("interrupted", message, now);
+            rows.end(run.runId(), LaneRows.RunEnd.failed("interrupted", message), now);
         }
-        tracker.settle(turn);
-        return stopped;
+        tracker.settle(turn.turnId());
+        return current;
+    }
+
+    /** Skips the runs of a turn that has not started: they end {@code superseded}. */
+    private void skip(List<TurnRows.TurnRunInput> runs, String reason, long now) {
+        for (TurnRows.TurnRunInput run : runs) {
+            if (!run.state().isTerminal()) {
+                rows.end(run.runId(), LaneRows.RunEnd.failed("superseded", reason), now);
+            }
+        }
     }
 
     /**
@@ -201,25 +218,38 @@ public class TurnLedger {
      * is still the turn its first run opened). The server's own turns — a resumed tool loop, a
      * compaction's summary — have kinds no client door has.
      */
-    private static boolean cameThrough(List<RunRecord> runs, TurnDoor door) {
-        return !runs.isEmpty() && door.kind() == runs.get(0).getKind();
+    private static boolean cameThrough(List<TurnRows.TurnRunInput> runs, TurnDoor door) {
+        return !runs.isEmpty() && door.kind() == runs.get(0).kind();
     }
 
     /** A turn has started once any of its runs has left the queue. */
-    private static boolean hasStarted(List<RunRecord> runs) {
-        return runs.stream().anyMatch(r -> r.getState() != RunState.QUEUED);
+    private static boolean hasStarted(List<TurnRows.TurnRunInput> runs) {
+        return runs.stream().anyMatch(r -> r.state() != RunState.QUEUED);
     }
 
-    /** Locks the lane of the user's active turn {@code turnId} (then re-reads the turn under the lock). */
-    private ThreadRepository.Locked lockedActiveTurn(String userKey, String turnId) {
-        TurnRecord turn = repository.turn(turnId);
-        if (turn == null || !turn.getUserKey().equals(userKey)) {
+    /** The user's active turn and its lane, locked. */
+    private record Locked(TurnRows.TurnRow turn, LaneRows.Lane lane) {
+    }
+
+    /** Locks the lane of the user's active turn {@code turnId}, then reads the turn again under the lock. */
+    private Locked lockedActiveTurn(String userKey, String turnId) {
+        TurnRows.TurnRow read = turns.read(turnId);
+        if (read == null || !read.userKey().equals(userKey)) {
             throw notActive();
         }
-        ThreadRepository.Locked lane = repository.lock(turn.getThreadId());
-        repository.reread(turn);
+        LaneRows.Lane lane = locked(read.threadId());
+        TurnRows.TurnRow turn = turns.read(turnId); // it may have ended before the lock was taken
         if (!turn.isActive()) {
             throw notActive();
+        }
+        return new Locked(turn, lane);
+    }
+
+    /** Locks the lane (a thread id comes from a thread or turn that exists; threads with turns are never deleted). */
+    private LaneRows.Lane locked(long threadId) {
+        LaneRows.Lane lane = rows.lock(threadId);
+        if (lane == null) {
+            throw new IllegalStateException("thread " + threadId + " is gone");
         }
         return lane;
     }
@@ -228,25 +258,32 @@ public class TurnLedger {
         return new TurnRejectedException(TurnRejectedException.Reason.NOT_ACTIVE, "turn_id is not active");
     }
 
-    private RunRecord newRun(ThreadRecord thread, TurnRecord turn, TurnInput input, String fingerprint, long now,
+    private static TurnRef refOf(TurnRows.TurnRow turn) {
+        return new TurnRef(turn.turnId(), turn.userKey(), turn.threadKey(), turn.startedAt());
+    }
+
+    private RunRecord newRun(LaneRows.Lane lane, TurnRecord turn, TurnInput input, String fingerprint, long now,
             TurnDoor door) {
-        RunRecord run = new RunRecord(UUID.randomUUID().toString(), thread.getId(), thread.takeNextSeq(),
-                turn.getUserKey(), turn.getThreadKey(), door.source(), door.kind(), null, "followUp", input.text(), fingerprint, now,
-                turn.getTurnId(), input.toJson().toString());
-        repository.add(run);
+        return newRun(lane, TurnRef.of(turn), input, fingerprint, now, door);
+    }
+
+    /** Inserts the turn's new run as the lane's next (the caller writes the advanced lane). */
+    private RunRecord newRun(LaneRows.Lane lane, TurnRef turn, TurnInput input, String fingerprint, long now,
+            TurnDoor door) {
+        RunRecord run = new RunRecord(UUID.randomUUID().toString(), lane.threadId(), lane.nextSeq(),
+                turn.userKey(), turn.threadKey(), door.source(), door.kind(), null, "followUp", input.text(), fingerprint,
+                now, turn.turnId(), input.toJson().toString());
+        rows.insert(run);
         return run;
     }
 
-    /** Writes this transaction's changes, then claims the lane for {@code claimFor} (if any). */
-    private ClaimResult claim(long threadId, String claimFor) {
-        if (claimFor == null) {
-            repository.flush();
-            return ClaimResult.none();
-        }
-        return lanes.claimFlushed(threadId, claimFor);
+    /** Writes the lane as advanced by the new run, then claims it for {@code claimFor} (if any). */
+    private ClaimResult claim(LaneRows.Lane advanced, String claimFor) {
+        rows.write(advanced);
+        return claimFor == null ? ClaimResult.none() : lanes.claim(advanced, claimFor);
     }
 
-    static TurnInput inputOf(RunRecord run) {
-        return TurnInput.stored(run.getInputJson(), run.getInputText());
+    static TurnInput inputOf(TurnRows.TurnRunInput run) {
+        return TurnInput.stored(run.inputJson(), run.inputText());
     }
 }

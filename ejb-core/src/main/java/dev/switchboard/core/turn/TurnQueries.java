@@ -105,7 +105,7 @@ public class TurnQueries {
     private Conversation conversation(List<RunRecord> runs) {
         List<TurnItem> items = new ArrayList<>();
         for (RunRecord run : runs) {
-            List<jakarta.json.JsonObject> input = TurnLedger.inputOf(run).messages();
+            List<jakarta.json.JsonObject> input = TurnInput.stored(run.getInputJson(), run.getInputText()).messages();
             for (int i = 0; i < input.size(); i++) {
                 items.add(new TurnItem(run.getRunId() + ":in:" + i, run.getRunId(), run.getTurnId(),
                         input.get(i).getString("role", "user"), "completed", input.get(i)));

@@ -9,7 +9,7 @@ import dev.switchboard.core.lifecycle.TurnEnded;
 import dev.switchboard.core.lifecycle.TurnEvents;
 import dev.switchboard.core.lifecycle.TurnRef;
 import dev.switchboard.core.thread.LaneRows;
-import dev.switchboard.core.thread.ThreadRepository;
+import dev.switchboard.core.thread.TurnRows;
 import dev.switchboard.persistence.run.RunState;
 import dev.switchboard.persistence.turn.TurnRecord;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -25,16 +25,13 @@ import java.util.Optional;
  * input and reply to the thread's history ({@link ThreadItems}), and the turn
  * ends — exactly once — when its last run ends, as {@link TurnOutcome} decides; then
  * {@link TurnEnded} is fired in the same transaction. The lanes call it as their {@link LaneListener};
- * it reads and writes the turn through {@link LaneRows}, the lanes' own statements.
+ * it reads and writes the turn through {@link TurnRows}, on the lane's connection.
  */
 @ApplicationScoped
 public class TurnTracker implements LaneListener {
 
     @Inject
-    LaneRows rows;
-
-    @Inject
-    ThreadRepository repository;
+    TurnRows turns;
 
     @Inject
     TurnEvents events;
@@ -75,29 +72,21 @@ public class TurnTracker implements LaneListener {
                     ConversationItems.steps(end.outputJson()), reply), clock.millis());
         }
         if (run.turnRuns() == 1) {
-            settle(new LaneRows.ActiveTurn(run.turnId(), run.userKey(), run.threadKey(), run.turnStartedAt(),
-                    run.turnMergedInto(), List.of(new LaneRows.TurnRun(run.runId(), run.kind(), run.createdAt(),
+            settle(new TurnRows.ActiveTurn(run.turnId(), run.userKey(), run.threadKey(), run.turnStartedAt(),
+                    run.turnMergedInto(), List.of(new TurnRows.TurnRun(run.runId(), run.kind(), run.createdAt(),
                             end.state(), end.errorCode(), end.errorMessage(), end.outputJson()))));
         } else {
-            settle(rows.activeTurn(run.turnId()));
+            settle(turns.activeTurn(run.turnId()));
         }
     }
 
-    /**
-     * Ends the turn if none of its runs is unfinished, for a caller that changed it and its runs
-     * through the persistence context: they are written first, and the entity is read again after.
-     */
-    public void settle(TurnRecord turn) {
-        if (!turn.isActive()) {
-            return;
-        }
-        repository.flush();
-        settle(rows.activeTurn(turn.getTurnId()));
-        repository.reread(turn);
+    /** Ends the turn, if it is active and none of its runs is unfinished (a turn call changed its runs). */
+    public void settle(String turnId) {
+        settle(turns.activeTurn(turnId));
     }
 
     /** Ends the turn (null: not active) if none of its runs is unfinished. */
-    private void settle(LaneRows.ActiveTurn turn) {
+    private void settle(TurnRows.ActiveTurn turn) {
         if (turn == null) {
             return;
         }
@@ -111,7 +100,7 @@ public class TurnTracker implements LaneListener {
         }
         TurnOutcome outcome = ending.get();
         Instant now = clock.now();
-        rows.endTurn(turnId, outcome.isCompleted() ? TurnRecord.COMPLETED : TurnRecord.INTERRUPTED,
+        turns.end(turnId, outcome.isCompleted() ? TurnRecord.COMPLETED : TurnRecord.INTERRUPTED,
                 outcome.outcome(), outcome.message(), now.toEpochMilli());
         TurnRef ref = new TurnRef(turnId, turn.userKey(), turn.threadKey(), turn.startedAt());
         if (outcome.isCompleted()) {
@@ -120,7 +109,7 @@ public class TurnTracker implements LaneListener {
             events.interrupted(ref, now, outcome.outcome(), outcome.message(), turn.mergedInto());
         }
         if (!turn.runs().isEmpty()) {
-            LaneRows.TurnRun first = turn.runs().get(0);
+            TurnRows.TurnRun first = turn.runs().get(0);
             ended.fire(new TurnEnded(turnId, turn.userKey(), turn.threadKey(), outcome.outcome(), outcome.message(),
                     first.runId(), first.kind(), first.createdAt()));
         }

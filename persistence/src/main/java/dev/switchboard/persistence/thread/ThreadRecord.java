@@ -1,38 +1,21 @@
 package dev.switchboard.persistence.thread;
 
 import jakarta.persistence.Column;
-import jakarta.persistence.ColumnResult;
-import jakarta.persistence.EntityResult;
 import jakarta.persistence.Entity;
 import jakarta.persistence.GeneratedValue;
 import jakarta.persistence.GenerationType;
 import jakarta.persistence.Id;
-import jakarta.persistence.NamedNativeQuery;
 import jakarta.persistence.NamedQuery;
-import jakarta.persistence.QueryHint;
 import jakarta.persistence.SequenceGenerator;
-import jakarta.persistence.SqlResultSetMapping;
 import jakarta.persistence.Table;
 
 @Entity
 @Table(name = "threads")
 @NamedQuery(name = ThreadRecord.BY_KEY,
         query = "SELECT t FROM ThreadRecord t WHERE t.userKey = :userKey AND t.threadKey = :threadKey")
-/* A thread row with the database's clock beside it: the lane lock (core's ThreadRepository). Named,
-   with its hint in the definition, so that EclipseLink prepares it once, not on every lock; a copy
-   read earlier in the transaction is not the locked row, hence the refresh. */
-@SqlResultSetMapping(name = ThreadRecord.WITH_DB_NOW,
-        entities = @EntityResult(entityClass = ThreadRecord.class),
-        columns = @ColumnResult(name = "db_now", type = Long.class))
-@NamedNativeQuery(name = ThreadRecord.LOCK, resultSetMapping = ThreadRecord.WITH_DB_NOW,
-        hints = @QueryHint(name = "eclipselink.refresh", value = "true"),
-        query = "SELECT t.*, " + DatabaseClock.NOW_MS + " AS db_now FROM threads t WHERE t.id = ? FOR UPDATE")
 public class ThreadRecord {
 
     public static final String BY_KEY = "ThreadRecord.byKey";
-    public static final String WITH_DB_NOW = "ThreadRecord.withDbNow";
-    /** Locks thread {@code ?1} for the transaction: the thread and the database's time, epoch ms. */
-    public static final String LOCK = "ThreadRecord.lock";
 
     @Id
     @SequenceGenerator(name = "threadIdSeq", sequenceName = "thread_id_seq", allocationSize = 50)
