@@ -148,36 +148,6 @@ public class RunRecord {
         return attempt;
     }
 
-    /** Returns an executing attempt to the head of its lane: handed back by its owner (not a crash). */
-    public void requeue(long now) {
-        moveTo(RunState.QUEUED, now);
-        claimedBy = null;
-    }
-
-    public void succeed(String outputJson, long now) {
-        moveTo(RunState.SUCCEEDED, now);
-        this.outputJson = outputJson;
-        this.errorMessage = null;
-        this.finishedAt = now;
-    }
-
-    public void fail(String errorMessage, long now) {
-        fail(null, errorMessage, now);
-    }
-
-    /** Fails the run with a machine-readable reason (e.g. {@code cancelled}) as well as a message. */
-    public void fail(String errorCode, String errorMessage, long now) {
-        moveTo(RunState.FAILED, now);
-        this.errorCode = errorCode;
-        this.errorMessage = errorMessage;
-        this.finishedAt = now;
-    }
-
-    /** True while {@code attempt} is this run's current, executing attempt (the fence check). */
-    public boolean isExecutingAttempt(int attempt) {
-        return state == RunState.EXECUTING && this.attempt == attempt;
-    }
-
     public String getRunId() {
         return runId;
     }
