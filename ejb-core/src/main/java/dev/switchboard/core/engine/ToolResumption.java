@@ -20,8 +20,8 @@ import java.util.Optional;
  * <p>{@code recheck}: the loop waited for the user's credential, which is now given — every call
  * left is put to {@link ToolApprovals} again (it may yet wait for a person), then the loop goes on.
  *
- * <p>Only the server makes such runs (their source is {@link #SOURCE}, which no API accepts), so
- * no message can pose as an approval.
+ * <p>Only the server makes such runs (their kind is {@code resumption}, and their source
+ * {@link #SOURCE}, which no API accepts), so no message can pose as an approval.
  */
 public record ToolResumption(String requestId, List<JsonObject> calls, boolean approved, boolean always,
         String rejection, boolean recheck) {
