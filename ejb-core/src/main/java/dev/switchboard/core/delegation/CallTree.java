@@ -21,11 +21,11 @@ public final class CallTree {
     }
 
     /**
-     * @param paths the tree's paths, root first ({@link PathLedger#tree})
+     * @param paths the tree's paths, root first ({@link PathReads#tree})
      * @param slotsOf the call slots a path's run made
      */
-    public static JsonObject of(String runId, List<PathLedger.PathRow> paths,
-            Function<String, List<PathLedger.SlotRow>> slotsOf, boolean readable) {
+    public static JsonObject of(String runId, List<PathRegistry.PathRow> paths,
+            Function<String, List<CallSlots.SlotRow>> slotsOf, boolean readable) {
         JsonObjectBuilder tree = Jsons.createObjectBuilder().add("run_id", runId);
         if (paths.isEmpty()) {
             return tree.add("delegated", false).add("nodes", JsonValue.EMPTY_JSON_ARRAY).build();
@@ -35,7 +35,7 @@ public final class CallTree {
         }
         tree.add("delegated", true).add("hops", paths.get(0).hops());
         JsonArrayBuilder nodes = Jsons.createArrayBuilder();
-        for (PathLedger.PathRow p : paths) {
+        for (PathRegistry.PathRow p : paths) {
             JsonObjectBuilder node = Jsons.createObjectBuilder().add("path_id", p.uuid())
                     .add("parent_path_id", p.parentUuid() == null ? JsonValue.NULL : Jsons.createValue(p.parentUuid()))
                     .add("depth", p.depth())
@@ -53,7 +53,7 @@ public final class CallTree {
             }
             if (p.depth() > 0) {
                 JsonArrayBuilder calls = Jsons.createArrayBuilder();
-                for (PathLedger.SlotRow s : slotsOf.apply(p.runId())) {
+                for (CallSlots.SlotRow s : slotsOf.apply(p.runId())) {
                     if (s.callerUuid().equals(p.uuid())) {
                         calls.add(call(s));
                     }
@@ -65,7 +65,7 @@ public final class CallTree {
         return tree.add("nodes", nodes).build();
     }
 
-    private static JsonObject call(PathLedger.SlotRow s) {
+    private static JsonObject call(CallSlots.SlotRow s) {
         return Jsons.createObjectBuilder().add("call", s.callIndex()).add("to", s.to())
                 .add("path_id", s.childUuid() == null ? JsonValue.NULL : Jsons.createValue(s.childUuid()))
                 .add("status", s.status())

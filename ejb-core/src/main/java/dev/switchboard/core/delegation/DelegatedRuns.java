@@ -36,6 +36,9 @@ public class DelegatedRuns implements ExecutionPreparation, RunEnding, LaneSweep
     PathLedger paths;
 
     @Inject
+    PathClosing closing;
+
+    @Inject
     PathReads reads;
 
     @Inject
@@ -61,7 +64,7 @@ public class DelegatedRuns implements ExecutionPreparation, RunEnding, LaneSweep
     @Override
     public Prepared prepare(Claim claim, Prepared prepared) {
         Prepared placed = prepared.withInputs(prepared.inputs().withDelegation(() -> reads.context(claim.runId())));
-        String agent = PathLedger.agentOf(claim.source());
+        String agent = PathLanes.agentOf(claim.source());
         return claim.kind() == RunKind.DELEGATED && agent != null ? placed.withEngine(gate.gate(placed.engine(), agent))
                 : placed;
     }
@@ -82,7 +85,7 @@ public class DelegatedRuns implements ExecutionPreparation, RunEnding, LaneSweep
             if (dispatch.refusal() != null) {
                 return Review.fail(null, dispatch.refusal());
             }
-            return Review.park(new Park(dispatch.waits(), PathLedger.PARKED, PathLedger.PARKED_UNTIL,
+            return Review.park(new Park(dispatch.waits(), PathLanes.PARKED, PathLanes.PARKED_UNTIL,
                     dispatch.effects().wake()));
         }
         if (ending.run().kind() != RunKind.DELEGATED && PathLedger.answersNothing(output)) {
@@ -97,7 +100,7 @@ public class DelegatedRuns implements ExecutionPreparation, RunEnding, LaneSweep
             return paths.replied(ended.run(), ended.end(), ended.now());
         }
         if (ended.finished() && ended.attempt() > 1) { // a unit of work that delegated ran again: its tree closes with it
-            paths.rootEnded(ended.run().runId(), ended.end(), ended.now());
+            closing.rootEnded(ended.run().runId(), ended.end(), ended.now());
         }
         return LaneEffects.NONE;
     }
@@ -121,10 +124,10 @@ public class DelegatedRuns implements ExecutionPreparation, RunEnding, LaneSweep
      */
     @Override
     public void sweep(Consumer<LaneEffects> apply) {
-        for (PathLedger.SlotRow slot : sweeps.overdueCalls()) {
+        for (CallSlots.SlotRow slot : sweeps.overdueCalls()) {
             apply.accept(sweeps.expireCall(slot.callerRunId(), slot.slot()));
         }
-        for (PathLedger.Orphan orphan : sweeps.orphanPaths()) {
+        for (PathRegistry.Orphan orphan : sweeps.orphanPaths()) {
             apply.accept(sweeps.closeOrphan(orphan));
         }
     }

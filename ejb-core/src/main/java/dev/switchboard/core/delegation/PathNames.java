@@ -54,4 +54,12 @@ public final class PathNames {
     public static String readable(List<String> segments) {
         return String.join(".", segments);
     }
+
+    /**
+     * A name cut to the 256 characters a call slot's or the journal's {@code to_name} holds (a refused
+     * call may name anything).
+     */
+    static String clip(String name) {
+        return name.length() <= 256 ? name : name.substring(0, 256);
+    }
 }

@@ -15,14 +15,15 @@ import javax.sql.DataSource;
 /**
  * The delegation records as their readers see them, without a transaction of their own: an
  * execution's place in its tree ({@link #context}, for the engine) and a unit of work's call tree
- * ({@link #tree}, {@link #slotsOf}, for the API). {@link PathLedger} writes them.
+ * ({@link #tree}, {@link #slotsOf}, for the API). {@link PathLedger}, {@link CallTimeouts} and
+ * {@link PathClosing} write them.
  */
 @ApplicationScoped
 public class PathReads {
 
-    private static final String HANDLER_WITH_STATE = "SELECT " + PathLedger.PATH_COLUMNS + ", state"
+    private static final String HANDLER_WITH_STATE = "SELECT " + PathRegistry.PATH_COLUMNS + ", state"
             + " FROM path_registry WHERE run_id = ? AND depth > 0";
-    private static final String TREE = "SELECT " + PathLedger.PATH_COLUMNS
+    private static final String TREE = "SELECT " + PathRegistry.PATH_COLUMNS
             + " FROM path_registry WHERE root_run_id = ? ORDER BY depth, created_at, uuid";
     private static final String REPLIES = "SELECT call_index, from_name, status, code, result_text FROM path_calls"
             + " WHERE caller_run_id = ? AND status <> 'pending' ORDER BY slot";
@@ -41,7 +42,7 @@ public class PathReads {
     }
 
     /** A path and what its run's last execution kept (null: nothing). */
-    private record Handler(PathLedger.PathRow path, String state) {
+    private record Handler(PathRegistry.PathRow path, String state) {
     }
 
     /**
@@ -50,7 +51,7 @@ public class PathReads {
      */
     public Delegation context(String runId) {
         List<Handler> handler = statements.query(HANDLER_WITH_STATE, s -> s.setString(1, runId),
-                rs -> new Handler(PathLedger.pathRow(rs), rs.getString(19)), "reading the path of run " + runId);
+                rs -> new Handler(PathRegistry.pathRow(rs), rs.getString(19)), "reading the path of run " + runId);
         Supplier<List<Delegation.Reply>> replies = new Supplier<>() {
             private List<Delegation.Reply> read;
 
@@ -69,19 +70,19 @@ public class PathReads {
         if (handler.isEmpty()) {
             return new Delegation(agent, null, null, false, replies, instructions, callable, null);
         }
-        PathLedger.PathRow p = handler.get(0).path();
+        PathRegistry.PathRow p = handler.get(0).path();
         String kept = handler.get(0).state();
         return new Delegation(agent, p.uuid(), p.caller(), agent.equals(p.caller()), replies, instructions, callable,
                 kept == null ? null : Jsons.readObjectOrNull(kept));
     }
 
     /** Every path of the tree of unit of work {@code rootRunId}, root first. */
-    public List<PathLedger.PathRow> tree(String rootRunId) {
-        return statements.query(TREE, s -> s.setString(1, rootRunId), PathLedger::pathRow, "reading a tree");
+    public List<PathRegistry.PathRow> tree(String rootRunId) {
+        return statements.query(TREE, s -> s.setString(1, rootRunId), PathRegistry::pathRow, "reading a tree");
     }
 
     /** The call slots of run {@code runId}, in order. */
-    public List<PathLedger.SlotRow> slotsOf(String runId) {
-        return statements.query(PathLedger.SLOTS_OF, s -> s.setString(1, runId), PathLedger::slotRow, "reading call slots");
+    public List<CallSlots.SlotRow> slotsOf(String runId) {
+        return statements.query(CallSlots.SLOTS_OF, s -> s.setString(1, runId), CallSlots::slotRow, "reading call slots");
     }
 }

@@ -15,30 +15,39 @@ import java.util.List;
 public class PathSweeps {
 
     @Inject
-    PathLedger paths;
+    CallSlots slots;
+
+    @Inject
+    CallTimeouts timeouts;
+
+    @Inject
+    PathRegistry paths;
+
+    @Inject
+    PathClosing closing;
 
     @Inject
     InstanceClock clock;
 
     /** Call slots past their deadline. */
     @TransactionAttribute(TransactionAttributeType.SUPPORTS)
-    public List<PathLedger.SlotRow> overdueCalls() {
-        return paths.overdue(clock.millis());
+    public List<CallSlots.SlotRow> overdueCalls() {
+        return slots.overdue(clock.millis());
     }
 
     /** Times the call slot out, if it is still pending and overdue. */
     public LaneEffects expireCall(String callerRunId, int slot) {
-        return paths.expire(callerRunId, slot, clock.millis());
+        return timeouts.expire(callerRunId, slot, clock.millis());
     }
 
     /** Live paths whose run has ended. */
     @TransactionAttribute(TransactionAttributeType.SUPPORTS)
-    public List<PathLedger.Orphan> orphanPaths() {
+    public List<PathRegistry.Orphan> orphanPaths() {
         return paths.orphans();
     }
 
     /** Closes an orphaned path and what lives below it. */
-    public LaneEffects closeOrphan(PathLedger.Orphan orphan) {
-        return paths.closeOrphan(orphan.uuid(), orphan.ended(), clock.millis());
+    public LaneEffects closeOrphan(PathRegistry.Orphan orphan) {
+        return closing.closeOrphan(orphan.uuid(), orphan.ended(), clock.millis());
     }
 }

@@ -8,8 +8,12 @@
  * dropped. The rules are plain ({@link dev.switchboard.core.delegation.Agents},
  * {@link dev.switchboard.core.delegation.PathNames}, {@link dev.switchboard.core.delegation.DelegationRules},
  * {@link dev.switchboard.core.delegation.PathEnds}, {@link dev.switchboard.core.delegation.HandlerGate});
- * {@link dev.switchboard.core.delegation.PathLedger} applies them to the registry, the call slots and
- * the journal inside the lane's transactions, and {@link dev.switchboard.core.delegation.PathReads}
+ * {@link dev.switchboard.core.delegation.PathLedger} (calls dispatched and replied),
+ * {@link dev.switchboard.core.delegation.CallTimeouts} and {@link dev.switchboard.core.delegation.PathClosing}
+ * apply them inside the lane's transactions to the registry ({@link dev.switchboard.core.delegation.PathRegistry}),
+ * the call slots ({@link dev.switchboard.core.delegation.CallSlots}) and the journal
+ * ({@link dev.switchboard.core.delegation.PathJournal}), on the lanes of
+ * {@link dev.switchboard.core.delegation.PathLanes}; {@link dev.switchboard.core.delegation.PathReads}
  * reads them for engines and the API.
  */
 package dev.switchboard.core.delegation;

@@ -1,6 +1,6 @@
 package dev.switchboard.core.turn;
 
-import dev.switchboard.core.delegation.PathLedger;
+import dev.switchboard.core.delegation.PathLanes;
 import dev.switchboard.core.engine.ToolResumption;
 import dev.switchboard.core.history.ContextWindow;
 import dev.switchboard.core.history.ResponseRecords;
@@ -25,7 +25,7 @@ public final class ServerSources {
 
     private static final Set<String> NAMES = Set.of(TurnLedger.SOURCE, TurnLedger.CHAT_SOURCE, ResponseRecords.SOURCE);
     /** Prefixes of families of sources: a delegated agent's runs, an ingress event's, the chat gateway's own. */
-    private static final List<String> PREFIXES = List.of(PathLedger.SOURCE, INGRESS_PREFIX, CHAT_PREFIX);
+    private static final List<String> PREFIXES = List.of(PathLanes.SOURCE, INGRESS_PREFIX, CHAT_PREFIX);
 
     private ServerSources() {
     }

@@ -88,7 +88,7 @@ public final class Workspaces {
             removeLeftovers(worktrees);
             ObjectId base = head.isEmpty() ? repository.resolve(START_REF) : ObjectId.fromString(head);
             return Worktree.prepare(repository, base, head, worktrees.resolve(name),
-                    new Worktree.Cache(threadDir(threadId).resolve("cache"), threadDir(threadId).resolve("clock")));
+                    new CheckoutCache(threadDir(threadId).resolve("cache"), threadDir(threadId).resolve("clock")));
         } catch (IOException | RuntimeException e) {
             repository.close();
             throw e instanceof IOException io ? new UncheckedIOException("cannot check out thread " + threadId

@@ -91,6 +91,7 @@ class PackageDirectionTest {
                         CORE + ".conversation..", CORE + ".engine.tool..", CORE + ".engine.model..")
                 .orShould().dependOnClassesThat().haveSimpleNameStartingWith("Workspace")
                 .orShould().dependOnClassesThat().haveSimpleName("PathLedger")
+                .orShould().dependOnClassesThat().haveSimpleName("PathLanes")
                 .because("features plug in above the lane (ExecutionPreparation, RunEnding, LaneSweep)")
                 .check(CLASSES);
     }

@@ -14,17 +14,17 @@ class CallTreeTest {
 
     private static final String ROOT = "sess-0123456789abcdef";
 
-    private static PathLedger.PathRow path(String uuid, String parent, String run, String... segments) {
+    private static PathRegistry.PathRow path(String uuid, String parent, String run, String... segments) {
         List<String> s = List.of(segments);
-        return new PathLedger.PathRow(uuid, ROOT, "u0", "run-0", "alice", "t", s, s.size() - 1, parent,
+        return new PathRegistry.PathRow(uuid, ROOT, "u0", "run-0", "alice", "t", s, s.size() - 1, parent,
                 s.get(s.size() - 1), s.size() > 2 ? s.get(s.size() - 2) : null, 1, run, "responded", 4, "4", 1000L, 1250L);
     }
 
-    private static final List<PathLedger.PathRow> TREE = List.of(path("u0", null, "run-0", ROOT),
+    private static final List<PathRegistry.PathRow> TREE = List.of(path("u0", null, "run-0", ROOT),
             path("u1", "u0", "run-0", ROOT, "main"), path("u2", "u1", "run-2", ROOT, "main", "calc"));
-    private static final Map<String, List<PathLedger.SlotRow>> SLOTS = Map.of("run-0", List.of(
-            new PathLedger.SlotRow("run-0", 0, 0, "u1", 1, "u0", "calc", "u2", "calc", "reply", null, "4", 5000L, 1000L, 1250L),
-            new PathLedger.SlotRow("run-0", 1, 1, "u1", 1, "u0", "secret", null, "system", "error", "routing",
+    private static final Map<String, List<CallSlots.SlotRow>> SLOTS = Map.of("run-0", List.of(
+            new CallSlots.SlotRow("run-0", 0, 0, "u1", 1, "u0", "calc", "u2", "calc", "reply", null, "4", 5000L, 1000L, 1250L),
+            new CallSlots.SlotRow("run-0", 1, 1, "u1", 1, "u0", "secret", null, "system", "error", "routing",
                     DelegationRules.UNDELIVERABLE, null, 1000L, 1000L)));
 
     @Test

@@ -13,7 +13,7 @@ class PathNamesTest {
     @Test
     void aSegmentListRoundTripNeverSplitsInsideASegment() {
         List<String> segments = List.of("sess-0123456789abcdef", "researcher", "search#2", "calc");
-        assertEquals(segments, PathLedger.segmentsOf(PathLedger.segmentsJson(segments)));
+        assertEquals(segments, PathRegistry.segmentsOf(PathRegistry.segmentsJson(segments)));
         assertEquals("sess-0123456789abcdef.researcher.search#2.calc", PathNames.readable(segments));
     }
 
