@@ -4,7 +4,7 @@ import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.notify.Notification;
 import dev.switchboard.core.notify.NotificationHub;
 import dev.switchboard.core.notify.NotifySettings;
-import dev.switchboard.core.notify.Subscription;
+import dev.switchboard.core.notify.NotificationStream;
 import dev.switchboard.core.rpc.Params;
 import dev.switchboard.core.rpc.RpcEnvelope;
 import dev.switchboard.core.rpc.RpcError;
@@ -12,6 +12,7 @@ import dev.switchboard.core.rpc.RpcException;
 import dev.switchboard.core.rpc.RpcMethods;
 import jakarta.enterprise.inject.spi.CDI;
 import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
 import jakarta.websocket.CloseReason;
 import jakarta.websocket.OnClose;
 import jakarta.websocket.OnError;
@@ -25,15 +26,18 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
  * One WebSocket connection speaking JSON-RPC both ways. Requests are answered in order;
- * notifications of the connection's subscription are interleaved with the answers. Outgoing
- * frames are written by {@link SocketSenders}' threads, one writer per connection at a time; what
- * waits is the subscription's bounded queue, and a client that lets it overflow (or stops reading
- * altogether) is closed with 1013 and told the seq to resume after.
+ * notifications of the connection's subscription ({@link NotificationStream}, whose rules every
+ * wire shares) are interleaved with the answers. Outgoing frames are written by {@link SocketSenders}'
+ * threads, one writer per connection at a time; what waits is the subscription's bounded queue, and
+ * a client that lets it overflow (or stops reading altogether) is closed with 1013 and told the seq
+ * to resume after. A {@code subscribe} from now is answered once the stream is live, without
+ * holding the thread that read it; the answers behind it wait their turn.
  */
 @ServerEndpoint(value = "/", configurator = SocketConfigurator.class)
 public class RpcSocket {
@@ -55,8 +59,10 @@ public class RpcSocket {
 
     private Session session;
     private String user;
-    private volatile Subscription subscription;
-    private final ConcurrentLinkedQueue<String> answers = new ConcurrentLinkedQueue<>();
+    private volatile NotificationStream stream;
+    /** The answer of the subscribe whose stream is not live yet; null when none waits. */
+    private volatile Answer pendingSubscribe;
+    private final ConcurrentLinkedQueue<Answer> answers = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean sending = new AtomicBoolean();
 
     @OnOpen
@@ -92,10 +98,19 @@ public class RpcSocket {
             return;
         }
         RpcEnvelope.Request request = parsed.request();
+        if ("subscribe".equals(request.method())) {
+            try {
+                subscribe(request, Params.of(request.params()));
+            } catch (RpcException e) {
+                if (!request.isNotification()) {
+                    answer(RpcEnvelope.error(request.id(), e.error()));
+                }
+            }
+            return;
+        }
         JsonObject response;
         try {
             response = switch (request.method()) {
-                case "subscribe" -> RpcEnvelope.result(request.id(), subscribe(Params.of(request.params())));
                 case "unsubscribe" -> RpcEnvelope.result(request.id(), unsubscribe());
                 default -> RpcEnvelope.result(request.id(), methods.call(user, request.method(), request.params()));
             };
@@ -130,51 +145,94 @@ public class RpcSocket {
         answer(RpcEnvelope.error(null, new RpcError(RpcError.PARSE_ERROR, "Parse error: binary frames are not supported", null)));
     }
 
-    private JsonObject subscribe(Params params) {
+    /**
+     * Follows the user's notifications (of {@code threads}, or all) after {@code after_seq}, or from
+     * now: answered {@code {"subscribed":true,"after_seq":<start>}} once the stream is live — at once
+     * for a resume point, after the hub's next pass for "from now" (a subscribe replaced or
+     * unsubscribed before that is answered {@code {"subscribed":false}}).
+     */
+    private void subscribe(RpcEnvelope.Request request, Params params) {
         List<String> threads = params.strings("threads");
         long after = params.integer("after_seq", -1);
         if (params.raw("after_seq") != null && after < 0) {
             throw new RpcException(RpcError.invalidField("after_seq", "after_seq must not be negative"));
         }
-        Subscription previous = subscription;
-        if (previous != null) {
-            hub.unsubscribe(previous);
+        closeStream();
+        NotificationStream next = new NotificationStream(hub, user, threads == null ? null : new HashSet<>(threads),
+                notifySettings.buffer(), this::schedulePump, // the hub's thread never writes to sockets
+                last -> closeAfterWrites(new CloseReason(CloseReason.CloseCodes.TRY_AGAIN_LATER,
+                        "slow consumer: resume with after_seq=" + last), Notification.overflowNotice(last)));
+        Answer answer = request.isNotification() ? null : new Answer(request.id());
+        if (answer != null) {
+            answers.add(answer);
+            pendingSubscribe = answer;
         }
-        Subscription next = new Subscription(user, threads == null ? null : new HashSet<>(threads),
-                notifySettings.buffer(), new Subscription.Sink() {
-                    @Override
-                    public void available() {
-                        schedulePump(); // the hub's thread never writes to sockets
-                    }
-
-                    @Override
-                    public void overflow(long lastSentSeq) {
-                        closeAfterWrites(new CloseReason(CloseReason.CloseCodes.TRY_AGAIN_LATER,
-                                "slow consumer: resume with after_seq=" + lastSentSeq),
-                                Notification.overflowNotice(lastSentSeq));
-                    }
-                });
-        subscription = next;
+        stream = next;
         lastSentSeq = Math.max(after, 0);
-        long start = hub.subscribe(next, after < 0 ? null : after);
-        if (lastSentSeq < start) {
-            lastSentSeq = start; // live from now: nothing before start is owed (racing writes only move it up)
+        next.open(after < 0 ? null : after, start -> {
+            if (lastSentSeq < start) {
+                lastSentSeq = start; // live from now: nothing before start is owed (racing writes only move it up)
+            }
+            if (answer != null && answer.complete(RpcEnvelope.result(request.id(),
+                    Jsons.createObjectBuilder().add("subscribed", true).add("after_seq", start).build()))) {
+                schedulePump();
+            }
+        });
+    }
+
+    /** Closes the connection's stream, if any; a subscribe still waiting for it is answered that it did not start. */
+    private void closeStream() {
+        NotificationStream previous = stream;
+        stream = null;
+        if (previous != null) {
+            previous.close();
         }
-        return Jsons.createObjectBuilder().add("subscribed", true).add("after_seq", start).build();
+        Answer waiting = pendingSubscribe;
+        pendingSubscribe = null;
+        if (waiting != null && waiting.complete(RpcEnvelope.result(waiting.id(),
+                Jsons.createObjectBuilder().add("subscribed", false).build()))) {
+            schedulePump();
+        }
     }
 
     private JsonObject unsubscribe() {
-        Subscription previous = subscription;
-        subscription = null;
-        if (previous != null) {
-            hub.unsubscribe(previous);
-        }
+        closeStream();
         return Jsons.createObjectBuilder().add("subscribed", false).build();
     }
 
     private void answer(JsonObject response) {
-        answers.add(response.toString());
+        Answer ready = new Answer(null);
+        ready.complete(response);
+        answers.add(ready);
         schedulePump();
+    }
+
+    /**
+     * A response in its place among the connection's answers: written in order, so one not ready
+     * yet (a subscribe going live) holds those behind it. Completed once; a late second try is ignored.
+     */
+    private static final class Answer {
+        private final JsonValue id;
+        private final AtomicReference<JsonObject> response = new AtomicReference<>();
+
+        Answer(JsonValue id) {
+            this.id = id;
+        }
+
+        boolean complete(JsonObject value) {
+            return response.compareAndSet(null, value);
+        }
+
+        /** The response's text; null while it is not ready. */
+        String text() {
+            JsonObject value = response.get();
+            return value == null ? null : value.toString();
+        }
+
+        /** The id of the request it answers (kept only for one that is not ready when queued). */
+        JsonValue id() {
+            return id;
+        }
     }
 
     /** Makes sure a writer drains this connection's queues (answers first, then notifications). */
@@ -213,7 +271,7 @@ public class RpcSocket {
             } finally {
                 sending.set(false);
             }
-            if (pendingClose == null && answers.isEmpty() && !hasQueuedNotification()) {
+            if (pendingClose == null && !hasFrame()) {
                 return; // else something arrived after the last poll (or a close is due): go again
             }
         }
@@ -224,13 +282,28 @@ public class RpcSocket {
     }
 
     private Frame nextFrame() {
-        String answer = answers.poll();
-        if (answer != null) {
-            return new Frame(answer, 0);
+        Answer head = answers.peek();
+        if (head != null) {
+            String text = head.text();
+            if (text == null) {
+                return null; // a subscribe not live yet: nothing passes it (its stream has nothing either)
+            }
+            answers.poll();
+            return new Frame(text, 0);
         }
-        Subscription sub = subscription;
-        Notification n = sub == null ? null : sub.poll();
+        NotificationStream s = stream;
+        Notification n = s == null ? null : s.next();
         return n == null ? null : new Frame(n.line(), n.seq());
+    }
+
+    /** Whether {@link #nextFrame} has something to write now. */
+    private boolean hasFrame() {
+        Answer head = answers.peek();
+        if (head != null) {
+            return head.text() != null;
+        }
+        NotificationStream s = stream;
+        return s != null && s.hasNext();
     }
 
     /**
@@ -238,11 +311,7 @@ public class RpcSocket {
      * the middle of another frame. {@code notice} is sent first, when given.
      */
     private void closeAfterWrites(CloseReason reason, String notice) {
-        Subscription sub = subscription;
-        subscription = null;
-        if (sub != null) {
-            hub.unsubscribe(sub);
-        }
+        closeStream();
         closingNotice = notice;
         pendingClose = reason;
         senders.execute(this::pump);
@@ -280,21 +349,12 @@ public class RpcSocket {
                 + lastSentSeq));
     }
 
-    private boolean hasQueuedNotification() {
-        Subscription sub = subscription;
-        return sub != null && sub.hasQueued();
-    }
-
     @OnClose
     public void closed(Session session, CloseReason reason) {
         if (senders != null) {
             senders.unregister(this);
         }
-        Subscription sub = subscription;
-        subscription = null;
-        if (sub != null) {
-            hub.unsubscribe(sub);
-        }
+        closeStream();
     }
 
     /**
@@ -312,11 +372,7 @@ public class RpcSocket {
 
     private void close(CloseReason reason) {
         senders.unregister(this);
-        Subscription sub = subscription;
-        subscription = null;
-        if (sub != null) {
-            hub.unsubscribe(sub);
-        }
+        closeStream();
         try {
             if (session.isOpen()) {
                 session.close(reason);

@@ -22,7 +22,6 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -106,33 +105,18 @@ public class NotificationHub {
         LOG.info(() -> "Notification hub started at seq " + delivered);
     }
 
-    /**
-     * Starts delivering to {@code subscription}: everything after {@code afterSeq} (replayed from
-     * the database first), or, when null, what is sequenced from now on. Returns the start point.
-     */
-    public long subscribe(Subscription subscription, Long afterSeq) {
-        if (afterSeq == null) {
-            // "From now" excludes what committed before: the subscription goes live after a fresh pass
-            // (subscribeFromNow); this caller waits for that, at most the pass's bound and a little.
-            CountDownLatch isLive = new CountDownLatch(1);
-            subscribeFromNow(subscription, isLive::countDown);
-            try {
-                isLive.await(2 * FRESH_PASS_WAIT_MS, TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            return subscription.lastTakenSeq();
-        }
+    /** Starts delivering to {@code subscription} everything after {@code afterSeq}, replayed from the database first. */
+    public void subscribe(Subscription subscription, long afterSeq) {
         subscription.startAt(afterSeq);
         replaySoon(subscription);
-        return afterSeq;
     }
 
     /**
-     * {@code subscribe(subscription, null)} for a caller that must not wait (a request's stream):
-     * the subscription goes live, from where delivery then stands, once a full pump pass that began
-     * after this call is done — or after {@link #FRESH_PASS_WAIT_MS} when the pump is stuck — and
-     * then {@code onLive} runs, on the pump's thread or a timer's. Unsubscribing meanwhile cancels it.
+     * Starts delivering to {@code subscription} what is sequenced from now on, without the caller
+     * waiting: "from now" excludes what committed before, so the subscription goes live, from where
+     * delivery then stands, once a full pump pass that began after this call is done — or after
+     * {@link #FRESH_PASS_WAIT_MS} when the pump is stuck — and then {@code onLive} runs, on the
+     * pump's thread or a timer's. Unsubscribing meanwhile cancels it.
      */
     public void subscribeFromNow(Subscription subscription, Runnable onLive) {
         PendingStart pending;

@@ -58,7 +58,10 @@ class NotificationSequencerIT {
             public void overflow(long lastSentSeq) {
             }
         });
-        long start = hub.subscribe(subscription, null);
+        CountDownLatch isLive = new CountDownLatch(1);
+        hub.subscribeFromNow(subscription, isLive::countDown);
+        assertTrue(isLive.await(10, TimeUnit.SECONDS), "the subscription did not go live");
+        long start = subscription.lastTakenSeq();
 
         CountDownLatch held = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);

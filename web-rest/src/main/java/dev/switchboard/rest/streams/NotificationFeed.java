@@ -2,16 +2,15 @@ package dev.switchboard.rest.streams;
 
 import dev.switchboard.core.notify.Notification;
 import dev.switchboard.core.notify.NotificationHub;
-import dev.switchboard.core.notify.Subscription;
+import dev.switchboard.core.notify.NotificationStream;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
  * A stream of a user's notifications (optionally of some threads), from a resume point on, in the
- * frames of its wire ({@link Frames}): what {@code /rpc/stream} and the chat events send. A
- * subscriber too slow to keep up is cut off by the hub: it gets the overflow frame and the stream
- * ends (the client resumes from its last seq).
+ * frames of its wire ({@link Frames}): what {@code /rpc/stream} and the chat events send. The
+ * stream's rules are {@link NotificationStream}'s: a subscriber too slow to keep up is cut off, gets
+ * the overflow frame and the stream ends (the client resumes from its last seq).
  */
 public final class NotificationFeed implements StreamFeed {
 
@@ -35,10 +34,7 @@ public final class NotificationFeed implements StreamFeed {
     private final int capacity;
     private final Long after;
     private final Frames frames;
-    private final AtomicLong overflowAt = new AtomicLong(-1);
-    private Subscription subscription;
-    /** The subscription takes notifications: only then may the greeting say so. */
-    private volatile boolean live;
+    private NotificationStream stream;
     private boolean greeted;
 
     /**
@@ -56,34 +52,15 @@ public final class NotificationFeed implements StreamFeed {
 
     @Override
     public void start(Runnable wake) {
-        subscription = new Subscription(user, threads, capacity, new Subscription.Sink() {
-            @Override
-            public void available() {
-                wake.run();
-            }
-
-            @Override
-            public void overflow(long lastSentSeq) {
-                overflowAt.set(lastSentSeq);
-                wake.run();
-            }
-        });
+        stream = new NotificationStream(hub, user, threads, capacity, wake, lastSentSeq -> wake.run());
         // Live before the greeting goes out: a client that has read it misses nothing after it.
-        if (after == null) {
-            hub.subscribeFromNow(subscription, () -> {
-                live = true;
-                wake.run();
-            });
-        } else {
-            hub.subscribe(subscription, after); // the replay starts on a thread of the hub's
-            live = true;
-        }
+        stream.open(after, start -> wake.run());
     }
 
     @Override
     public boolean fill(Consumer<byte[]> out) {
-        if (!live) {
-            return subscription.isClosed(); // not live yet: the hub wakes the stream when it is
+        if (!stream.isLive()) {
+            return stream.isClosed(); // not live yet: the stream wakes the feed when it is
         }
         if (!greeted) {
             greeted = true;
@@ -92,17 +69,17 @@ public final class NotificationFeed implements StreamFeed {
                 out.accept(greeting);
             }
         }
-        for (Notification n = subscription.poll(); n != null; n = subscription.poll()) {
+        for (Notification n = stream.next(); n != null; n = stream.next()) {
             byte[] frame = frames.notification(n);
             if (frame != null) {
                 out.accept(frame);
             }
         }
-        if (overflowAt.get() >= 0) {
-            out.accept(frames.overflow(overflowAt.get()));
+        if (stream.overflowedAt() >= 0) {
+            out.accept(frames.overflow(stream.overflowedAt()));
             return true;
         }
-        return subscription.isClosed();
+        return stream.isClosed();
     }
 
     @Override
@@ -112,8 +89,8 @@ public final class NotificationFeed implements StreamFeed {
 
     @Override
     public void close() {
-        if (subscription != null) {
-            hub.unsubscribe(subscription);
+        if (stream != null) {
+            stream.close();
         }
     }
 }
