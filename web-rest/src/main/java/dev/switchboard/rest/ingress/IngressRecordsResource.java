@@ -3,7 +3,6 @@ package dev.switchboard.rest.ingress;
 import dev.switchboard.core.ingress.IngressRecords;
 import dev.switchboard.core.ingress.IngressService;
 import dev.switchboard.core.ingress.RecordQuery;
-import dev.switchboard.core.ingress.RequeueRefusedException;
 import dev.switchboard.core.json.Jsons;
 import dev.switchboard.rest.JsonBody;
 import dev.switchboard.rest.QueryParams;
@@ -41,7 +40,8 @@ import java.util.function.BiFunction;
  * {@code GET /v1/events}, {@code /v1/decisions}, {@code /v1/actions}: the ingress records, a page
  * at a time ({@code {"data":[…],"next_cursor":…}}), filtered by correlation key and time; with
  * {@code Accept: application/x-ndjson} every matching record is streamed, one per line (an export
- * in Holon's record shapes). {@code POST /v1/events/{event_id}/requeue} runs a failed event again.
+ * in Holon's record shapes). {@code POST /v1/events/{event_id}/requeue} runs a failed event again (a refusal:
+ * {@link IngressErrorMappers.RequeueRefused}).
  */
 @Path("v1")
 @ApplicationScoped
@@ -83,12 +83,7 @@ public class IngressRecordsResource {
     @POST
     @Path("events/{event_id}/requeue")
     public Response requeue(@PathParam("event_id") String eventId) {
-        try {
-            return IngressBodies.accepted(ingress.requeue(caller.user(), JsonBody.storable(eventId.strip(), "event_id")));
-        } catch (RequeueRefusedException e) {
-            throw e.notFound() ? new ApiException(404, "event_not_found", e.getMessage())
-                    : new ApiException(409, "event_not_requeueable", e.getMessage());
-        }
+        return IngressBodies.accepted(ingress.requeue(caller.user(), JsonBody.storable(eventId.strip(), "event_id")));
     }
 
     private Response answer(UriInfo uri, String accept, BiFunction<String, RecordQuery, IngressRecords.Page> read) {
