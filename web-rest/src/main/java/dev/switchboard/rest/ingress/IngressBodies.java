@@ -1,8 +1,8 @@
 package dev.switchboard.rest.ingress;
 
 import dev.switchboard.core.ingress.EventEnvelope;
+import dev.switchboard.core.ingress.EventOutcome;
 import dev.switchboard.core.ingress.GenericEvents;
-import dev.switchboard.core.ingress.IngressLedger;
 import dev.switchboard.core.ingress.IngressService;
 import dev.switchboard.core.input.InvalidJsonException;
 import dev.switchboard.core.input.StorableText;
@@ -55,7 +55,7 @@ final class IngressBodies {
     }
 
     /** {@code 202} with what became of the event. */
-    static Response accepted(IngressLedger.Outcome outcome) {
+    static Response accepted(EventOutcome outcome) {
         JsonObjectBuilder answer = Jsons.createObjectBuilder()
                 .add("event_id", outcome.eventId())
                 .add("status", outcome.status())

@@ -1,14 +1,15 @@
 package dev.switchboard.rest.runs;
 
-import dev.switchboard.core.history.ThreadItems;
+import dev.switchboard.core.history.StoredItem;
 import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.run.RunJson;
 import dev.switchboard.core.run.RunPage;
 import dev.switchboard.core.run.RunService;
 import dev.switchboard.core.engine.ModelChoice;
 import dev.switchboard.core.thread.ThreadRuntimes;
-import dev.switchboard.core.thread.ThreadWorkspaces;
-import dev.switchboard.core.turn.TurnQueries;
+import dev.switchboard.core.thread.WorkspaceService;
+import dev.switchboard.core.turn.HistoryPage;
+import dev.switchboard.core.turn.TurnService;
 import dev.switchboard.rest.JsonBody;
 import dev.switchboard.rest.QueryParams;
 import dev.switchboard.rest.auth.Caller;
@@ -55,13 +56,13 @@ public class ThreadsResource {
     RunService runs;
 
     @EJB
-    TurnQueries queries;
+    TurnService turns;
 
     @EJB
     ThreadRuntimes runtimes;
 
     @EJB
-    ThreadWorkspaces workspaces;
+    WorkspaceService workspaces;
 
     @Inject
     Caller caller;
@@ -104,10 +105,10 @@ public class ThreadsResource {
     public String items(@PathParam("thread_key") String threadKey,
             @QueryParam("after_seq") String afterSeq, @QueryParam("limit") String limit) {
         Paging paging = Paging.of(threadKey, afterSeq, limit);
-        TurnQueries.ItemPage page = queries.history(caller.user(), paging.key(), paging.afterSeq(), paging.limit())
+        HistoryPage page = turns.history(caller.user(), paging.key(), paging.afterSeq(), paging.limit())
                 .orElseThrow(() -> notFound(paging.key()));
         JsonArrayBuilder entries = Jsons.createArrayBuilder();
-        for (ThreadItems.StoredItem item : page.items()) {
+        for (StoredItem item : page.items()) {
             var entry = Jsons.createObjectBuilder().add("seq", item.seq()).add("run_id", item.runId());
             if (item.turnId() == null) {
                 entry.addNull("turn_id");
