@@ -48,19 +48,6 @@ public class ResponseRecords {
         statements = new Statements(dataSource);
     }
 
-    /**
-     * One response's record.
-     *
-     * @param request the normalised request: the fields a response echoes, and its tools and options
-     * @param prior the conversation before this response (the previous one's prior, input and output)
-     * @param input this response's own new input items
-     */
-    public record ResponseRecord(String responseId, String runId, String userKey, String threadKey,
-            String previousResponseId, boolean stored, JsonObject request, JsonArray prior, JsonArray input,
-            long createdAt) {
-
-    }
-
     public void insert(ResponseRecord r) {
         statements.updateOne(INSERT, s -> {
             s.setString(1, r.responseId());

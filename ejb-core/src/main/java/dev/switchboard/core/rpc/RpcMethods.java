@@ -13,8 +13,8 @@ import dev.switchboard.core.lifecycle.Lifecycle;
 import dev.switchboard.core.run.RunJson;
 import dev.switchboard.core.run.RunService;
 import dev.switchboard.core.runtime.LogJournal;
-import dev.switchboard.core.runtime.RuntimeLedger;
 import dev.switchboard.core.runtime.RuntimeService;
+import dev.switchboard.core.runtime.RuntimeStatus;
 import dev.switchboard.core.turn.InvalidInputException;
 import dev.switchboard.core.turn.TurnInput;
 import dev.switchboard.core.turn.TurnItem;
@@ -176,7 +176,7 @@ public class RpcMethods {
     }
 
     private JsonObject status(String userKey) {
-        RuntimeLedger.Status s = runtime.status(userKey);
+        RuntimeStatus s = runtime.status(userKey);
         return Jsons.createObjectBuilder()
                 .add("state", s.paused() ? "paused" : "running")
                 .add("events_processed", s.eventsProcessed())
