@@ -3,6 +3,7 @@ package dev.switchboard.core.chat;
 import dev.switchboard.persistence.run.RunKind;
 import dev.switchboard.core.conversation.Submissions;
 import dev.switchboard.core.history.ContextWindow;
+import dev.switchboard.core.history.StoredItem;
 import dev.switchboard.core.history.ThreadContexts;
 import dev.switchboard.core.history.ThreadItems;
 import dev.switchboard.core.lifecycle.Lifecycle;
@@ -71,9 +72,9 @@ public class ChatCompactions {
         Submissions.uuid(turn.threadKey()).ifPresent(chat -> checkpoints.checkpoint(turn.userKey(), chat, id,
                 new ChatState(without.closedAt(last), workspaces.head(id).orElse(null)),
                 "Before compaction at turn ")); // /undo brings the turns back
-        List<List<ThreadItems.StoredItem>> runs = items.itemsByRun(id, without);
+        List<List<StoredItem>> runs = items.itemsByRun(id, without);
         Set<Long> kept = runs.subList(Math.max(0, runs.size() - ChatCompaction.KEEP_RECENT), runs.size()).stream()
-                .flatMap(List::stream).map(ThreadItems.StoredItem::seq).collect(Collectors.toSet());
+                .flatMap(List::stream).map(StoredItem::seq).collect(Collectors.toSet());
         contexts.write(id, without.keeping(kept, last).withHead(ChatCompaction.head(summary)), System.currentTimeMillis());
     }
 }

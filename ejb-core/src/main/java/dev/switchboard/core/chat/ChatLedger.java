@@ -7,6 +7,7 @@ import dev.switchboard.core.conversation.ThreadKey;
 import dev.switchboard.core.conversation.ThreadResolution;
 import dev.switchboard.core.conversation.UndoLine;
 import dev.switchboard.core.history.ContextWindow;
+import dev.switchboard.core.history.StoredItem;
 import dev.switchboard.core.history.ThreadContexts;
 import dev.switchboard.core.history.ThreadItems;
 import dev.switchboard.core.thread.ThreadDirectory;
@@ -294,7 +295,7 @@ public class ChatLedger {
         ContextWindow window = contexts.of(threadId);
         long last = items.lastSeq(threadId);
         List<JsonObject> visible = items.recent(threadId, Integer.MAX_VALUE, window).stream()
-                .map(ThreadItems.StoredItem::item).toList();
+                .map(StoredItem::item).toList();
         long before = ChatCompaction.tokens(visible);
         double usage = monitor.usagePercent(before);
         if (automatic && !monitor.needsCompaction(before)) {
@@ -302,24 +303,24 @@ public class ChatLedger {
         }
         String status = automatic ? ChatCompaction.automatic(usage) : null;
         ContextMonitor.Strategy strategy = monitor.suggest(before).orElse(ContextMonitor.DEFAULT_STRATEGY);
-        List<List<ThreadItems.StoredItem>> runs = items.itemsByRun(threadId, window);
+        List<List<StoredItem>> runs = items.itemsByRun(threadId, window);
         int keep = strategy instanceof ContextMonitor.Truncate t ? t.keepRecent()
                 : strategy instanceof ContextMonitor.Summarize sum ? sum.keepRecent() : ChatCompaction.KEEP_RECENT;
         if (runs.size() <= keep) {
             return automatic ? Optional.empty()
                     : Optional.of(new CompactPlan(ChatCompaction.compacted(0, before, before, usage), null, 0));
         }
-        List<List<ThreadItems.StoredItem>> older = runs.subList(0, runs.size() - keep);
-        List<List<ThreadItems.StoredItem>> kept = runs.subList(runs.size() - keep, runs.size());
+        List<List<StoredItem>> older = runs.subList(0, runs.size() - keep);
+        List<List<StoredItem>> kept = runs.subList(runs.size() - keep, runs.size());
         if (strategy instanceof ContextMonitor.Summarize) {
             return Optional.of(new CompactPlan(status, ChatCompaction.prompt(older.stream()
-                    .map(run -> run.stream().map(ThreadItems.StoredItem::item).toList()).toList()), older.size()));
+                    .map(run -> run.stream().map(StoredItem::item).toList()).toList()), older.size()));
         }
-        Set<Long> keptSeqs = kept.stream().flatMap(List::stream).map(ThreadItems.StoredItem::seq).collect(Collectors.toSet());
+        Set<Long> keptSeqs = kept.stream().flatMap(List::stream).map(StoredItem::seq).collect(Collectors.toSet());
         ContextWindow next = window.keeping(keptSeqs, last);
         contexts.write(threadId, next, now);
         long after = ChatCompaction.tokens(items.recent(threadId, Integer.MAX_VALUE, next).stream()
-                .map(ThreadItems.StoredItem::item).toList());
+                .map(StoredItem::item).toList());
         String done = ChatCompaction.compacted(older.size(), before, after, usage);
         return Optional.of(new CompactPlan(automatic ? status + " " + done : done, null, 0));
     }

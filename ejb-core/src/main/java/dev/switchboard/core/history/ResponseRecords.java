@@ -12,7 +12,6 @@ import jakarta.json.JsonStructure;
 import java.io.StringReader;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -46,19 +45,6 @@ public class ResponseRecords {
     @PostConstruct
     void init() {
         statements = new Statements(dataSource);
-    }
-
-    /**
-     * One response's record.
-     *
-     * @param request the normalised request: the fields a response echoes, and its tools and options
-     * @param prior the conversation before this response (the previous one's prior, input and output)
-     * @param input this response's own new input items
-     */
-    public record ResponseRecord(String responseId, String runId, String userKey, String threadKey,
-            String previousResponseId, boolean stored, JsonObject request, JsonArray prior, JsonArray input,
-            long createdAt) {
-
     }
 
     public void insert(ResponseRecord r) {

@@ -34,29 +34,6 @@ public class RunTexts {
         statements = new Statements(dataSource);
     }
 
-    /** One piece of streamed text; pieces are ordered by attempt, then part. */
-    public record Part(int attempt, int part, String text) implements Comparable<Part> {
-
-        /**
-         * Whether this piece is the one right after {@code previous} (null: none yet): the next part of
-         * the same attempt, or the first of the next attempt.
-         */
-        public boolean follows(Part previous) {
-            return previous == null ? attempt == 1 && part == 0
-                    : attempt == previous.attempt ? part == previous.part + 1 : attempt == previous.attempt + 1 && part == 0;
-        }
-
-        /** Whether this piece comes after {@code other} (null: before everything). */
-        public boolean isAfter(Part other) {
-            return other == null || compareTo(other) > 0;
-        }
-
-        @Override
-        public int compareTo(Part other) {
-            return attempt != other.attempt ? Integer.compare(attempt, other.attempt) : Integer.compare(part, other.part);
-        }
-    }
-
     /** Keeps a part of attempt {@code attempt}'s text; false when that attempt no longer owns the run. */
     public boolean append(String runId, int attempt, int part, String text) {
         return statements.update(APPEND, s -> {
@@ -68,8 +45,9 @@ public class RunTexts {
     }
 
     /** The run's streamed text so far, in order. */
-    public List<Part> parts(String runId) {
-        return statements.query(PARTS, s -> s.setString(1, runId), rs -> new Part(rs.getInt(1), rs.getInt(2), rs.getString(3)),
+    public List<RunTextPart> parts(String runId) {
+        return statements.query(PARTS, s -> s.setString(1, runId),
+                rs -> new RunTextPart(rs.getInt(1), rs.getInt(2), rs.getString(3)),
                 "reading the streamed text of run " + runId);
     }
 }

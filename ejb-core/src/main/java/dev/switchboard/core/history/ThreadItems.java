@@ -53,10 +53,6 @@ public class ThreadItems {
         statements = new Statements(dataSource);
     }
 
-    /** One stored item; {@code seq} orders a thread's items (and pages them). */
-    public record StoredItem(long seq, String itemId, String runId, String turnId, JsonObject item, long createdAt) {
-    }
-
     private record Row(long threadId, String runId, String turnId, JsonObject item, long createdAt) {
     }
 

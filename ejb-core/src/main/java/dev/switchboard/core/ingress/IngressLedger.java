@@ -77,15 +77,10 @@ public class IngressLedger {
     @Inject
     IngressSettings settings;
 
-    /** What happened to an event; {@code claim} is a run claimed for this instance. */
-    public record Outcome(String eventId, String status, String sessionKey, String runId, String turnId,
-            long threadId, ClaimResult claim) {
-    }
-
     /** Holon's type of the event an RPC turn is journalled as. */
     public static final String RPC_TURN_TYPE = "rpc.turn.input";
 
-    public Outcome record(String userKey, EventEnvelope e, String sessionKey, long threadId, String claimFor) {
+    public EventOutcome record(String userKey, EventEnvelope e, String sessionKey, long threadId, String claimFor) {
         long now = clock.millis();
         String dedupeKey = e.dedupeKey().isEmpty() ? null : e.dedupeKey();
         IngressEventRecord journal = new IngressEventRecord(e.id(), userKey, e.source(), e.type(),
@@ -195,7 +190,7 @@ public class IngressLedger {
      * Runs a failed event again (H9): a new run in the same lane, recorded as a {@code requeue_event}
      * decision and an {@code accepted} action. Only an event whose last run failed can be requeued.
      */
-    public Outcome requeue(String userKey, String eventId, String claimFor) {
+    public EventOutcome requeue(String userKey, String eventId, String claimFor) {
         IngressEventRecord event = em.find(IngressEventRecord.class, eventId, LockModeType.PESSIMISTIC_WRITE);
         if (event == null || !event.getUserKey().equals(userKey)) {
             throw new RequeueRefusedException(true, "event " + eventId + " not found");
@@ -238,39 +233,39 @@ public class IngressLedger {
         journal.settle(IngressEventRecord.ACCEPTED, runId, turnId);
     }
 
-    private Outcome duplicate(IngressEventRecord journal, String reason, String originalRunId, long threadId,
+    private EventOutcome duplicate(IngressEventRecord journal, String reason, String originalRunId, long threadId,
             long now) {
         decide(journal.getEventId(), "forward_event", reason, true, now);
         RunRecord original = originalRunId == null ? null : repository.run(originalRunId);
         String turnId = original == null ? null : original.getTurnId();
         journal.settle(IngressEventRecord.DUPLICATE, originalRunId, turnId);
-        return new Outcome(journal.getEventId(), IngressEventRecord.DUPLICATE, journal.getSessionKey(), originalRunId,
-                turnId, threadId, ClaimResult.none());
+        return new EventOutcome(journal.getEventId(), IngressEventRecord.DUPLICATE, journal.getSessionKey(),
+                originalRunId, turnId, threadId, ClaimResult.none());
     }
 
     private void decide(String eventId, String type, String reason, boolean skipped, long now) {
         em.persist(new DecisionRecord(TurnIds.itemId("decision"), eventId, type, reason, skipped, now));
     }
 
-    private Outcome hold(IngressEventRecord journal, String reason, long threadId, long now) {
+    private EventOutcome hold(IngressEventRecord journal, String reason, long threadId, long now) {
         decide(journal.getEventId(), "defer_event", reason, false, now);
         journal.settle(IngressEventRecord.HELD, null, null);
-        return new Outcome(journal.getEventId(), IngressEventRecord.HELD, journal.getSessionKey(), null, null, threadId,
-                ClaimResult.none());
+        return new EventOutcome(journal.getEventId(), IngressEventRecord.HELD, journal.getSessionKey(), null, null,
+                threadId, ClaimResult.none());
     }
 
-    private Outcome handOff(IngressEventRecord journal, long threadId, String claimFor, long now) {
+    private EventOutcome handOff(IngressEventRecord journal, long threadId, String claimFor, long now) {
         decide(journal.getEventId(), "forward_event", null, false, now);
         return run(journal, threadId, claimFor, now, journal.getDedupeKey());
     }
 
-    private Outcome run(IngressEventRecord journal, long threadId, String claimFor, long now, String dedupeKey) {
+    private EventOutcome run(IngressEventRecord journal, long threadId, String claimFor, long now, String dedupeKey) {
         IngestOutcome handedOff = runs.ingest(new MessageCommand(journal.getUserKey(), runSource(journal.getSource()),
                 journal.getSessionKey(), null, instruction(envelopeOf(journal)), "followUp", dedupeKey, null, RunKind.EVENT),
                 threadId,
                 claimFor);
         accepted(journal, handedOff.run().runId(), handedOff.run().turnId(), now);
-        return new Outcome(journal.getEventId(), IngressEventRecord.ACCEPTED, journal.getSessionKey(),
+        return new EventOutcome(journal.getEventId(), IngressEventRecord.ACCEPTED, journal.getSessionKey(),
                 handedOff.run().runId(), handedOff.run().turnId(), threadId, handedOff.claim());
     }
 

@@ -30,11 +30,7 @@ public class IngressRecords {
     @PersistenceContext(unitName = "switchboard")
     EntityManager em;
 
-    /** One page; {@code next} is null on the last page. */
-    public record Page(List<JsonObject> records, RecordQuery.Cursor next) {
-    }
-
-    public Page events(String userKey, RecordQuery q) {
+    public RecordPage events(String userKey, RecordQuery q) {
         Where w = new Where(userKey, q, "e.receivedAt", "e.eventId");
         w.eq("e.status", "status", q.status());
         w.eq("e.runId", "runId", q.runId());
@@ -45,7 +41,7 @@ public class IngressRecords {
                 e -> new RecordQuery.Cursor(e.getReceivedAt(), e.getEventId()));
     }
 
-    public Page decisions(String userKey, RecordQuery q) {
+    public RecordPage decisions(String userKey, RecordQuery q) {
         Where w = new Where(userKey, q, "d.createdAt", "d.decisionId");
         w.eq("e.runId", "runId", q.runId());
         List<Object[]> found = w.bind(em.createQuery("SELECT d, e FROM DecisionRecord d, IngressEventRecord e"
@@ -56,7 +52,7 @@ public class IngressRecords {
                         ((DecisionRecord) row[0]).getDecisionId()));
     }
 
-    public Page actions(String userKey, RecordQuery q) {
+    public RecordPage actions(String userKey, RecordQuery q) {
         Where w = new Where(userKey, q, "a.startedAt", "a.actionId");
         w.eq("a.status", "status", q.status());
         w.eq("a.runId", "runId", q.runId());
@@ -69,11 +65,11 @@ public class IngressRecords {
     }
 
     /** The first {@code limit} of {@code found} (queried with one extra row), and a cursor when there are more. */
-    private static <T> Page page(List<T> found, int limit, Function<T, JsonObject> render,
+    private static <T> RecordPage page(List<T> found, int limit, Function<T, JsonObject> render,
             Function<T, RecordQuery.Cursor> cursorOf) {
         List<T> shown = found.subList(0, Math.min(limit, found.size()));
         RecordQuery.Cursor next = found.size() > limit ? cursorOf.apply(shown.get(shown.size() - 1)) : null;
-        return new Page(shown.stream().map(render).toList(), next);
+        return new RecordPage(shown.stream().map(render).toList(), next);
     }
 
     /** The envelope as received (§8), with the event's status and correlation keys. */

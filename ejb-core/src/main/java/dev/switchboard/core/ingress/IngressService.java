@@ -17,7 +17,8 @@ import java.time.Duration;
 
 /**
  * Receives normalised events: routes each to its lane, records and hands it off in one
- * transaction, and starts or wakes the lane.
+ * transaction, and starts or wakes the lane. Reads the ingress records for the web modules, each
+ * page in a transaction of its own ({@link IngressRecords}).
  */
 @Stateless
 @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
@@ -44,10 +45,13 @@ public class IngressService {
     @EJB
     IngressScheduler scheduler;
 
-    public IngressLedger.Outcome receive(String userKey, EventEnvelope event) {
+    @EJB
+    IngressRecords records;
+
+    public EventOutcome receive(String userKey, EventEnvelope event) {
         String sessionKey = SessionRouting.route(event);
         long threadId = threads.idOf(userKey, sessionKey);
-        IngressLedger.Outcome outcome;
+        EventOutcome outcome;
         try {
             outcome = admit(userKey, event, sessionKey, threadId);
         } catch (EJBException e) {
@@ -68,9 +72,9 @@ public class IngressService {
         return outcome;
     }
 
-    private IngressLedger.Outcome admit(String userKey, EventEnvelope event, String sessionKey, long threadId) {
+    private EventOutcome admit(String userKey, EventEnvelope event, String sessionKey, long threadId) {
         return lanes.admit(threadId, claimFor -> ledger.record(userKey, event, sessionKey, threadId, claimFor),
-                IngressLedger.Outcome::claim);
+                EventOutcome::claim);
     }
 
     /** Hands off the user's held events if the runtime runs, a batch per transaction, and wakes their lanes. */
@@ -100,13 +104,28 @@ public class IngressService {
     }
 
     /** Runs a failed event again in its lane; see {@link IngressLedger#requeue}. */
-    public IngressLedger.Outcome requeue(String userKey, String eventId) {
-        IngressLedger.Outcome outcome = lanes.admit(null, claimFor -> ledger.requeue(userKey, eventId, claimFor),
-                IngressLedger.Outcome::claim);
+    public EventOutcome requeue(String userKey, String eventId) {
+        EventOutcome outcome = lanes.admit(null, claimFor -> ledger.requeue(userKey, eventId, claimFor),
+                EventOutcome::claim);
         if (outcome.claim().claim().isEmpty()) {
             lanes.wake(outcome.threadId());
         }
         return outcome;
+    }
+
+    /** A page of the user's events, each with its status and correlation keys. */
+    public RecordPage events(String userKey, RecordQuery query) {
+        return records.events(userKey, query);
+    }
+
+    /** A page of the decisions on the user's events. */
+    public RecordPage decisions(String userKey, RecordQuery query) {
+        return records.decisions(userKey, query);
+    }
+
+    /** A page of the actions taken on the user's events. */
+    public RecordPage actions(String userKey, RecordQuery query) {
+        return records.actions(userKey, query);
     }
 
     /** A fresh event id: {@code evt_<unix nanos>}. */

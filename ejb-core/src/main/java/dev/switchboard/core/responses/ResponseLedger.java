@@ -1,7 +1,7 @@
 package dev.switchboard.core.responses;
 
+import dev.switchboard.core.history.ResponseRecord;
 import dev.switchboard.core.history.ResponseRecords;
-import dev.switchboard.core.history.ResponseRecords.ResponseRecord;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 import java.util.Optional;

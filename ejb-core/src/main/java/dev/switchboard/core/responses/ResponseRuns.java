@@ -1,6 +1,7 @@
 package dev.switchboard.core.responses;
 
 import dev.switchboard.core.engine.ClientCall;
+import dev.switchboard.core.history.ResponseRecord;
 import dev.switchboard.core.history.ResponseRecords;
 import dev.switchboard.core.lane.Claim;
 import dev.switchboard.core.lane.ExecutionPreparation;
@@ -34,11 +35,11 @@ public class ResponseRuns implements ExecutionPreparation {
             return prepared;
         }
         Supplier<List<JsonObject>> threadHistory = prepared.inputs().history();
-        Supplier<Optional<ResponseRecords.ResponseRecord>> record = new Supplier<>() {
-            private Optional<ResponseRecords.ResponseRecord> read;
+        Supplier<Optional<ResponseRecord>> record = new Supplier<>() {
+            private Optional<ResponseRecord> read;
 
             @Override
-            public synchronized Optional<ResponseRecords.ResponseRecord> get() {
+            public synchronized Optional<ResponseRecord> get() {
                 if (read == null) {
                     read = responses.ofRun(claim.runId());
                 }

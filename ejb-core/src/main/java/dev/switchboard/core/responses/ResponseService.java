@@ -4,7 +4,8 @@ import dev.switchboard.core.clock.InstanceClock;
 import dev.switchboard.core.engine.ClientCall;
 import dev.switchboard.core.engine.EngineSelector;
 import dev.switchboard.core.history.ResponseRecords;
-import dev.switchboard.core.history.ResponseRecords.ResponseRecord;
+import dev.switchboard.core.history.ResponseRecord;
+import dev.switchboard.core.history.RunTextPart;
 import dev.switchboard.core.history.RunTexts;
 import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.run.MessageCommand;
@@ -214,7 +215,7 @@ public class ResponseService {
      * The text the response's run streamed so far, in order: read after the run ended, all of it
      * (an execution's text is written before its result).
      */
-    public List<RunTexts.Part> streamed(Response response) {
+    public List<RunTextPart> streamed(Response response) {
         return texts.parts(response.record().runId());
     }
 

@@ -1,6 +1,6 @@
 package dev.switchboard.core.responses;
 
-import dev.switchboard.core.history.RunTexts;
+import dev.switchboard.core.history.RunTextPart;
 
 /**
  * Which parts of a run's streamed text a follower sends: each once, in order. A part read from the
@@ -13,11 +13,11 @@ import dev.switchboard.core.history.RunTexts;
  */
 public final class TextFollower {
 
-    private RunTexts.Part last;
+    private RunTextPart last;
     private volatile boolean broken;
 
     /** A part read from the store: whether to send it. */
-    public boolean stored(RunTexts.Part part) {
+    public boolean stored(RunTextPart part) {
         if (part.isAfter(last)) {
             last = part;
             return true;
@@ -26,7 +26,7 @@ public final class TextFollower {
     }
 
     /** A part a notification brought: whether to send it. */
-    public boolean live(RunTexts.Part part) {
+    public boolean live(RunTextPart part) {
         if (broken) {
             return false;
         }

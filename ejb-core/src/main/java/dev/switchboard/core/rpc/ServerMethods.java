@@ -3,7 +3,7 @@ package dev.switchboard.core.rpc;
 import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.lane.InstanceBeacon;
 import dev.switchboard.core.runtime.LogJournal;
-import dev.switchboard.core.runtime.RuntimeLedger;
+import dev.switchboard.core.runtime.RuntimeStatus;
 import dev.switchboard.core.runtime.RuntimeService;
 import dev.switchboard.core.user.Authenticator;
 import jakarta.ejb.EJB;
@@ -28,7 +28,7 @@ public class ServerMethods {
     Authenticator authenticator;
 
     public JsonObject status(String userKey) {
-        RuntimeLedger.Status s = runtime.status(userKey);
+        RuntimeStatus s = runtime.status(userKey);
         return Jsons.createObjectBuilder()
                 .add("state", s.paused() ? "paused" : "running")
                 .add("events_processed", s.eventsProcessed())

@@ -18,22 +18,14 @@ public class RuntimeLedger {
     @Inject
     ServeRuntime runtime;
 
-    /**
-     * A user's runtime state as {@code server/status} reports it; {@code eventsProcessed} counts
-     * the ingress events handed off to a lane, {@code lastEventAt} is when the newest arrived.
-     */
-    public record Status(boolean paused, long eventsProcessed, Long lastEventAt, String sessionId, Long pausedAt,
-            Long resumedAt) {
-    }
-
-    public Status status(String userKey) {
+    public RuntimeStatus status(String userKey) {
         RuntimeRecord r = runtime.read(userKey);
         Object[] processed = em.createNamedQuery(IngressEventRecord.PROCESSED, Object[].class)
                 .setParameter("userKey", userKey)
                 .getSingleResult();
         long count = processed[0] == null ? 0 : ((Number) processed[0]).longValue();
         Long last = processed[1] == null ? null : ((Number) processed[1]).longValue();
-        return new Status(r.isPaused(), count, last, r.getSessionId(), r.getPausedAt(), r.getResumedAt());
+        return new RuntimeStatus(r.isPaused(), count, last, r.getSessionId(), r.getPausedAt(), r.getResumedAt());
     }
 
     public boolean pause(String userKey) {

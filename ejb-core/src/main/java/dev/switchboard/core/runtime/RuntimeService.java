@@ -28,7 +28,7 @@ public class RuntimeService {
     @EJB
     LogJournal journal;
 
-    public RuntimeLedger.Status status(String userKey) {
+    public RuntimeStatus status(String userKey) {
         return ledger.status(userKey);
     }
 

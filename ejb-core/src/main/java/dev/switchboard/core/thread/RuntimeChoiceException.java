@@ -8,7 +8,20 @@ public class RuntimeChoiceException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
 
-    public RuntimeChoiceException(String message) {
+    /** What was being chosen: a client is told which of its changes was refused. */
+    public enum Choice {
+        MODEL,
+        THINKING_LEVEL
+    }
+
+    private final Choice choice;
+
+    public RuntimeChoiceException(Choice choice, String message) {
         super(message);
+        this.choice = choice;
+    }
+
+    public Choice choice() {
+        return choice;
     }
 }

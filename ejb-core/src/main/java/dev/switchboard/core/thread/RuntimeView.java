@@ -46,7 +46,8 @@ public record RuntimeView(String threadKey, String provider, String modelId, Str
     public static ThreadRuntime choosingModel(ThreadRuntime current, String provider, String modelId,
             Map<String, AgentEngine> engines) {
         if (model(engines.get(provider), modelId).isEmpty()) {
-            throw new RuntimeChoiceException("model " + provider + "/" + modelId + " is not available in registry");
+            throw new RuntimeChoiceException(RuntimeChoiceException.Choice.MODEL,
+                    "model " + provider + "/" + modelId + " is not available in registry");
         }
         return new ThreadRuntime(provider, modelId, current.thinkingLevel());
     }
@@ -54,8 +55,8 @@ public record RuntimeView(String threadKey, String provider, String modelId, Str
     /** The choice of a thinking level; the level must be one of {@link ModelChoice#THINKING_LEVELS}. */
     public static ThreadRuntime choosingThinking(ThreadRuntime current, String level) {
         if (!ModelChoice.THINKING_LEVELS.contains(level)) {
-            throw new RuntimeChoiceException("thinking level must be one of: " + String.join(", ",
-                    ModelChoice.THINKING_LEVELS));
+            throw new RuntimeChoiceException(RuntimeChoiceException.Choice.THINKING_LEVEL,
+                    "thinking level must be one of: " + String.join(", ", ModelChoice.THINKING_LEVELS));
         }
         return new ThreadRuntime(current.engine(), current.modelId(), level);
     }

@@ -12,7 +12,6 @@ import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonReader;
-import jakarta.json.JsonValue;
 import java.io.IOException;
 import java.io.StringReader;
 import java.io.UncheckedIOException;
@@ -50,15 +49,6 @@ public class ThreadWorkspaces implements WorkspaceCommits {
             + " AND output_json LIKE '%\"" + WorkspaceTurn.OUTPUT_KEY + "\":{%'";
     private static final String WITH_WORKSPACE = "SELECT id FROM threads WHERE workspace_head IS NOT NULL ORDER BY id";
 
-    /** A thread's workspace: whether it has one, and its line's head (null at its start). */
-    public record View(String threadKey, boolean enabled, String head) {
-
-        public JsonObject toJson() {
-            return Jsons.createObjectBuilder().add("thread_key", threadKey).add("enabled", enabled)
-                    .add("head", head == null || head.isEmpty() ? JsonValue.NULL : Jsons.createValue(head)).build();
-        }
-    }
-
     private record RunRow(long threadId, String state, String errorCode) {
     }
 
@@ -82,17 +72,17 @@ public class ThreadWorkspaces implements WorkspaceCommits {
     }
 
     /** The thread's workspace; a thread that does not exist (yet) has none — unless every thread has one. */
-    public View view(String userKey, String threadKey) {
+    public WorkspaceView view(String userKey, String threadKey) {
         Optional<String> head = statements.query(READ, s -> {
             s.setString(1, userKey);
             s.setString(2, threadKey);
         }, rs -> Optional.ofNullable(rs.getString(1)), "reading the workspace of thread " + threadKey).stream()
                 .findFirst().flatMap(h -> h);
-        return new View(threadKey, head.isPresent() || settings.allThreads(), head.orElse(null));
+        return new WorkspaceView(threadKey, head.isPresent() || settings.allThreads(), head.orElse(null));
     }
 
     /** Gives the thread a workspace (creating the thread when new); its runs claimed from now on work in it. */
-    public View enable(String userKey, String threadKey) {
+    public WorkspaceView enable(String userKey, String threadKey) {
         long threadId = threads.idOf(userKey, threadKey);
         rows.lock(threadId);
         statements.update(ENABLE, s -> s.setLong(1, threadId), "giving thread " + threadKey + " a workspace");

@@ -6,6 +6,7 @@
  * {@link dev.switchboard.core.thread.ThreadRepository}, everything else through the entities.
  * A thread's choices live on its row: its runtime ({@link dev.switchboard.core.thread.ThreadRuntimes})
  * and its workspace line ({@link dev.switchboard.core.thread.ThreadWorkspaces}, which also reads a
- * run's turn record and moves the line with a conversation's undo).
+ * run's turn record and moves the line with a conversation's undo; the web modules reach it through
+ * {@link dev.switchboard.core.thread.WorkspaceService}).
  */
 package dev.switchboard.core.thread;

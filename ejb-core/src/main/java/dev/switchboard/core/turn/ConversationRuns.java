@@ -1,6 +1,7 @@
 package dev.switchboard.core.turn;
 
 import dev.switchboard.core.history.HistorySettings;
+import dev.switchboard.core.history.StoredItem;
 import dev.switchboard.core.history.ThreadContexts;
 import dev.switchboard.core.history.ThreadItems;
 import dev.switchboard.core.lane.Claim;
@@ -34,6 +35,6 @@ public class ConversationRuns implements ExecutionPreparation {
     public Prepared prepare(Claim claim, Prepared prepared) {
         long threadId = claim.threadId();
         return prepared.withInputs(prepared.inputs().withHistory(() -> items.recent(threadId, history.maxItems(),
-                contexts.of(threadId)).stream().map(ThreadItems.StoredItem::item).toList()));
+                contexts.of(threadId)).stream().map(StoredItem::item).toList()));
     }
 }

@@ -1,5 +1,6 @@
 package dev.switchboard.core.turn;
 
+import dev.switchboard.core.history.StoredItem;
 import dev.switchboard.core.history.ThreadItems;
 import dev.switchboard.core.lifecycle.Lifecycle;
 import dev.switchboard.core.run.RunView;
@@ -40,10 +41,6 @@ public class TurnQueries {
     public record TurnContent(TurnView turn, Conversation conversation) {
     }
 
-    /** A page of a thread's history; {@code nextAfterSeq} is null on the last page. */
-    public record ItemPage(List<ThreadItems.StoredItem> items, Long nextAfterSeq) {
-    }
-
     public ThreadPage threads(String userKey, String after, int limit) {
         List<ThreadRecord> rows = repository.threadsAfter(userKey, after, limit + 1);
         boolean more = rows.size() > limit;
@@ -70,15 +67,15 @@ public class TurnQueries {
     }
 
     /** The user's thread's history after {@code afterSeq}, up to {@code limit} items; empty when there is no such thread. */
-    public Optional<ItemPage> history(String userKey, String threadKey, long afterSeq, int limit) {
+    public Optional<HistoryPage> history(String userKey, String threadKey, long afterSeq, int limit) {
         Optional<ThreadRecord> thread = repository.thread(userKey, threadKey);
         if (thread.isEmpty()) {
             return Optional.empty();
         }
-        List<ThreadItems.StoredItem> found = items.after(thread.get().getId(), afterSeq, limit + 1);
+        List<StoredItem> found = items.after(thread.get().getId(), afterSeq, limit + 1);
         boolean more = found.size() > limit;
-        List<ThreadItems.StoredItem> page = more ? found.subList(0, limit) : found;
-        return Optional.of(new ItemPage(page, more ? page.get(limit - 1).seq() : null));
+        List<StoredItem> page = more ? found.subList(0, limit) : found;
+        return Optional.of(new HistoryPage(page, more ? page.get(limit - 1).seq() : null));
     }
 
     /** The active turns of the user's thread, oldest first; none when there is no such thread. */

@@ -10,6 +10,7 @@ import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
+import java.util.Optional;
 
 /**
  * The turn calls the web modules make. Each change is committed (with its notifications) before
@@ -34,6 +35,9 @@ public class TurnService {
 
     @Inject
     QueueCaps caps;
+
+    @EJB
+    TurnQueries queries;
 
     /** A turn admitted under the configured follow-up policy. */
     public TurnLedger.Outcome start(String userKey, String threadKey, TurnInput input, String idempotencyKey) {
@@ -67,6 +71,14 @@ public class TurnService {
 
     public String interruptRuntime(String userKey, String message) {
         return UniqueViolation.retryOnce(() -> ledger.interruptRuntime(userKey, message));
+    }
+
+    /**
+     * The user's thread's history after {@code afterSeq}, up to {@code limit} items, read in a
+     * transaction of its own ({@link TurnQueries}); empty when there is no such thread.
+     */
+    public Optional<HistoryPage> history(String userKey, String threadKey, long afterSeq, int limit) {
+        return queries.history(userKey, threadKey, afterSeq, limit);
     }
 
     private TurnLedger.Outcome settled(TurnLedger.Outcome outcome) {

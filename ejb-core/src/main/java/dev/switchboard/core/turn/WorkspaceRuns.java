@@ -3,6 +3,7 @@ package dev.switchboard.core.turn;
 import dev.switchboard.core.clock.InstanceClock;
 import dev.switchboard.core.engine.WorkspaceSettings;
 import dev.switchboard.core.engine.WorkspaceTurn;
+import dev.switchboard.core.history.ResponseRecord;
 import dev.switchboard.core.history.ResponseRecords;
 import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.lane.Claim;
@@ -81,13 +82,13 @@ public class WorkspaceRuns implements ExecutionPreparation, RunEnding {
                 || claim.kind() == RunKind.COMPACTION) {
             return prepared;
         }
-        Optional<ResponseRecords.ResponseRecord> response = claim.kind() == RunKind.RESPONSE
+        Optional<ResponseRecord> response = claim.kind() == RunKind.RESPONSE
                 ? responses.ofRun(claim.runId()) : Optional.empty();
         return prepared.withEngine(new WorkspaceTurn(prepared.engine(), workspace.workspaces(), workspace.tools(), io,
                 new WorkspaceTurn.Turn(claim.threadId(), head == null ? Workspaces.START : head, claim.runId(),
                         claim.attempt(), claim.threadKey(), claim.turnId() == null ? claim.runId() : claim.turnId(),
-                        response.map(ResponseRecords.ResponseRecord::responseId).orElse(claim.runId()),
-                        response.map(ResponseRecords.ResponseRecord::previousResponseId).orElse(null),
+                        response.map(ResponseRecord::responseId).orElse(claim.runId()),
+                        response.map(ResponseRecord::previousResponseId).orElse(null),
                         claim.inputText()),
                 clock.clock()));
     }

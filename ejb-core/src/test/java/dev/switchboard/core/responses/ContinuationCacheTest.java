@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.switchboard.core.responses.ResponseService.Continuation;
-import dev.switchboard.core.history.ResponseRecords;
+import dev.switchboard.core.history.ResponseRecord;
 import dev.switchboard.core.run.RunView;
 import jakarta.json.Json;
 import jakarta.json.JsonValue;
@@ -43,7 +43,7 @@ class ContinuationCacheTest {
     }
 
     private static ResponseService.Response ended(String responseId, String runState, String outputJson) {
-        ResponseRecords.ResponseRecord record = new ResponseRecords.ResponseRecord(responseId, "run-" + responseId, "u",
+        ResponseRecord record = new ResponseRecord(responseId, "run-" + responseId, "u",
                 "responses/" + responseId, null, false, JsonValue.EMPTY_JSON_OBJECT, JsonValue.EMPTY_JSON_ARRAY,
                 Json.createArrayBuilder().add(ResponseObjects.inputMessage("user", "hi")).build(), 0);
         RunView run = new RunView("run-" + responseId, "x", runState, outputJson, "boom", "engine_failed",

@@ -3,14 +3,14 @@ package dev.switchboard.core.responses;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.switchboard.core.history.RunTexts.Part;
+import dev.switchboard.core.history.RunTextPart;
 import org.junit.jupiter.api.Test;
 
 /** A follower's parts: each once, in order; after a gap or dropped notifications, none live until the end's read. */
 class TextFollowerTest {
 
-    private static Part part(int attempt, int number) {
-        return new Part(attempt, number, "p" + attempt + "." + number);
+    private static RunTextPart part(int attempt, int number) {
+        return new RunTextPart(attempt, number, "p" + attempt + "." + number);
     }
 
     @Test

@@ -85,7 +85,9 @@ class RuntimeViewTest {
         RuntimeChoiceException unknown = assertThrows(RuntimeChoiceException.class,
                 () -> RuntimeView.choosingModel(thinking, "openresponses", "huge", ENGINES));
         assertEquals("model openresponses/huge is not available in registry", unknown.getMessage());
+        assertEquals(RuntimeChoiceException.Choice.MODEL, unknown.choice());
         assertThrows(RuntimeChoiceException.class, () -> RuntimeView.choosingModel(thinking, "nope", "echo", ENGINES));
-        assertThrows(RuntimeChoiceException.class, () -> RuntimeView.choosingThinking(thinking, "maximal"));
+        assertEquals(RuntimeChoiceException.Choice.THINKING_LEVEL, assertThrows(RuntimeChoiceException.class,
+                () -> RuntimeView.choosingThinking(thinking, "maximal")).choice());
     }
 }

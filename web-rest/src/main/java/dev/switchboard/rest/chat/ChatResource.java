@@ -3,7 +3,6 @@ package dev.switchboard.rest.chat;
 import dev.switchboard.core.chat.ChatAnswer;
 import dev.switchboard.core.chat.ChatJson;
 import dev.switchboard.core.chat.ChatMessage;
-import dev.switchboard.core.chat.ChatRejectedException;
 import dev.switchboard.core.chat.ChatReply;
 import dev.switchboard.core.chat.ChatService;
 import dev.switchboard.core.conversation.Submissions;
@@ -35,7 +34,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * The chat gateway: {@code POST /v1/chat/messages} sends a message (text or a command) from a
  * channel; {@code GET /v1/chat/threads} lists the caller's threads; {@code POST /v1/chat/threads}
  * makes a new one; {@code GET /v1/chat/threads/{id}} reads one with its turns. A user sees only
- * their own session: another user's thread is 404, as an unknown one.
+ * their own session: another user's thread is 404, as an unknown one. A body that is not valid and
+ * what the thread's state refuses are answered by {@link ChatErrorMappers}.
  */
 @Path("/v1/chat")
 @ApplicationScoped
@@ -60,19 +60,8 @@ public class ChatResource {
     @POST
     @Path("messages")
     public Response send(@Context HttpHeaders headers, InputStream body) {
-        JsonBody.Parsed parsed = read(headers, body);
-        ChatMessage message;
-        try {
-            message = ChatMessage.of(object(parsed.value()));
-        } catch (ChatMessage.InvalidException e) {
-            throw invalid(e.getMessage());
-        }
-        ChatReply reply;
-        try {
-            reply = chat.send(caller.user(), message.channel(), message.threadId(), message.content());
-        } catch (ChatRejectedException e) {
-            throw rejected(e);
-        }
+        ChatMessage message = ChatMessage.of(object(read(headers, body).value()));
+        ChatReply reply = chat.send(caller.user(), message.channel(), message.threadId(), message.content());
         int status = ChatReply.OK.equals(reply.status()) ? 200 : 202;
         return Response.status(status).entity(ChatJson.reply(reply).toString()).build();
     }
@@ -89,12 +78,7 @@ public class ChatResource {
     @Path("threads")
     public Response newThread(@Context HttpHeaders headers, InputStream body) {
         JsonBody.Parsed parsed = read(headers, body);
-        String channel;
-        try {
-            channel = parsed.absent() ? ChatMessage.DEFAULT_CHANNEL : ChatMessage.channel(object(parsed.value()));
-        } catch (ChatMessage.InvalidException e) {
-            throw invalid(e.getMessage());
-        }
+        String channel = parsed.absent() ? ChatMessage.DEFAULT_CHANNEL : ChatMessage.channel(object(parsed.value()));
         return Response.status(201).entity(ChatJson.thread(chat.newThread(caller.user(), channel)).toString()).build();
     }
 
@@ -116,18 +100,9 @@ public class ChatResource {
     @Path("threads/{thread_id}/approval")
     public Response approval(@PathParam("thread_id") String threadId, @Context HttpHeaders headers, InputStream body) {
         UUID id = Submissions.uuid(threadId).orElseThrow(ChatResource::threadNotFound);
-        ChatAnswer answer;
-        try {
-            answer = ChatAnswer.of(object(read(headers, body).value()));
-        } catch (ChatMessage.InvalidException e) {
-            throw invalid(e.getMessage());
-        }
-        ChatReply reply;
-        try {
-            reply = chat.answer(caller.user(), answer.channel(), id, answer.requestId(), answer.approved(), answer.always());
-        } catch (ChatRejectedException e) {
-            throw rejected(e);
-        }
+        ChatAnswer answer = ChatAnswer.of(object(read(headers, body).value()));
+        ChatReply reply = chat.answer(caller.user(), answer.channel(), id, answer.requestId(), answer.approved(),
+                answer.always());
         return Response.status(202).entity(ChatJson.reply(reply).toString()).build();
     }
 
@@ -136,17 +111,8 @@ public class ChatResource {
     @Path("threads/{thread_id}/auth")
     public Response authToken(@PathParam("thread_id") String threadId, @Context HttpHeaders headers, InputStream body) {
         UUID id = Submissions.uuid(threadId).orElseThrow(ChatResource::threadNotFound);
-        String token;
-        try {
-            token = ChatMessage.token(object(read(headers, body).value()));
-        } catch (ChatMessage.InvalidException e) {
-            throw invalid(e.getMessage());
-        }
-        try {
-            return Response.status(202).entity(ChatJson.reply(chat.giveToken(caller.user(), id, token)).toString()).build();
-        } catch (ChatRejectedException e) {
-            throw rejected(e);
-        }
+        String token = ChatMessage.token(object(read(headers, body).value()));
+        return Response.status(202).entity(ChatJson.reply(chat.giveToken(caller.user(), id, token)).toString()).build();
     }
 
     /** Ends the thread's auth mode without a token. */
@@ -154,11 +120,7 @@ public class ChatResource {
     @Path("threads/{thread_id}/auth")
     public String authCancel(@PathParam("thread_id") String threadId) {
         UUID id = Submissions.uuid(threadId).orElseThrow(ChatResource::threadNotFound);
-        try {
-            return ChatJson.reply(chat.cancelAuth(caller.user(), id)).toString();
-        } catch (ChatRejectedException e) {
-            throw rejected(e);
-        }
+        return ChatJson.reply(chat.cancelAuth(caller.user(), id)).toString();
     }
 
     private JsonBody.Parsed read(HttpHeaders headers, InputStream body) {
@@ -172,35 +134,8 @@ public class ChatResource {
         return body.asJsonObject();
     }
 
-    private static ApiException invalid(String message) {
+    static ApiException invalid(String message) {
         return new ApiException(400, "invalid_chat_payload", message);
-    }
-
-    private static ApiException rejected(ChatRejectedException e) {
-        switch (e.reason()) {
-            case QUEUE_FULL:
-                return new ApiException(429, "queue_full", e.getMessage(), 1); // room again as the thread's turns end
-            case NOT_FOUND:
-                return new ApiException(404, "thread_not_found", e.getMessage());
-            case NOT_AUTHORIZED:
-                return new ApiException(403, "approval_not_authorized", e.getMessage());
-            case MISMATCH:
-                return new ApiException(409, "request_id_mismatch", e.getMessage());
-            case BUSY:
-                return new ApiException(409, "thread_busy", e.getMessage());
-            case NO_PENDING_APPROVAL:
-                return new ApiException(409, "no_pending_approval", e.getMessage());
-            case NO_PENDING_AUTH:
-                return new ApiException(409, "no_pending_auth", e.getMessage());
-            case AUTH_EXPIRED:
-                return new ApiException(409, "auth_expired", e.getMessage());
-            case INVALID_TOKEN:
-                return new ApiException(400, "invalid_token", e.getMessage());
-            case CHECKPOINT_NOT_FOUND:
-                return new ApiException(404, "checkpoint_not_found", e.getMessage());
-            default:
-                return new ApiException(400, "unsupported_command", e.getMessage());
-        }
     }
 
     static ApiException threadNotFound() {

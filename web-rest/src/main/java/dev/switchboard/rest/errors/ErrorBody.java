@@ -14,6 +14,14 @@ public final class ErrorBody {
         return Response.status(status).type(MediaType.APPLICATION_JSON_TYPE).entity(json(code, message)).build();
     }
 
+    /** The answer to {@code e}: {@link #busy} when it says when to retry, the plain envelope otherwise. */
+    public static Response response(ApiException e) {
+        if (e.retryAfterSeconds() > 0) {
+            return busy(e.status(), e.code(), e.getMessage(), e.retryAfterSeconds());
+        }
+        return response(e.status(), e.code(), e.getMessage());
+    }
+
     /**
      * A refusal that is only about now (a full queue or pool): the envelope with
      * {@code retry_after} (seconds) and the same in a {@code Retry-After} header.

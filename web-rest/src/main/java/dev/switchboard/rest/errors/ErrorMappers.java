@@ -34,10 +34,7 @@ public final class ErrorMappers {
     public static class Api implements ExceptionMapper<ApiException> {
         @Override
         public Response toResponse(ApiException e) {
-            if (e.retryAfterSeconds() > 0) {
-                return ErrorBody.busy(e.status(), e.code(), e.getMessage(), e.retryAfterSeconds());
-            }
-            return ErrorBody.response(e.status(), e.code(), e.getMessage());
+            return ErrorBody.response(e);
         }
     }
 

@@ -5,7 +5,6 @@ import dev.switchboard.core.ingress.GenericEvents;
 import dev.switchboard.core.ingress.GithubEvents;
 import dev.switchboard.core.ingress.IngressService;
 import dev.switchboard.core.ingress.IngressSettings;
-import dev.switchboard.core.ingress.InvalidEventException;
 import dev.switchboard.core.ingress.UnsupportedEventException;
 import dev.switchboard.core.ingress.WebhookSignature;
 import dev.switchboard.core.json.Jsons;
@@ -31,7 +30,8 @@ import java.util.logging.Logger;
  * is verified (when a secret is configured), normalised, routed to its lane, recorded and handed
  * off before the {@code 202}. A body that already is an envelope (a string {@code type}) passes
  * through as a generic event (holon-serve spec §9.2a). Unsupported events are answered {@code 202} and not recorded, as in
- * Holon; malformed bodies get {@code 400}/{@code 413} and leave nothing behind.
+ * Holon; malformed bodies get {@code 400}/{@code 413} ({@code invalid_event}: {@link IngressErrorMappers.InvalidEvent})
+ * and leave nothing behind.
  */
 @Path("ingress/github/webhook")
 @ApplicationScoped
@@ -68,8 +68,6 @@ public class GithubWebhookResource {
         try {
             envelope = GithubEvents.normalise(GithubEvents.withHeaders(body, event, delivery),
                     settings.repoHint(), IngressService.newEventId(), Instant.now());
-        } catch (InvalidEventException e) {
-            throw new ApiException(400, "invalid_event", e.getMessage());
         } catch (UnsupportedEventException e) {
             LOG.fine(() -> "GitHub delivery " + delivery + " ignored: " + e.getMessage());
             return Response.accepted(Jsons.createObjectBuilder().add("status", "ignored")

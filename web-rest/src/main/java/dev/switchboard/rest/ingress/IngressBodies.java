@@ -1,10 +1,9 @@
 package dev.switchboard.rest.ingress;
 
 import dev.switchboard.core.ingress.EventEnvelope;
+import dev.switchboard.core.ingress.EventOutcome;
 import dev.switchboard.core.ingress.GenericEvents;
-import dev.switchboard.core.ingress.IngressLedger;
 import dev.switchboard.core.ingress.IngressService;
-import dev.switchboard.core.ingress.InvalidEventException;
 import dev.switchboard.core.input.InvalidJsonException;
 import dev.switchboard.core.input.StorableText;
 import dev.switchboard.core.input.StrictJson;
@@ -47,17 +46,16 @@ final class IngressBodies {
         return parsed.asJsonObject();
     }
 
-    /** A generic envelope, validated and filled; {@code 400 invalid_event} names the field at fault. */
+    /**
+     * A generic envelope, validated and filled; {@code 400 invalid_event} ({@link IngressErrorMappers.InvalidEvent})
+     * names the field at fault.
+     */
     static EventEnvelope envelope(JsonObject body, String repoHint) {
-        try {
-            return GenericEvents.parse(body, repoHint, IngressService.newEventId(), Instant.now());
-        } catch (InvalidEventException e) {
-            throw new ApiException(400, "invalid_event", e.getMessage());
-        }
+        return GenericEvents.parse(body, repoHint, IngressService.newEventId(), Instant.now());
     }
 
     /** {@code 202} with what became of the event. */
-    static Response accepted(IngressLedger.Outcome outcome) {
+    static Response accepted(EventOutcome outcome) {
         JsonObjectBuilder answer = Jsons.createObjectBuilder()
                 .add("event_id", outcome.eventId())
                 .add("status", outcome.status())

@@ -1,9 +1,8 @@
 package dev.switchboard.rest.ingress;
 
-import dev.switchboard.core.ingress.IngressRecords;
 import dev.switchboard.core.ingress.IngressService;
+import dev.switchboard.core.ingress.RecordPage;
 import dev.switchboard.core.ingress.RecordQuery;
-import dev.switchboard.core.ingress.RequeueRefusedException;
 import dev.switchboard.core.json.Jsons;
 import dev.switchboard.rest.JsonBody;
 import dev.switchboard.rest.QueryParams;
@@ -41,7 +40,8 @@ import java.util.function.BiFunction;
  * {@code GET /v1/events}, {@code /v1/decisions}, {@code /v1/actions}: the ingress records, a page
  * at a time ({@code {"data":[…],"next_cursor":…}}), filtered by correlation key and time; with
  * {@code Accept: application/x-ndjson} every matching record is streamed, one per line (an export
- * in Holon's record shapes). {@code POST /v1/events/{event_id}/requeue} runs a failed event again.
+ * in Holon's record shapes). {@code POST /v1/events/{event_id}/requeue} runs a failed event again (a refusal:
+ * {@link IngressErrorMappers.RequeueRefused}).
  */
 @Path("v1")
 @ApplicationScoped
@@ -54,9 +54,6 @@ public class IngressRecordsResource {
             "source", "status", "since", "until", "cursor", "limit");
 
     @EJB
-    IngressRecords records;
-
-    @EJB
     IngressService ingress;
 
     @Inject
@@ -65,40 +62,35 @@ public class IngressRecordsResource {
     @GET
     @Path("events")
     public Response events(@Context UriInfo uri, @HeaderParam(HttpHeaders.ACCEPT) String accept) {
-        return answer(uri, accept, records::events);
+        return answer(uri, accept, ingress::events);
     }
 
     @GET
     @Path("decisions")
     public Response decisions(@Context UriInfo uri, @HeaderParam(HttpHeaders.ACCEPT) String accept) {
-        return answer(uri, accept, records::decisions);
+        return answer(uri, accept, ingress::decisions);
     }
 
     @GET
     @Path("actions")
     public Response actions(@Context UriInfo uri, @HeaderParam(HttpHeaders.ACCEPT) String accept) {
-        return answer(uri, accept, records::actions);
+        return answer(uri, accept, ingress::actions);
     }
 
     @POST
     @Path("events/{event_id}/requeue")
     public Response requeue(@PathParam("event_id") String eventId) {
-        try {
-            return IngressBodies.accepted(ingress.requeue(caller.user(), JsonBody.storable(eventId.strip(), "event_id")));
-        } catch (RequeueRefusedException e) {
-            throw e.notFound() ? new ApiException(404, "event_not_found", e.getMessage())
-                    : new ApiException(409, "event_not_requeueable", e.getMessage());
-        }
+        return IngressBodies.accepted(ingress.requeue(caller.user(), JsonBody.storable(eventId.strip(), "event_id")));
     }
 
-    private Response answer(UriInfo uri, String accept, BiFunction<String, RecordQuery, IngressRecords.Page> read) {
+    private Response answer(UriInfo uri, String accept, BiFunction<String, RecordQuery, RecordPage> read) {
         RecordQuery query = query(queryParameters(uri));
         String user = caller.user();
         if (wantsNdjson(accept)) {
             StreamingOutput export = out -> export(out, read, user, query);
             return Response.ok(export, NDJSON).build();
         }
-        IngressRecords.Page page = read.apply(user, query);
+        RecordPage page = read.apply(user, query);
         JsonArrayBuilder data = Jsons.createArrayBuilder();
         page.records().forEach(data::add);
         JsonObjectBuilder body = Jsons.createObjectBuilder().add("data", data);
@@ -111,13 +103,13 @@ public class IngressRecordsResource {
     }
 
     /** Every matching record, page after page, so an export of any size runs in bounded memory. */
-    private static void export(OutputStream out, BiFunction<String, RecordQuery, IngressRecords.Page> read,
+    private static void export(OutputStream out, BiFunction<String, RecordQuery, RecordPage> read,
             String user, RecordQuery first) throws IOException {
         RecordQuery q = new RecordQuery(first.eventId(), first.sessionKey(), first.runId(), first.turnId(),
                 first.dedupeKey(), first.source(), first.status(), first.since(), first.until(), first.after(),
                 MAX_LIMIT);
         while (true) {
-            IngressRecords.Page page = read.apply(user, q);
+            RecordPage page = read.apply(user, q);
             for (JsonObject record : page.records()) {
                 out.write(record.toString().getBytes(StandardCharsets.UTF_8));
                 out.write('\n');

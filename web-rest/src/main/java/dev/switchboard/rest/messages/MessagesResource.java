@@ -1,13 +1,11 @@
 package dev.switchboard.rest.messages;
 
-import dev.switchboard.core.idempotency.IdempotencyConflictException;
 import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.run.IngestOutcome;
 import dev.switchboard.core.run.RunJson;
 import dev.switchboard.core.run.RunService;
 import dev.switchboard.rest.JsonBody;
 import dev.switchboard.rest.auth.Caller;
-import dev.switchboard.rest.errors.ApiException;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -26,7 +24,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 /**
  * {@code POST /v1/messages}: 202 with the run envelope once the run is committed;
  * {@code POST /v1/messages/batch}: 202 with every message's run envelope once all are committed,
- * in one transaction.
+ * in one transaction. A key reused with another payload is answered by {@link IdempotencyConflictMapper}.
  */
 @Path("/v1/messages")
 @ApplicationScoped
@@ -51,12 +49,7 @@ public class MessagesResource {
     public Response post(@Context HttpHeaders headers, InputStream body) {
         MessagePayload payload = MessagePayload.from(read(headers, body));
         String key = payload.effectiveKey(headers.getRequestHeader("Idempotency-Key"));
-        IngestOutcome outcome;
-        try {
-            outcome = runs.ingest(payload.command(caller.user(), key));
-        } catch (IdempotencyConflictException e) {
-            throw conflict(e, "");
-        }
+        IngestOutcome outcome = runs.ingest(payload.command(caller.user(), key));
         return Response.accepted(RunJson.of(outcome.run()).toString()).build();
     }
 
@@ -67,12 +60,8 @@ public class MessagesResource {
         List<MessagePayload> payloads = MessagePayload.batch(read(headers, body), maxBatchMessages);
         MessagePayload.refuseBatchKeyHeader(headers.getRequestHeader("Idempotency-Key"));
         String user = caller.user();
-        List<IngestOutcome> outcomes;
-        try {
-            outcomes = runs.ingestAll(payloads.stream().map(p -> p.command(user, p.idempotencyKey())).toList());
-        } catch (IdempotencyConflictException e) {
-            throw conflict(e, "messages[" + e.item() + "]: ");
-        }
+        List<IngestOutcome> outcomes = runs.ingestAll(payloads.stream().map(p -> p.command(user, p.idempotencyKey()))
+                .toList());
         JsonArrayBuilder envelopes = Jsons.createArrayBuilder();
         outcomes.forEach(o -> envelopes.add(RunJson.of(o.run())));
         return Response.accepted(Jsons.createObjectBuilder().add("runs", envelopes).build().toString()).build();
@@ -80,10 +69,5 @@ public class MessagesResource {
 
     private JsonBody.Parsed read(HttpHeaders headers, InputStream body) {
         return JsonBody.read(JsonBody.mediaType(headers.getHeaderString(HttpHeaders.CONTENT_TYPE)), body, maxBodyBytes);
-    }
-
-    private static ApiException conflict(IdempotencyConflictException e, String where) {
-        return new ApiException(409, "idempotency_payload_mismatch",
-                where + "idempotency key was already used with a different payload (run " + e.runId() + ")");
     }
 }

@@ -1,6 +1,6 @@
 package dev.switchboard.rest.responses;
 
-import dev.switchboard.core.history.RunTexts;
+import dev.switchboard.core.history.RunTextPart;
 import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.notify.Notification;
 import dev.switchboard.core.notify.NotificationHub;
@@ -79,7 +79,7 @@ final class ResponseEvents {
     private boolean messageOpen;
 
     /** The run as it ended, with every part of its text. */
-    private record Ending(ResponseService.Response response, List<RunTexts.Part> parts) {
+    private record Ending(ResponseService.Response response, List<RunTextPart> parts) {
     }
 
     /**
@@ -254,7 +254,7 @@ final class ResponseEvents {
             }
             JsonObject params = parse(n.line()).getJsonObject("params");
             if (created.record().runId().equals(params.getString("run_id", "")) && params.containsKey("part")) {
-                RunTexts.Part live = new RunTexts.Part(params.getInt("attempt"), params.getInt("part"),
+                RunTextPart live = new RunTextPart(params.getInt("attempt"), params.getInt("part"),
                         params.getString("delta", ""));
                 if (follower.live(live)) {
                     delta(live.text());
@@ -264,7 +264,7 @@ final class ResponseEvents {
     }
 
     /** Sends a part read from the store unless it was sent already. */
-    private void stored(RunTexts.Part part) {
+    private void stored(RunTextPart part) {
         if (follower.stored(part)) {
             delta(part.text());
         }

@@ -42,7 +42,8 @@ import java.util.logging.Logger;
  * {@code GET /v1/responses/{id}/input_items} lists what it was made from,
  * {@code POST /v1/responses/{id}/cancel} cancels one. Every route is also under {@code /responses}
  * ({@link ResponsesAliasResource}). A client that goes away does not cancel its response. Errors are the
- * specification's body, {@code {"error":{"message","type","param","code"}}}.
+ * specification's body, {@code {"error":{"message","type","param","code"}}}; a {@link ResponseError} thrown
+ * here, before or after the request is suspended, is answered by {@link ResponseErrorMapper}.
  */
 @Path("/v1/responses")
 @ApplicationScoped
@@ -127,12 +128,8 @@ public class ResponsesResource {
     @Path("{id}/input_items")
     public Response inputItems(@PathParam("id") String id, @QueryParam("after") String after,
             @QueryParam("before") String before, @QueryParam("limit") String limit, @QueryParam("order") String order) {
-        try {
-            return responses.inputItems(caller.user(), id, new InputItems.Query(after, before, limit, order))
-                    .map(page -> json(200, page)).orElseGet(() -> notFound(id));
-        } catch (ResponseError e) {
-            return error(e);
-        }
+        return responses.inputItems(caller.user(), id, new InputItems.Query(after, before, limit, order))
+                .map(page -> json(200, page)).orElseGet(() -> notFound(id));
     }
 
     @POST
@@ -149,12 +146,8 @@ public class ResponsesResource {
     @POST
     @Path("compact")
     public void compact(@Context HttpHeaders headers, InputStream body, @Suspended AsyncResponse answer) {
-        try {
-            ResponseService.Response started = responses.compact(caller.user(), request(headers, body));
-            whenEnded(started, answer, ended -> json(200, responses.compaction(ended)));
-        } catch (ResponseError e) {
-            answer.resume(error(e));
-        }
+        ResponseService.Response started = responses.compact(caller.user(), request(headers, body));
+        whenEnded(started, answer, ended -> json(200, responses.compaction(ended)));
     }
 
     /**
@@ -215,27 +208,23 @@ public class ResponsesResource {
 
     private void createResponse(HttpHeaders headers, InputStream body, HttpServletRequest httpRequest,
             HttpServletResponse httpResponse, AsyncResponse answer) {
-        try {
-            ResponseRequest request = request(headers, body);
-            String user = caller.user();
-            ResponseService.Response created = responses.create(user, request);
-            if (request.stream()) {
-                openStream(created, -1, httpRequest, httpResponse, answer);
-            } else if (request.background()) {
-                answer.resume(json(200, created.object()));
-            } else {
-                whenEnded(created, answer, ended -> {
-                    responses.answered(ended);
-                    JsonObject object = ended.object();
-                    if ("failed".equals(object.getString("status"))) {
-                        return error(new ResponseError(500, "model_error", "model_error", "",
-                                object.getJsonObject("error").getString("message")));
-                    }
-                    return json(200, object);
-                });
-            }
-        } catch (ResponseError e) {
-            answer.resume(error(e));
+        ResponseRequest request = request(headers, body);
+        String user = caller.user();
+        ResponseService.Response created = responses.create(user, request);
+        if (request.stream()) {
+            openStream(created, -1, httpRequest, httpResponse, answer);
+        } else if (request.background()) {
+            answer.resume(json(200, created.object()));
+        } else {
+            whenEnded(created, answer, ended -> {
+                responses.answered(ended);
+                JsonObject object = ended.object();
+                if ("failed".equals(object.getString("status"))) {
+                    return error(new ResponseError(500, "model_error", "model_error", "",
+                            object.getJsonObject("error").getString("message")));
+                }
+                return json(200, object);
+            });
         }
     }
 

@@ -2,12 +2,12 @@ package dev.switchboard.rest.runs;
 
 import dev.switchboard.core.run.RunJson;
 import dev.switchboard.core.run.RunService;
+import dev.switchboard.core.thread.WorkspaceService;
 import dev.switchboard.core.user.Authenticator;
 import dev.switchboard.rest.JsonBody;
 import dev.switchboard.rest.QueryParams;
 import dev.switchboard.rest.auth.Caller;
 import dev.switchboard.rest.errors.ApiException;
-import dev.switchboard.core.thread.ThreadWorkspaces;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -35,7 +35,7 @@ public class RunsResource {
     RunService runs;
 
     @EJB
-    ThreadWorkspaces workspaces;
+    WorkspaceService workspaces;
 
     @Inject
     Caller caller;

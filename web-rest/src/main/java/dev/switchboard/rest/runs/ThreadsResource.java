@@ -1,15 +1,15 @@
 package dev.switchboard.rest.runs;
 
-import dev.switchboard.core.history.ThreadItems;
+import dev.switchboard.core.history.StoredItem;
 import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.run.RunJson;
 import dev.switchboard.core.run.RunPage;
 import dev.switchboard.core.run.RunService;
 import dev.switchboard.core.engine.ModelChoice;
-import dev.switchboard.core.thread.RuntimeChoiceException;
 import dev.switchboard.core.thread.ThreadRuntimes;
-import dev.switchboard.core.thread.ThreadWorkspaces;
-import dev.switchboard.core.turn.TurnQueries;
+import dev.switchboard.core.thread.WorkspaceService;
+import dev.switchboard.core.turn.HistoryPage;
+import dev.switchboard.core.turn.TurnService;
 import dev.switchboard.rest.JsonBody;
 import dev.switchboard.rest.QueryParams;
 import dev.switchboard.rest.auth.Caller;
@@ -56,13 +56,13 @@ public class ThreadsResource {
     RunService runs;
 
     @EJB
-    TurnQueries queries;
+    TurnService turns;
 
     @EJB
     ThreadRuntimes runtimes;
 
     @EJB
-    ThreadWorkspaces workspaces;
+    WorkspaceService workspaces;
 
     @Inject
     Caller caller;
@@ -105,10 +105,10 @@ public class ThreadsResource {
     public String items(@PathParam("thread_key") String threadKey,
             @QueryParam("after_seq") String afterSeq, @QueryParam("limit") String limit) {
         Paging paging = Paging.of(threadKey, afterSeq, limit);
-        TurnQueries.ItemPage page = queries.history(caller.user(), paging.key(), paging.afterSeq(), paging.limit())
+        HistoryPage page = turns.history(caller.user(), paging.key(), paging.afterSeq(), paging.limit())
                 .orElseThrow(() -> notFound(paging.key()));
         JsonArrayBuilder entries = Jsons.createArrayBuilder();
-        for (ThreadItems.StoredItem item : page.items()) {
+        for (StoredItem item : page.items()) {
             var entry = Jsons.createObjectBuilder().add("seq", item.seq()).add("run_id", item.runId());
             if (item.turnId() == null) {
                 entry.addNull("turn_id");
@@ -144,7 +144,10 @@ public class ThreadsResource {
         return RuntimeJson.of(runtimes.view(caller.user(), checkedKey(threadKey)));
     }
 
-    /** {@code {"provider":…,"model_id":…}}: the thread's turns run with that engine and model from now on. */
+    /**
+     * {@code {"provider":…,"model_id":…}}: the thread's turns run with that engine and model from now on; a
+     * model the instance does not offer is refused by {@link RuntimeChoiceMapper}.
+     */
     @PUT
     @Path("{thread_key: .+}/model")
     public String model(@PathParam("thread_key") String threadKey, @Context HttpHeaders headers, InputStream body) {
@@ -152,11 +155,7 @@ public class ThreadsResource {
         JsonValue json = read(headers, body, "invalid_model_payload");
         String provider = RuntimeJson.member(json, "provider", "invalid_model_payload");
         String modelId = RuntimeJson.member(json, "model_id", "invalid_model_payload");
-        try {
-            return RuntimeJson.of(runtimes.chooseModel(caller.user(), key, provider, modelId));
-        } catch (RuntimeChoiceException e) {
-            throw new ApiException(400, "thread_model_error", e.getMessage());
-        }
+        return RuntimeJson.of(runtimes.chooseModel(caller.user(), key, provider, modelId));
     }
 
     /** {@code {"thinking_level":…}}: one of off, minimal, low, medium, high, xhigh. */
@@ -170,11 +169,7 @@ public class ThreadsResource {
             throw new ApiException(400, "invalid_thinking_payload", "thinking_level must be one of: "
                     + String.join(", ", ModelChoice.THINKING_LEVELS));
         }
-        try {
-            return RuntimeJson.of(runtimes.chooseThinking(caller.user(), key, level));
-        } catch (RuntimeChoiceException e) {
-            throw new ApiException(400, "thread_thinking_error", e.getMessage());
-        }
+        return RuntimeJson.of(runtimes.chooseThinking(caller.user(), key, level));
     }
 
     /** The thread's workspace: whether it has one, and its line's head commit (null at its start). */
