@@ -161,6 +161,43 @@ class NotificationResumeIT {
         }
     }
 
+    /**
+     * Issue 37: a subscribe from now is answered once its stream is live, without holding the thread
+     * that read it — and answers still come in request order: a request sent right behind it waits
+     * for it, a subscribe replaced or unsubscribed before it went live is answered that it did not
+     * start, and the first notification comes after the answer of the subscription it belongs to.
+     */
+    @Test
+    void aSubscribeFromNowIsAnsweredInRequestOrderOnceLive() {
+        String thread = unique("ws-order");
+        try (RpcSocket ws = RpcSocket.connect(port)) {
+            ws.send(Rpc.request(1, "subscribe", obj()));
+            ws.send(Rpc.request(2, "server/status", null));
+            ws.send(Rpc.request(3, "subscribe", obj("threads", arr(thread))));
+            ws.send(Rpc.request(4, "unsubscribe", null));
+            ws.send(Rpc.request(5, "subscribe", obj("threads", arr(thread))));
+            List<JsonObject> answers = new ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                answers.add(ws.awaitUnmatched(Duration.ofSeconds(10)));
+            }
+            assertEquals(List.of(1, 2, 3, 4, 5), answers.stream().map(a -> a.getInt("id")).toList(),
+                    () -> "answers out of request order: " + answers);
+            for (int i : new int[] {0, 2}) { // live before it was replaced, or answered that it did not start
+                assertTrue(answers.get(i).getJsonObject("result").containsKey("subscribed"), answers.get(i)::toString);
+            }
+            assertEquals("running", answers.get(1).getJsonObject("result").getString("state"));
+            assertEquals(JsonValue.FALSE, answers.get(3).getJsonObject("result").get("subscribed"));
+            JsonObject live = answers.get(4).getJsonObject("result");
+            assertEquals(JsonValue.TRUE, live.get("subscribed"), live::toString);
+
+            String turn = rpc.startTurnId(thread, "after the answer");
+            ws.notifications.await(endOf(turn), TURN_TIMEOUT);
+            assertLifecycle(ws.notifications.matching(ofTurn(turn)), turn, "after the answer");
+            assertTrue(seq(ws.notifications.matching(ofTurn(turn)).get(0)) > live.getJsonNumber("after_seq").longValue(),
+                    "the stream starts after the seq its answer named");
+        }
+    }
+
     @Test
     void aSubscriptionToThreadsDeliversOnlyThemAndANewSubscribeReplacesTheOld() {
         String mine = unique("ws-mine");
