@@ -1,6 +1,6 @@
 package dev.switchboard.ws;
 
-import dev.switchboard.core.json.Jsons;
+import dev.switchboard.core.json.ErrorEnvelope;
 import dev.switchboard.core.user.Authentication;
 import dev.switchboard.core.user.Authenticator;
 import jakarta.inject.Inject;
@@ -86,7 +86,6 @@ public class SocketGate extends HttpFilter {
         response.setStatus(status);
         response.setContentType("application/json");
         response.setCharacterEncoding("UTF-8");
-        response.getWriter().write(Jsons.createObjectBuilder().add("error", Jsons.createObjectBuilder()
-                .add("code", code).add("message", message)).build().toString());
+        response.getWriter().write(ErrorEnvelope.of(code, message).toString());
     }
 }

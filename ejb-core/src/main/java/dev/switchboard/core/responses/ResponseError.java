@@ -1,5 +1,8 @@
 package dev.switchboard.core.responses;
 
+import dev.switchboard.core.json.Jsons;
+import jakarta.json.JsonObject;
+
 /**
  * A request the endpoint refuses, with the Open Responses error body's members (spec §7, O3):
  * {@code type} by HTTP status, a {@code code}, and {@code param} naming the field at fault
@@ -30,6 +33,12 @@ public class ResponseError extends RuntimeException {
     static ResponseError notFound(String responseId, String param) {
         return new ResponseError(404, "not_found", param.isEmpty() ? "response_not_found" : "previous_response_not_found",
                 param, "No response found with id '" + responseId + "'.");
+    }
+
+    /** The error object of the specification's bodies and events; every member a string (O3). */
+    public JsonObject toJson() {
+        return Jsons.createObjectBuilder().add("message", getMessage()).add("type", type).add("param", param)
+                .add("code", code).build();
     }
 
     public int status() {

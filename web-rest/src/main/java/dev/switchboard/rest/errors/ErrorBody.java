@@ -1,6 +1,6 @@
 package dev.switchboard.rest.errors;
 
-import dev.switchboard.core.json.Jsons;
+import dev.switchboard.core.json.ErrorEnvelope;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
@@ -27,16 +27,13 @@ public final class ErrorBody {
      * {@code retry_after} (seconds) and the same in a {@code Retry-After} header.
      */
     public static Response busy(int status, String code, String message, int retryAfterSeconds) {
-        String body = Jsons.createObjectBuilder().add("error", Jsons.createObjectBuilder().add("code", code)
-                .add("message", message).add("retry_after", retryAfterSeconds)).build().toString();
+        String body = ErrorEnvelope.busy(code, message, retryAfterSeconds).toString();
         return Response.status(status).type(MediaType.APPLICATION_JSON_TYPE).header("Retry-After", retryAfterSeconds)
                 .entity(body).build();
     }
 
     /** {@code {"error":{"code":…,"message":…}}}. */
     public static String json(String code, String message) {
-        return Jsons.createObjectBuilder()
-                .add("error", Jsons.createObjectBuilder().add("code", code).add("message", message))
-                .build().toString();
+        return ErrorEnvelope.of(code, message).toString();
     }
 }

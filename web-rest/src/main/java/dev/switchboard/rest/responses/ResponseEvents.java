@@ -341,8 +341,7 @@ final class ResponseEvents {
     }
 
     private JsonObjectBuilder error(ResponseError error) {
-        return event("error").add("error", Jsons.createObjectBuilder().add("type", error.type()).add("code", error.code())
-                .add("message", error.getMessage()).add("param", error.param()));
+        return event("error").add("error", error.toJson());
     }
 
     private JsonObjectBuilder event(String type) {

@@ -238,9 +238,7 @@ public class ResponsesResource {
 
     /** The specification's error body; every member a string (O3). */
     static JsonObject errorBody(ResponseError e) {
-        return Jsons.createObjectBuilder().add("error", Jsons.createObjectBuilder()
-                .add("message", e.getMessage()).add("type", e.type()).add("param", e.param()).add("code", e.code()))
-                .build();
+        return Jsons.createObjectBuilder().add("error", e.toJson()).build();
     }
 
     static Response error(ResponseError e) {

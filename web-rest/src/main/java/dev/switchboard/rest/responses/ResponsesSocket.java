@@ -243,8 +243,7 @@ public class ResponsesSocket extends Endpoint {
     private void sendError(ResponseError e) {
         try {
             send(Jsons.createObjectBuilder().add("type", "error").add("status", e.status())
-                    .add("error", Jsons.createObjectBuilder().add("type", e.type()).add("code", e.code())
-                            .add("message", e.getMessage()).add("param", e.param()))
+                    .add("error", e.toJson())
                     .build().toString());
         } catch (IOException gone) {
             LOG.log(Level.FINE, () -> "A /v1/responses WebSocket went away before its error: " + e.getMessage());
