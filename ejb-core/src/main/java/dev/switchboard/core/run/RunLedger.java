@@ -69,16 +69,10 @@ public class RunLedger {
             return replayed.get();
         }
         int cap = caps.runsFor(command.kind());
-        LaneRows.LaneRun ahead;
-        if (cap < Integer.MAX_VALUE) { // one read for the cap and the head
-            LaneRows.CountedHead counted = rows.countedHead(threadId);
-            if (counted.unfinished() >= cap) {
-                throw new QueueFullException(cap);
-            }
-            ahead = claimFor == null ? null : counted.head();
-        } else {
-            ahead = claimFor == null ? null : rows.head(threadId, 0);
+        if (mayBeFull(lane, cap) && rows.unfinishedCount(threadId) >= cap) {
+            throw new QueueFullException(cap);
         }
+        LaneRows.LaneRun ahead = claimFor == null ? null : rows.head(threadId, 0);
         LaneRows.Lane added = lane.advanced();
         boolean startsNow = claimFor != null && ahead == null && lanes.mayStartAdded(added, claimFor);
         RunRecord run = add(command, threadId, lane.nextSeq(), startsNow ? claimFor : null);
@@ -105,7 +99,7 @@ public class RunLedger {
         for (long threadId : new TreeSet<>(threadIds)) {
             locked.put(threadId, rows.lock(threadId));
         }
-        Map<Long, Integer> unfinished = new HashMap<>(); // per thread, of those whose messages meet a cap
+        Map<Long, Integer> unfinished = new HashMap<>(); // per thread, counted once it could be at its cap
         Map<Long, LaneRows.Lane> advanced = new HashMap<>();
         List<IngestOutcome> outcomes = new ArrayList<>(commands.size());
         for (int i = 0; i < commands.size(); i++) {
@@ -120,21 +114,29 @@ public class RunLedger {
             } catch (IdempotencyConflictException e) {
                 throw e.at(i);
             }
+            LaneRows.Lane lane = advanced.getOrDefault(threadId, locked.get(threadId));
             int cap = caps.runsFor(command.kind());
-            if (cap < Integer.MAX_VALUE) {
-                int held = unfinished.computeIfAbsent(threadId, id -> rows.countedHead(id).unfinished());
+            if (unfinished.containsKey(threadId) || mayBeFull(lane, cap)) {
+                int held = unfinished.computeIfAbsent(threadId, rows::unfinishedCount); // this batch's included
                 if (held >= cap) {
                     throw new QueueFullException(cap).at(i);
                 }
                 unfinished.put(threadId, held + 1);
             }
-            LaneRows.Lane lane = advanced.getOrDefault(threadId, locked.get(threadId));
             RunRecord run = add(command, threadId, lane.nextSeq(), null);
             advanced.put(threadId, lane.advanced());
             outcomes.add(new IngestOutcome(RunView.of(run), threadId, false));
         }
         advanced.values().forEach(rows::write);
         return outcomes;
+    }
+
+    /**
+     * Whether the lane could hold {@code cap} unfinished runs: only once it has had that many runs in
+     * all ({@code next_seq} counts them), so a thread's first {@code cap} messages are never counted.
+     */
+    private static boolean mayBeFull(LaneRows.Lane lane, int cap) {
+        return cap < Integer.MAX_VALUE && lane.nextSeq() - 1 >= cap;
     }
 
     /** The outcome naming the run an earlier use of the message's idempotency key stored, if any. */

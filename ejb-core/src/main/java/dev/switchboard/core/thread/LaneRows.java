@@ -42,11 +42,8 @@ public class LaneRows {
             + " WHERE r.thread_id = ? AND r.state IN ('queued', 'executing') AND r.thread_seq > ? ORDER BY r.thread_seq";
     private static final String HEAD = UNFINISHED + " FETCH FIRST 1 ROWS ONLY";
     private static final String HEAD_PAIR = UNFINISHED + " FETCH FIRST 2 ROWS ONLY";
-    /* The head and how many unfinished runs the lane holds, in one statement: the window counts
-       every unfinished row (the partial index's, bounded by the queue cap) before the limit. */
-    private static final String HEAD_COUNTED = "SELECT " + RUN_COLUMNS + ", count(*) OVER ()"
-            + " FROM runs r LEFT JOIN turns t ON t.turn_id = r.turn_id"
-            + " WHERE r.thread_id = ? AND r.state IN ('queued', 'executing') ORDER BY r.thread_seq FETCH FIRST 1 ROWS ONLY";
+    private static final String UNFINISHED_COUNT = "SELECT count(*) FROM runs"
+            + " WHERE thread_id = ? AND state IN ('queued', 'executing')";
     private static final String START = "UPDATE runs SET state = 'executing', attempt = attempt + 1,"
             + " crashes = crashes + ?, claimed_by = ?, started_at = ?, updated_at = ? WHERE run_id = ? AND state = ?";
     private static final String END = "UPDATE runs SET state = ?, output_json = ?, error_code = ?, error_message = ?,"
@@ -224,15 +221,10 @@ public class LaneRows {
         return runs.isEmpty() ? null : runs.get(0);
     }
 
-    /** The lane's head (null when it holds no unfinished run) and how many unfinished runs it holds. */
-    public record CountedHead(LaneRun head, int unfinished) {
-    }
-
-    /** The lane's oldest unfinished run and the number of unfinished runs, for an ingest that checks a queue cap. */
-    public CountedHead countedHead(long threadId) {
-        List<CountedHead> rows = statements.query(HEAD_COUNTED, s -> s.setLong(1, threadId),
-                rs -> new CountedHead(laneRun(rs), rs.getInt(21)), "reading the lane of thread " + threadId);
-        return rows.isEmpty() ? new CountedHead(null, 0) : rows.get(0);
+    /** How many unfinished runs the lane holds (an index range of the partial index on unfinished runs). */
+    public int unfinishedCount(long threadId) {
+        return statements.query(UNFINISHED_COUNT, s -> s.setLong(1, threadId), rs -> rs.getInt(1),
+                "counting the unfinished runs of thread " + threadId).get(0);
     }
 
     /** The lane's two oldest unfinished runs: the head and the run behind it, for a finish and its chained claim. */
