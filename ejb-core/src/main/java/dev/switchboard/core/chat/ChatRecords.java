@@ -2,9 +2,8 @@ package dev.switchboard.core.chat;
 
 import dev.switchboard.core.conversation.ThreadKey;
 import dev.switchboard.core.sql.Statements;
-import jakarta.annotation.PostConstruct;
-import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
@@ -65,15 +64,8 @@ public class ChatRecords {
     /** The longest title kept: the start of the thread's first message. */
     static final int TITLE_LENGTH = 100;
 
-    @Resource(lookup = "jdbc/switchboard")
-    javax.sql.DataSource dataSource;
-
-    private Statements statements;
-
-    @PostConstruct
-    void init() {
-        statements = new Statements(dataSource);
-    }
+    @Inject
+    Statements statements;
 
     /** A user's session row. */
     public record SessionRow(String userKey, UUID sessionId, Optional<UUID> activeThread, long createdAt,

@@ -1,8 +1,6 @@
 package dev.switchboard.core.credential;
 
 import dev.switchboard.core.sql.Statements;
-import jakarta.annotation.PostConstruct;
-import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.io.IOException;
@@ -28,8 +26,8 @@ public class Credentials {
     private static final String INSERT = "INSERT INTO chat_credentials (user_key, name, sealed, updated_at) VALUES (?, ?, ?, ?)";
     private static final String DELETE = "DELETE FROM chat_credentials WHERE user_key = ? AND name = ?";
 
-    @Resource(lookup = "jdbc/switchboard")
-    javax.sql.DataSource dataSource;
+    @Inject
+    Statements statements;
 
     @Inject
     @ConfigProperty(name = "switchboard.credentials.key", defaultValue = " ")
@@ -39,13 +37,7 @@ public class Credentials {
     @ConfigProperty(name = "switchboard.credentials.key-file")
     String keyFile;
 
-    private Statements statements;
     private volatile CredentialSeal seal;
-
-    @PostConstruct
-    void init() {
-        statements = new Statements(dataSource);
-    }
 
     /** The user's secret named {@code name}; empty when not given (or no longer opening with this key). */
     public Optional<String> get(String userKey, String name) {

@@ -2,14 +2,12 @@ package dev.switchboard.core.delegation;
 
 import dev.switchboard.core.delegation.PathRegistry.PathRow;
 import dev.switchboard.core.sql.Statements;
-import jakarta.annotation.PostConstruct;
-import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
-import javax.sql.DataSource;
 
 /**
  * The call slots ({@code path_calls}): one per call a caller's run made, numbered in the order it
@@ -48,15 +46,8 @@ public class CallSlots {
         }
     }
 
-    @Resource(lookup = "jdbc/switchboard")
-    DataSource dataSource;
-
-    private Statements statements;
-
-    @PostConstruct
-    void init() {
-        statements = new Statements(dataSource);
-    }
+    @Inject
+    Statements statements;
 
     // --- reads ---
 

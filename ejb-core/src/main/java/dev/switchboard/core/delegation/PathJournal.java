@@ -4,14 +4,11 @@ import dev.switchboard.core.delegation.PathRegistry.PathRow;
 import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.notify.Outbox;
 import dev.switchboard.core.sql.Statements;
-import jakarta.annotation.PostConstruct;
-import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObjectBuilder;
 import java.util.List;
 import java.util.UUID;
-import javax.sql.DataSource;
 
 /**
  * What happens on a tree's paths, told twice in the transaction that makes it happen: to operators
@@ -24,18 +21,11 @@ public class PathJournal {
     private static final String JOURNAL = "INSERT INTO path_journal (msg_id, session_root, uuid, segments, from_name,"
             + " to_name, payload_type, status, reason, ts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
-    @Resource(lookup = "jdbc/switchboard")
-    DataSource dataSource;
+    @Inject
+    Statements statements;
 
     @Inject
     Outbox outbox;
-
-    private Statements statements;
-
-    @PostConstruct
-    void init() {
-        statements = new Statements(dataSource);
-    }
 
     /** A journal entry of the tree of {@code root}: {@code status} on the path {@code uuid}. */
     public void record(PathRow root, String uuid, List<String> segments, String from, String to,

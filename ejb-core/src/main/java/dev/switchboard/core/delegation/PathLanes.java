@@ -6,12 +6,9 @@ import dev.switchboard.core.thread.LaneRows;
 import dev.switchboard.core.thread.ThreadRepository;
 import dev.switchboard.persistence.run.RunKind;
 import dev.switchboard.persistence.run.RunRecord;
-import jakarta.annotation.PostConstruct;
-import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.List;
-import javax.sql.DataSource;
 
 /**
  * Delegation's lanes. A path's lane is a thread of its own, owned by {@link #PATHS_USER} (no user
@@ -34,8 +31,8 @@ public class PathLanes {
     private static final String PARKED_LANE = "SELECT id FROM threads WHERE id = ? AND lease_owner = '" + PARKED + "'";
     private static final String SET_LANE = "UPDATE threads SET next_seq = 2, engine = ? WHERE id = ?";
 
-    @Resource(lookup = "jdbc/switchboard")
-    DataSource dataSource;
+    @Inject
+    Statements statements;
 
     @Inject
     ThreadRepository repository;
@@ -45,13 +42,6 @@ public class PathLanes {
 
     @Inject
     CallSlots slots;
-
-    private Statements statements;
-
-    @PostConstruct
-    void init() {
-        statements = new Statements(dataSource);
-    }
 
     /** True for a run of a path's lane (a delegated call), by what its lane read. */
     public static boolean isPathRun(String userKey) {

@@ -4,13 +4,10 @@ import dev.switchboard.core.json.Jsons;
 
 import dev.switchboard.core.engine.Delegation;
 import dev.switchboard.core.sql.Statements;
-import jakarta.annotation.PostConstruct;
-import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.List;
 import java.util.function.Supplier;
-import javax.sql.DataSource;
 
 /**
  * The delegation records as their readers see them, without a transaction of their own: an
@@ -28,18 +25,11 @@ public class PathReads {
     private static final String REPLIES = "SELECT call_index, from_name, status, code, result_text FROM path_calls"
             + " WHERE caller_run_id = ? AND status <> 'pending' ORDER BY slot";
 
-    @Resource(lookup = "jdbc/switchboard")
-    DataSource dataSource;
+    @Inject
+    Statements statements;
 
     @Inject
     DelegationSettings settings;
-
-    private Statements statements;
-
-    @PostConstruct
-    void init() {
-        statements = new Statements(dataSource);
-    }
 
     /** A path and what its run's last execution kept (null: nothing). */
     private record Handler(PathRegistry.PathRow path, String state) {

@@ -3,9 +3,8 @@ package dev.switchboard.core.delegation;
 import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.sql.Statements;
 import dev.switchboard.persistence.run.RunState;
-import jakarta.annotation.PostConstruct;
-import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
@@ -15,7 +14,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
-import javax.sql.DataSource;
 
 /**
  * The path registry's rows ({@code path_registry}): every path of a delegation tree, minted once
@@ -64,15 +62,8 @@ public class PathRegistry {
     public record Orphan(String uuid, String ended) {
     }
 
-    @Resource(lookup = "jdbc/switchboard")
-    DataSource dataSource;
-
-    private Statements statements;
-
-    @PostConstruct
-    void init() {
-        statements = new Statements(dataSource);
-    }
+    @Inject
+    Statements statements;
 
     // --- reads ---
 

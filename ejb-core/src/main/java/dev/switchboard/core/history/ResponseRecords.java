@@ -2,9 +2,8 @@ package dev.switchboard.core.history;
 
 import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.sql.Statements;
-import jakarta.annotation.PostConstruct;
-import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
@@ -37,15 +36,8 @@ public class ResponseRecords {
     private static final String BLANK_RUN = "UPDATE runs SET input_text = '', input_json = NULL, output_json = NULL"
             + " WHERE run_id = ?";
 
-    @Resource(lookup = "jdbc/switchboard")
-    javax.sql.DataSource dataSource;
-
-    private Statements statements;
-
-    @PostConstruct
-    void init() {
-        statements = new Statements(dataSource);
-    }
+    @Inject
+    Statements statements;
 
     public void insert(ResponseRecord r) {
         statements.updateOne(INSERT, s -> {

@@ -1,11 +1,9 @@
 package dev.switchboard.core.history;
 
 import dev.switchboard.core.sql.Statements;
-import jakarta.annotation.PostConstruct;
-import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.util.List;
-import javax.sql.DataSource;
 
 /**
  * The {@code run_text} table in plain JDBC: the text a run's engine streamed, one row per
@@ -24,15 +22,8 @@ public class RunTexts {
             + " SELECT run_id, attempt, ?, ? FROM runs WHERE run_id = ? AND attempt = ? AND state = 'executing'";
     private static final String PARTS = "SELECT attempt, part, text FROM run_text WHERE run_id = ? ORDER BY attempt, part";
 
-    @Resource(lookup = "jdbc/switchboard")
-    DataSource dataSource;
-
-    private Statements statements;
-
-    @PostConstruct
-    void init() {
-        statements = new Statements(dataSource);
-    }
+    @Inject
+    Statements statements;
 
     /** Keeps a part of attempt {@code attempt}'s text; false when that attempt no longer owns the run. */
     public boolean append(String runId, int attempt, int part, String text) {

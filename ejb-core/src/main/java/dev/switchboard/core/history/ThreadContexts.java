@@ -2,12 +2,10 @@ package dev.switchboard.core.history;
 
 import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.sql.Statements;
-import jakarta.annotation.PostConstruct;
-import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import jakarta.json.JsonReader;
 import java.io.StringReader;
-import javax.sql.DataSource;
 
 /**
  * The {@code thread_contexts} table in plain JDBC: a thread's {@link ContextWindow}, for the
@@ -21,15 +19,8 @@ public class ThreadContexts {
     private static final String UPDATE = "UPDATE thread_contexts SET context = ?, updated_at = ? WHERE thread_id = ?";
     private static final String INSERT = "INSERT INTO thread_contexts (thread_id, context, updated_at) VALUES (?, ?, ?)";
 
-    @Resource(lookup = "jdbc/switchboard")
-    DataSource dataSource;
-
-    private Statements statements;
-
-    @PostConstruct
-    void init() {
-        statements = new Statements(dataSource);
-    }
+    @Inject
+    Statements statements;
 
     /** The thread's window; {@link ContextWindow#ALL} when it was never changed. */
     public ContextWindow of(long threadId) {

@@ -5,13 +5,11 @@ import dev.switchboard.persistence.run.RunKind;
 import dev.switchboard.persistence.run.RunRecord;
 import dev.switchboard.persistence.run.RunState;
 import dev.switchboard.persistence.thread.DatabaseClock;
-import jakarta.annotation.PostConstruct;
-import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
-import javax.sql.DataSource;
 
 /**
  * The lane's statements in plain JDBC, in the caller's transaction (on its shared connection):
@@ -57,15 +55,8 @@ public class LaneRows {
             + " claimed_by, payload_hash, created_at, started_at, updated_at, kind)"
             + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
-    @Resource(lookup = "jdbc/switchboard")
-    DataSource dataSource;
-
-    private Statements statements;
-
-    @PostConstruct
-    void init() {
-        statements = new Statements(dataSource);
-    }
+    @Inject
+    Statements statements;
 
     /**
      * A locked thread's lease, the sequence number its next run takes, the database's time read

@@ -1,10 +1,8 @@
 package dev.switchboard.core.thread;
 
 import dev.switchboard.core.sql.Statements;
-import jakarta.annotation.PostConstruct;
-import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
-import javax.sql.DataSource;
+import jakarta.inject.Inject;
 
 /**
  * One instance at a time runs a periodic task (pruning idle chat sessions, pruning workspaces): it
@@ -17,15 +15,8 @@ public class PeriodicClaims {
 
     private static final String CLAIM = "UPDATE periodic_claims SET owner = ?, until_at = ? WHERE name = ? AND until_at <= ?";
 
-    @Resource(lookup = "jdbc/switchboard")
-    DataSource dataSource;
-
-    private Statements statements;
-
-    @PostConstruct
-    void init() {
-        statements = new Statements(dataSource);
-    }
+    @Inject
+    Statements statements;
 
     /** Claims task {@code name}'s period starting {@code now} ({@code everyMs} long) for {@code owner}; false when another holds it. */
     public boolean claimPeriod(String name, String owner, long now, long everyMs) {

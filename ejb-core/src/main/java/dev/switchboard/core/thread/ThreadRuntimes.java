@@ -2,12 +2,9 @@ package dev.switchboard.core.thread;
 
 import dev.switchboard.core.engine.EngineSelector;
 import dev.switchboard.core.sql.Statements;
-import jakarta.annotation.PostConstruct;
-import jakarta.annotation.Resource;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 import java.util.Optional;
-import javax.sql.DataSource;
 
 /**
  * Threads' runtime choices (jagc's thread runtime endpoints): read, and changed one field at a
@@ -23,21 +20,14 @@ public class ThreadRuntimes {
     private static final String LOCK = "SELECT engine, model_id, thinking_level FROM threads WHERE id = ? FOR UPDATE";
     private static final String WRITE = "UPDATE threads SET engine = ?, model_id = ?, thinking_level = ? WHERE id = ?";
 
-    @Resource(lookup = "jdbc/switchboard")
-    DataSource dataSource;
+    @Inject
+    Statements statements;
 
     @Inject
     EngineSelector engines;
 
     @Inject
     ThreadDirectory threads;
-
-    private Statements statements;
-
-    @PostConstruct
-    void init() {
-        statements = new Statements(dataSource);
-    }
 
     /** The thread's runtime; the instance's defaults for a thread that does not exist (yet). */
     public RuntimeView view(String userKey, String threadKey) {

@@ -5,8 +5,6 @@ import dev.switchboard.core.engine.WorkspaceTurn;
 import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.sql.Statements;
 import dev.switchboard.core.workspace.TurnStatus;
-import jakarta.annotation.PostConstruct;
-import jakarta.annotation.Resource;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
@@ -21,7 +19,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
-import javax.sql.DataSource;
 
 /**
  * Threads' workspaces as clients and conversations see them: turning one on for a thread, reading
@@ -52,8 +49,8 @@ public class ThreadWorkspaces implements WorkspaceCommits {
     private record RunRow(long threadId, String state, String errorCode) {
     }
 
-    @Resource(lookup = "jdbc/switchboard")
-    DataSource dataSource;
+    @Inject
+    Statements statements;
 
     @Inject
     ThreadDirectory threads;
@@ -63,13 +60,6 @@ public class ThreadWorkspaces implements WorkspaceCommits {
 
     @Inject
     LaneRows rows;
-
-    private Statements statements;
-
-    @PostConstruct
-    void init() {
-        statements = new Statements(dataSource);
-    }
 
     /** The thread's workspace; a thread that does not exist (yet) has none — unless every thread has one. */
     public WorkspaceView view(String userKey, String threadKey) {

@@ -4,9 +4,8 @@ import dev.switchboard.core.sql.Statements;
 import dev.switchboard.persistence.run.RunKind;
 import dev.switchboard.persistence.run.RunState;
 import dev.switchboard.persistence.turn.TurnRecord;
-import jakarta.annotation.PostConstruct;
-import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -14,7 +13,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import javax.sql.DataSource;
 
 /**
  * Every statement on turns, in plain JDBC in the caller's transaction, like {@link LaneRows}: a
@@ -45,15 +43,8 @@ public class TurnRows {
     private static final String END = "UPDATE turns SET state = ?, outcome = ?, message = ?, ended_at = ?"
             + " WHERE turn_id = ? AND state = 'active'";
 
-    @Resource(lookup = "jdbc/switchboard")
-    DataSource dataSource;
-
-    private Statements statements;
-
-    @PostConstruct
-    void init() {
-        statements = new Statements(dataSource);
-    }
+    @Inject
+    Statements statements;
 
     /** A turn as stored; {@code endedAt} null while it is active. */
     public record TurnRow(String turnId, String userKey, long threadId, String threadKey, String state, String outcome,
