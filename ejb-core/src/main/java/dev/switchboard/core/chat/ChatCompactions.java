@@ -11,7 +11,6 @@ import dev.switchboard.core.lifecycle.TurnEnded;
 import dev.switchboard.core.thread.ThreadDirectory;
 import dev.switchboard.core.thread.ThreadRepository;
 import dev.switchboard.core.thread.ThreadWorkspaces;
-import dev.switchboard.persistence.run.RunRecord;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -63,8 +62,8 @@ public class ChatCompactions {
         long last = items.lastSeq(id);
         Optional<Long> own = items.firstOf(id, turn.turnId());
         ContextWindow without = own.map(first -> window.closedAt(first - 1).openFrom(last + 1)).orElse(window);
-        RunRecord run = repository.run(turn.firstRunId());
-        String summary = turn.isCompleted() && run != null ? Lifecycle.replyText(run.getOutputJson()) : null;
+        String summary = turn.isCompleted()
+                ? repository.outputOf(turn.firstRunId()).map(Lifecycle::replyText).orElse(null) : null;
         if (summary == null || summary.isBlank()) {
             contexts.write(id, without, System.currentTimeMillis());
             return;

@@ -5,7 +5,6 @@ import dev.switchboard.core.sql.Statements;
 import dev.switchboard.core.thread.LaneRows;
 import dev.switchboard.core.thread.ThreadRepository;
 import dev.switchboard.persistence.run.RunKind;
-import dev.switchboard.persistence.run.RunRecord;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.List;
@@ -58,13 +57,13 @@ public class PathLanes {
      * the call of the slot's listener with the slot's input. Returns the lane's thread id.
      */
     public long open(String uuid, Agent agent, String runId, DelegationRules.Slot slot, long now) {
-        long threadId = repository.create(PATHS_USER, uuid, now).getId();
+        long threadId = repository.create(PATHS_USER, uuid, now);
         statements.updateOne(SET_LANE, s -> {
             s.setString(1, agent.engine());
             s.setLong(2, threadId);
         }, "setting up the lane of path " + uuid);
-        rows.insert(new RunRecord(runId, threadId, 1, PATHS_USER, uuid, SOURCE + slot.listener(), RunKind.DELEGATED, null, "followUp", slot.input(), uuid,
-                now));
+        rows.insertQueued(runId, threadId, 1, PATHS_USER, uuid, SOURCE + slot.listener(), RunKind.DELEGATED, slot.input(),
+                uuid, now);
         return threadId;
     }
 

@@ -17,6 +17,7 @@ import dev.switchboard.core.thread.LaneRows;
 import dev.switchboard.core.thread.ThreadRepository;
 import dev.switchboard.core.turn.ServerSources;
 import dev.switchboard.core.turn.TurnLedger;
+import dev.switchboard.persistence.ingress.EventStatus;
 import dev.switchboard.persistence.ingress.ActionRecord;
 import dev.switchboard.persistence.ingress.DecisionRecord;
 import dev.switchboard.persistence.ingress.IngressEventRecord;
@@ -144,7 +145,7 @@ public class IngressLedger {
                 .getResultList();
         for (IngressEventRecord event : batch) {
             em.refresh(event, LockModeType.PESSIMISTIC_WRITE); // a concurrent release may have handed it off
-            if (!IngressEventRecord.HELD.equals(event.getStatus())) {
+            if (!EventStatus.HELD.equals(event.getStatus())) {
                 continue;
             }
             long threadId = threads.find(userKey, event.getSessionKey()).orElseThrow(
@@ -230,7 +231,7 @@ public class IngressLedger {
     /** The event was handed to run {@code runId}: its {@code accepted} action, and the event points at the run. */
     private void accepted(IngressEventRecord journal, String runId, String turnId, long now) {
         em.persist(new ActionRecord(TurnIds.itemId("actres"), journal.getEventId(), "accepted", runId, now));
-        journal.settle(IngressEventRecord.ACCEPTED, runId, turnId);
+        journal.settle(EventStatus.ACCEPTED, runId, turnId);
     }
 
     private EventOutcome duplicate(IngressEventRecord journal, String reason, String originalRunId, long threadId,
@@ -238,8 +239,8 @@ public class IngressLedger {
         decide(journal.getEventId(), "forward_event", reason, true, now);
         RunRecord original = originalRunId == null ? null : repository.run(originalRunId);
         String turnId = original == null ? null : original.getTurnId();
-        journal.settle(IngressEventRecord.DUPLICATE, originalRunId, turnId);
-        return new EventOutcome(journal.getEventId(), IngressEventRecord.DUPLICATE, journal.getSessionKey(),
+        journal.settle(EventStatus.DUPLICATE, originalRunId, turnId);
+        return new EventOutcome(journal.getEventId(), EventStatus.DUPLICATE, journal.getSessionKey(),
                 originalRunId, turnId, threadId, ClaimResult.none());
     }
 
@@ -249,8 +250,8 @@ public class IngressLedger {
 
     private EventOutcome hold(IngressEventRecord journal, String reason, long threadId, long now) {
         decide(journal.getEventId(), "defer_event", reason, false, now);
-        journal.settle(IngressEventRecord.HELD, null, null);
-        return new EventOutcome(journal.getEventId(), IngressEventRecord.HELD, journal.getSessionKey(), null, null,
+        journal.settle(EventStatus.HELD, null, null);
+        return new EventOutcome(journal.getEventId(), EventStatus.HELD, journal.getSessionKey(), null, null,
                 threadId, ClaimResult.none());
     }
 
@@ -265,7 +266,7 @@ public class IngressLedger {
                 threadId,
                 claimFor);
         accepted(journal, handedOff.run().runId(), handedOff.run().turnId(), now);
-        return new EventOutcome(journal.getEventId(), IngressEventRecord.ACCEPTED, journal.getSessionKey(),
+        return new EventOutcome(journal.getEventId(), EventStatus.ACCEPTED, journal.getSessionKey(),
                 handedOff.run().runId(), handedOff.run().turnId(), threadId, handedOff.claim());
     }
 

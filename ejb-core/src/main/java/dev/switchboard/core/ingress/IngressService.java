@@ -6,7 +6,7 @@ import dev.switchboard.core.lane.LaneController;
 import dev.switchboard.core.lifecycle.TurnIds;
 import dev.switchboard.core.metrics.Meters;
 import dev.switchboard.core.thread.ThreadDirectory;
-import dev.switchboard.persistence.ingress.IngressEventRecord;
+import dev.switchboard.persistence.ingress.EventStatus;
 import jakarta.ejb.EJB;
 import jakarta.ejb.EJBException;
 import jakarta.ejb.Stateless;
@@ -63,9 +63,9 @@ public class IngressService {
             // records the delivery — as the duplicate it then is, in the second case.
             outcome = admit(userKey, event.withId(newEventId()), sessionKey, threadId);
         }
-        if (IngressEventRecord.ACCEPTED.equals(outcome.status()) && outcome.claim().claim().isEmpty()) {
+        if (EventStatus.ACCEPTED.equals(outcome.status()) && outcome.claim().claim().isEmpty()) {
             lanes.wake(threadId);
-        } else if (IngressEventRecord.HELD.equals(outcome.status())) {
+        } else if (EventStatus.HELD.equals(outcome.status())) {
             scheduler.releaseSoon(userKey); // the runtime may have resumed after this event read it as paused
         }
         meters.ingressEvent(event.source(), outcome.status());

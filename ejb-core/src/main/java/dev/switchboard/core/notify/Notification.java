@@ -1,7 +1,6 @@
 package dev.switchboard.core.notify;
 
 import dev.switchboard.core.json.Jsons;
-import dev.switchboard.persistence.notify.NotificationRecord;
 
 /**
  * A sequenced notification, ready to send: {@code line} is the JSON-RPC notification with
@@ -10,13 +9,13 @@ import dev.switchboard.persistence.notify.NotificationRecord;
  */
 public record Notification(long seq, String userKey, String threadKey, String method, String line, long createdAt) {
 
-    static Notification of(NotificationRecord r) {
-        return new Notification(r.getSeq(), r.getUserKey(), r.getThreadKey(), r.getMethod(),
-                render(r.getSeq(), r.getMethod(), r.getParams()), r.getCreatedAt());
+    /** The notification {@code seq} of a row: {@code params} is its parameters' JSON object text. */
+    static Notification of(long seq, String userKey, String threadKey, String method, String params, long createdAt) {
+        return new Notification(seq, userKey, threadKey, method, render(seq, method, params), createdAt);
     }
 
     static Notification of(long seq, OutboxRow r) {
-        return new Notification(seq, r.userKey(), r.threadKey(), r.method(), render(seq, r.method(), r.params()), r.createdAt());
+        return of(seq, r.userKey(), r.threadKey(), r.method(), r.params(), r.createdAt());
     }
 
     /** What a subscriber cut off as too slow is told last: where to resume ({@code after_seq}). */

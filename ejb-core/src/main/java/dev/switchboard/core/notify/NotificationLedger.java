@@ -135,7 +135,7 @@ public class NotificationLedger {
                 .setParameter("after", after)
                 .setParameter("upTo", upTo)
                 .setMaxResults(limit)
-                .getResultList().stream().map(Notification::of).toList();
+                .getResultList().stream().map(NotificationLedger::notification).toList();
     }
 
     /** As {@link #after}, for one user only. */
@@ -145,7 +145,7 @@ public class NotificationLedger {
                 .setParameter("after", after)
                 .setParameter("upTo", upTo)
                 .setMaxResults(limit)
-                .getResultList().stream().map(Notification::of).toList();
+                .getResultList().stream().map(NotificationLedger::notification).toList();
     }
 
     /**
@@ -181,4 +181,7 @@ public class NotificationLedger {
         return em.find(SequencerRecord.class, SequencerRecord.ID).getPrunedThrough();
     }
 
+    private static Notification notification(NotificationRecord r) {
+        return Notification.of(r.getSeq(), r.getUserKey(), r.getThreadKey(), r.getMethod(), r.getParams(), r.getCreatedAt());
+    }
 }

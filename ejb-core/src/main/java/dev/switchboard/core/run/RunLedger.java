@@ -12,8 +12,8 @@ import dev.switchboard.core.thread.LaneRows;
 import dev.switchboard.core.thread.TurnRows;
 import dev.switchboard.core.thread.ThreadRepository;
 import dev.switchboard.persistence.run.RunRecord;
+import dev.switchboard.persistence.run.RunState;
 import dev.switchboard.persistence.thread.ThreadRecord;
-import dev.switchboard.persistence.turn.TurnRecord;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 import java.util.ArrayList;
@@ -76,7 +76,7 @@ public class RunLedger {
         LaneRows.Lane added = lane.advanced();
         boolean startsNow = claimFor != null && ahead == null && lanes.mayStartAdded(added, claimFor);
         RunRecord run = add(command, threadId, lane.nextSeq(), startsNow ? claimFor : null);
-        IngestOutcome outcome = new IngestOutcome(RunView.of(run), threadId, false);
+        IngestOutcome outcome = new IngestOutcome(view(run), threadId, false);
         if (startsNow) {
             return outcome.claimed(lanes.startedAdded(added, LaneRows.LaneRun.added(run)));
         }
@@ -125,7 +125,7 @@ public class RunLedger {
             }
             RunRecord run = add(command, threadId, lane.nextSeq(), null);
             advanced.put(threadId, lane.advanced());
-            outcomes.add(new IngestOutcome(RunView.of(run), threadId, false));
+            outcomes.add(new IngestOutcome(view(run), threadId, false));
         }
         advanced.values().forEach(rows::write);
         return outcomes;
@@ -143,7 +143,7 @@ public class RunLedger {
     private Optional<IngestOutcome> replayOf(MessageCommand command) {
         return keys.replayOf(command.userKey(), command.source(), command.idempotencyKey(), command.fingerprint())
                 .map(repository::run)
-                .map(run -> new IngestOutcome(RunView.of(run), run.getThreadId(), true));
+                .map(run -> new IngestOutcome(view(run), run.getThreadId(), true));
     }
 
     /**
@@ -152,25 +152,25 @@ public class RunLedger {
      */
     private RunRecord add(MessageCommand command, long threadId, long seq, String startFor) {
         long now = clock.millis();
-        TurnRecord turn = new TurnRecord(TurnIds.turnId(), command.userKey(), threadId, command.threadKey(), now);
+        TurnRef turn = new TurnRef(TurnIds.turnId(), command.userKey(), command.threadKey(), now);
         String fingerprint = command.fingerprint();
         RunRecord run = new RunRecord(command.runId() != null ? command.runId() : UUID.randomUUID().toString(),
                 threadId, seq, command.userKey(),
                 command.threadKey(), command.source(), command.kind(), command.externalUserKey(), command.deliveryMode(),
-                command.text(), fingerprint, now, turn.getTurnId(), null);
+                command.text(), fingerprint, now, turn.turnId(), null);
         if (startFor != null) {
             run.claim(startFor, now);
         }
-        turns.insert(turn);
+        turns.insert(turn.turnId(), turn.userKey(), threadId, turn.threadKey(), now);
         rows.insert(run);
-        events.opened(TurnRef.of(turn), List.of(Lifecycle.userMessage(command.text())), run.getRunId());
+        events.opened(turn, List.of(Lifecycle.userMessage(command.text())), run.getRunId());
         keys.remember(command.userKey(), command.source(), command.idempotencyKey(), run.getRunId(), fingerprint, now);
         return run;
     }
 
     public Optional<RunView> find(String userKey, String runId) {
         RunRecord run = repository.run(runId);
-        return run == null || !run.getUserKey().equals(userKey) ? Optional.empty() : Optional.of(RunView.of(run));
+        return run == null || !run.getUserKey().equals(userKey) ? Optional.empty() : Optional.of(view(run));
     }
 
     /** Null when the user has no such thread. */
@@ -180,11 +180,21 @@ public class RunLedger {
             return null;
         }
         List<RunView> runs = repository.runsAfter(thread.get().getId(), afterSeq, limit + 1).stream()
-                .map(RunView::of).toList();
+                .map(RunLedger::view).toList();
         if (runs.size() > limit) {
             List<RunView> page = runs.subList(0, limit);
             return new RunPage(page, page.get(limit - 1).threadSeq());
         }
         return new RunPage(runs, null);
+    }
+
+    /** The run as callers see it. */
+    public static RunView view(RunRecord r) {
+        RunState state = r.getState();
+        String output = state == RunState.SUCCEEDED ? r.getOutputJson() : null;
+        String error = r.getErrorMessage() == null || r.getErrorMessage().isEmpty() ? null : r.getErrorMessage();
+        return new RunView(r.getRunId(), state.jagcStatus(), state.wire(), output, error, r.getErrorCode(), r.getThreadKey(),
+                r.getThreadSeq(), r.getSource(), r.getDeliveryMode(), r.getAttempt(), r.getCrashes(), r.getCreatedAt(),
+                r.getStartedAt(), r.getFinishedAt(), r.getTurnId());
     }
 }

@@ -206,6 +206,13 @@ public class LaneRows {
         }, "storing run " + run.getRunId());
     }
 
+    /** Inserts a new queued run of no turn, with text input only (a delegated call's). */
+    public void insertQueued(String runId, long threadId, long seq, String userKey, String threadKey, String source,
+            RunKind kind, String inputText, String payloadHash, long now) {
+        insert(new RunRecord(runId, threadId, seq, userKey, threadKey, source, kind, null, "followUp", inputText,
+                payloadHash, now));
+    }
+
     /** The lane's oldest unfinished run after {@code afterSeq} (thread seqs start at 1), or null. */
     public LaneRun head(long threadId, long afterSeq) {
         List<LaneRun> runs = unfinished(HEAD, threadId, afterSeq);

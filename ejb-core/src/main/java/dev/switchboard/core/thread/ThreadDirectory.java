@@ -54,6 +54,6 @@ public class ThreadDirectory {
     /** The thread's id if it exists; never creates one. */
     public Optional<Long> find(String userKey, String threadKey) {
         Long cached = ids.get(userKey + '\u0000' + threadKey);
-        return cached != null ? Optional.of(cached) : ledger.find(userKey, threadKey).map(t -> t.getId());
+        return cached != null ? Optional.of(cached) : ledger.find(userKey, threadKey);
     }
 }

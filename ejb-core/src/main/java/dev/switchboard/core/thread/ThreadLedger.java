@@ -17,14 +17,11 @@ public class ThreadLedger {
     /** The thread's id, creating the thread in its own transaction when it is new. */
     @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
     public long ensure(String userKey, String threadKey, long now) {
-        Optional<ThreadRecord> found = find(userKey, threadKey);
-        if (found.isPresent()) {
-            return found.get().getId();
-        }
-        return repository.create(userKey, threadKey, now).getId();
+        Optional<Long> found = find(userKey, threadKey);
+        return found.isPresent() ? found.get() : repository.create(userKey, threadKey, now);
     }
 
-    public Optional<ThreadRecord> find(String userKey, String threadKey) {
-        return repository.thread(userKey, threadKey);
+    public Optional<Long> find(String userKey, String threadKey) {
+        return repository.thread(userKey, threadKey).map(ThreadRecord::getId);
     }
 }

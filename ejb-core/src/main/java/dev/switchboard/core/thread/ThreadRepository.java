@@ -1,6 +1,7 @@
 package dev.switchboard.core.thread;
 
 import dev.switchboard.persistence.run.RunRecord;
+import dev.switchboard.persistence.run.RunState;
 import dev.switchboard.persistence.thread.DatabaseClock;
 import dev.switchboard.persistence.thread.ThreadRecord;
 import dev.switchboard.persistence.turn.TurnRecord;
@@ -50,12 +51,12 @@ public class ThreadRepository {
                 .getResultList();
     }
 
-    /** The new thread, with its id assigned. */
-    public ThreadRecord create(String userKey, String threadKey, long now) {
+    /** Creates the thread; its id. */
+    public long create(String userKey, String threadKey, long now) {
         ThreadRecord created = new ThreadRecord(userKey, threadKey, now);
         em.persist(created);
         em.flush();
-        return created;
+        return created.getId();
     }
 
     /** The ids of the threads whose lease names {@code owner}, live or not. */
@@ -94,6 +95,13 @@ public class ThreadRepository {
 
     public RunRecord run(String runId) {
         return em.find(RunRecord.class, runId);
+    }
+
+    /** What run {@code runId} answered, when it succeeded. */
+    public Optional<String> outputOf(String runId) {
+        RunRecord run = run(runId);
+        return run == null || run.getState() != RunState.SUCCEEDED ? Optional.empty()
+                : Optional.ofNullable(run.getOutputJson());
     }
 
     /** The lane's runs after {@code afterSeq} in lane order, up to {@code limit}. */

@@ -73,16 +73,16 @@ public class TurnRows {
     public record OpenTurn(String turnId, String userKey, String threadKey, long startedAt, List<TurnRunInput> runs) {
     }
 
-    /** Inserts a new (active) turn, built as its entity; the persistence context never sees it. */
-    public void insert(TurnRecord turn) {
+    /** Inserts a new, active turn. */
+    public void insert(String turnId, String userKey, long threadId, String threadKey, long startedAt) {
         statements.update(INSERT, s -> {
-            s.setString(1, turn.getTurnId());
-            s.setString(2, turn.getUserKey());
-            s.setLong(3, turn.getThreadId());
-            s.setString(4, turn.getThreadKey());
-            s.setString(5, turn.getState());
-            s.setLong(6, turn.getStartedAt());
-        }, "storing turn " + turn.getTurnId());
+            s.setString(1, turnId);
+            s.setString(2, userKey);
+            s.setLong(3, threadId);
+            s.setString(4, threadKey);
+            s.setString(5, TurnRecord.ACTIVE);
+            s.setLong(6, startedAt);
+        }, "storing turn " + turnId);
     }
 
     /** The turn; null when there is none. */
@@ -147,10 +147,10 @@ public class TurnRows {
         }, "merging turn " + turnId + " into " + newerTurnId);
     }
 
-    /** Ends the active turn: {@code state} is {@code completed} or {@code interrupted}. */
-    public void end(String turnId, String state, String outcome, String message, long now) {
+    /** Ends the active turn, {@code completed} or else {@code interrupted}. */
+    public void end(String turnId, boolean completed, String outcome, String message, long now) {
         statements.updateOne(END, s -> {
-            s.setString(1, state);
+            s.setString(1, completed ? TurnRecord.COMPLETED : TurnRecord.INTERRUPTED);
             s.setString(2, outcome);
             s.setString(3, message);
             s.setLong(4, now);

@@ -15,7 +15,6 @@ import dev.switchboard.core.thread.ThreadRepository;
 import dev.switchboard.core.thread.TurnRows;
 import dev.switchboard.persistence.run.RunRecord;
 import dev.switchboard.persistence.run.RunState;
-import dev.switchboard.persistence.turn.TurnRecord;
 import jakarta.ejb.Stateless;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
@@ -117,15 +116,16 @@ public class TurnLedger {
             }
         }
         TurnInput full = admission.input();
-        TurnRecord turn = new TurnRecord(turnId, userKey, threadId, threadKey, now);
-        turns.insert(turn);
+        TurnRef turn = new TurnRef(turnId, userKey, threadKey, now);
+        turns.insert(turnId, userKey, threadId, threadKey, now);
         RunRecord run = newRun(lane, turn, full, fingerprint, now, door);
         keys.remember(userKey, SOURCE, idempotencyKey, run.getRunId(), fingerprint, now);
-        events.opened(TurnRef.of(turn), full.messages(), run.getRunId());
+        events.opened(turn, full.messages(), run.getRunId());
         opened.fire(new TurnOpened(userKey, threadKey, turnId, run.getRunId(), full.toJson(), now));
         ClaimResult claim = claim(lane.advanced(), claimFor);
         int waitingFor = active.size() - admission.superseded().size() - admission.interrupted().size();
-        return new Outcome(TurnView.of(turn), threadId, false, full.size(), claim, stopped, waitingFor);
+        return new Outcome(TurnView.started(turnId, threadKey, now), threadId, false, full.size(), claim, stopped,
+                waitingFor);
     }
 
     /** {@code turn/steer}: another run under the same turn, queued behind the lane's current work. */
@@ -260,11 +260,6 @@ public class TurnLedger {
 
     private static TurnRef refOf(TurnRows.TurnRow turn) {
         return new TurnRef(turn.turnId(), turn.userKey(), turn.threadKey(), turn.startedAt());
-    }
-
-    private RunRecord newRun(LaneRows.Lane lane, TurnRecord turn, TurnInput input, String fingerprint, long now,
-            TurnDoor door) {
-        return newRun(lane, TurnRef.of(turn), input, fingerprint, now, door);
     }
 
     /** Inserts the turn's new run as the lane's next (the caller writes the advanced lane). */

@@ -3,6 +3,7 @@ package dev.switchboard.core.turn;
 import dev.switchboard.core.history.StoredItem;
 import dev.switchboard.core.history.ThreadItems;
 import dev.switchboard.core.lifecycle.Lifecycle;
+import dev.switchboard.core.run.RunLedger;
 import dev.switchboard.core.run.RunView;
 import dev.switchboard.core.thread.ThreadRepository;
 import dev.switchboard.persistence.run.RunRecord;
@@ -81,7 +82,7 @@ public class TurnQueries {
     /** The active turns of the user's thread, oldest first; none when there is no such thread. */
     public List<TurnView> activeTurns(String userKey, String threadKey) {
         return repository.thread(userKey, threadKey)
-                .map(t -> repository.activeTurns(t.getId()).stream().map(TurnView::of).toList())
+                .map(t -> repository.activeTurns(t.getId()).stream().map(TurnQueries::view).toList())
                 .orElse(List.of());
     }
 
@@ -96,7 +97,7 @@ public class TurnQueries {
             return Optional.empty();
         }
         List<RunRecord> runs = repository.runsOf(turnId);
-        return Optional.of(new TurnContent(TurnView.of(turn), conversation(runs)));
+        return Optional.of(new TurnContent(view(turn), conversation(runs)));
     }
 
     private Conversation conversation(List<RunRecord> runs) {
@@ -113,6 +114,11 @@ public class TurnQueries {
                         "completed", Lifecycle.assistantMessage(reply)));
             }
         }
-        return new Conversation(runs.stream().map(RunView::of).toList(), items);
+        return new Conversation(runs.stream().map(RunLedger::view).toList(), items);
+    }
+
+    private static TurnView view(TurnRecord t) {
+        return new TurnView(t.getTurnId(), t.getThreadKey(), t.getState(), t.getOutcome(), t.getMessage(),
+                t.getMergedInto(), t.getStartedAt(), t.getEndedAt());
     }
 }

@@ -11,7 +11,6 @@ import dev.switchboard.core.lifecycle.TurnRef;
 import dev.switchboard.core.thread.LaneRows;
 import dev.switchboard.core.thread.TurnRows;
 import dev.switchboard.persistence.run.RunState;
-import dev.switchboard.persistence.turn.TurnRecord;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
@@ -100,7 +99,7 @@ public class TurnTracker implements LaneListener {
         }
         TurnOutcome outcome = ending.get();
         Instant now = clock.now();
-        turns.end(turnId, outcome.isCompleted() ? TurnRecord.COMPLETED : TurnRecord.INTERRUPTED,
+        turns.end(turnId, outcome.isCompleted(),
                 outcome.outcome(), outcome.message(), now.toEpochMilli());
         TurnRef ref = new TurnRef(turnId, turn.userKey(), turn.threadKey(), turn.startedAt());
         if (outcome.isCompleted()) {

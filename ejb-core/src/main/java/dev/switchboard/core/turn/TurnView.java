@@ -2,7 +2,6 @@ package dev.switchboard.core.turn;
 
 import dev.switchboard.core.thread.TurnRows;
 
-import dev.switchboard.persistence.turn.TurnRecord;
 
 /** A turn as callers see it; times are epoch ms, or null. {@code outcome}: completed, interrupted, failed. */
 public record TurnView(String turnId, String threadKey, String state, String outcome, String message,
@@ -13,8 +12,8 @@ public record TurnView(String turnId, String threadKey, String state, String out
                 t.startedAt(), t.endedAt());
     }
 
-    public static TurnView of(TurnRecord t) {
-        return new TurnView(t.getTurnId(), t.getThreadKey(), t.getState(), t.getOutcome(), t.getMessage(),
-                t.getMergedInto(), t.getStartedAt(), t.getEndedAt());
+    /** A turn just started. */
+    public static TurnView started(String turnId, String threadKey, long startedAt) {
+        return new TurnView(turnId, threadKey, "active", null, null, null, startedAt, null);
     }
 }

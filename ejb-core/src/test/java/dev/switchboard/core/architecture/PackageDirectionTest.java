@@ -5,6 +5,7 @@ import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import dev.switchboard.core.lane.Claim;
 import dev.switchboard.core.thread.LaneRows;
@@ -106,6 +107,28 @@ class PackageDirectionTest {
                 .callMethod(Claim.class, "source").orShould().callMethod(LaneRows.LaneRun.class, "source")
                 .check(CLASSES);
     }
+
+    /**
+     * Rows are the stores' business: only a store (a ledger, repository, rows, records, queries or
+     * journal of its aggregate) touches a persistence entity; every other class sees plain views and
+     * values (a run's kind and state are values).
+     */
+    @Test
+    void onlyStoresTouchEntities() {
+        noClasses().that(DescribedPredicate.not(STORE)).should().dependOnClassesThat()
+                .areAnnotatedWith(jakarta.persistence.Entity.class)
+                .because("a class that is no store reads and writes through one").check(CLASSES);
+    }
+
+    /** The names of stores: a ledger, repository, rows, records, queries, keys or journal of its aggregate, and what is nested in one. */
+    private static final DescribedPredicate<JavaClass> STORE = DescribedPredicate.describe("a store or nested in one",
+            c -> {
+                String name = c.getName().substring(c.getPackageName().length() + 1).split("\\$")[0];
+                return List.of("Ledger", "Repository", "Rows", "Records", "Queries", "Keys", "Journal")
+                        .stream().anyMatch(name::endsWith)
+                        // the instance beacon's row, the user's runtime row, an event's journal and the schema's migration
+                        || List.of("InstanceBeacon", "ServeRuntime", "IngressOutcomes", "SchemaBootstrap").contains(name);
+            });
 
     @Test
     void noPackageCycles() {

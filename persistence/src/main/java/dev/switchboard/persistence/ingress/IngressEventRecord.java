@@ -36,10 +36,6 @@ public class IngressEventRecord {
     public static final String DEFERRED_TIMER = "IngressEventRecord.deferredTimer";
     public static final String PROCESSED = "IngressEventRecord.processed";
 
-    public static final String ACCEPTED = "accepted";
-    public static final String DUPLICATE = "duplicate";
-    /** Held while the user's runtime is paused; released in arrival order on resume. */
-    public static final String HELD = "deferred";
 
     @Id
     @Column(name = "event_id")
@@ -92,7 +88,7 @@ public class IngressEventRecord {
         this.sessionKey = sessionKey;
         this.envelope = envelope;
         this.receivedAt = receivedAt;
-        this.status = ACCEPTED;
+        this.status = EventStatus.ACCEPTED;
     }
 
     /** The event's outcome: {@code accepted} into run {@code runId}, a {@code duplicate} of it, or {@code deferred}. */
