@@ -6,6 +6,7 @@ import dev.switchboard.core.conversation.Submissions;
 import dev.switchboard.core.credential.Credentials;
 import dev.switchboard.core.engine.ToolResumption;
 import dev.switchboard.core.json.Jsons;
+import dev.switchboard.core.lifecycle.TurnEndings;
 import dev.switchboard.core.lifecycle.TurnEnded;
 import dev.switchboard.core.lifecycle.TurnOpened;
 import dev.switchboard.core.notify.Outbox;
@@ -32,7 +33,7 @@ import java.util.UUID;
  * user's credentials in the transaction that ends auth mode ({@code auth/completed}).
  */
 @ApplicationScoped
-public class ChatApprovalLedger {
+public class ChatApprovalLedger implements TurnEndings {
 
     static final String REQUESTED = "approval/requested";
     static final String RESOLVED = "approval/resolved";
@@ -70,7 +71,13 @@ public class ChatApprovalLedger {
     @Inject
     InstanceClock clock;
 
-    void turnEnded(@Observes TurnEnded turn) {
+    @Override
+    public int order() {
+        return 100;
+    }
+
+    @Override
+    public void turnEnded(TurnEnded turn) {
         Optional<UUID> chatThread = chatThread(turn.userKey(), turn.threadKey());
         if (chatThread.isEmpty() || !turn.isCompleted() || turn.firstRunId() == null) {
             return;

@@ -6,13 +6,13 @@ import dev.switchboard.core.conversation.UndoLine;
 import dev.switchboard.core.history.ContextWindow;
 import dev.switchboard.core.history.ThreadContexts;
 import dev.switchboard.core.history.ThreadItems;
+import dev.switchboard.core.lifecycle.TurnEndings;
 import dev.switchboard.core.lifecycle.TurnEnded;
 import dev.switchboard.core.thread.ThreadDirectory;
 import dev.switchboard.core.thread.ThreadWorkspaces;
 import dev.switchboard.core.thread.WorkspaceCommits;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import java.util.Optional;
 import java.util.UUID;
@@ -26,7 +26,7 @@ import java.util.UUID;
  * threads cost nothing: their keys are not UUIDs, or no chat thread has the key.
  */
 @ApplicationScoped
-public class ChatCheckpoints implements WorkspaceCommits {
+public class ChatCheckpoints implements WorkspaceCommits, TurnEndings {
 
     @Inject
     ChatRecords records;
@@ -43,7 +43,13 @@ public class ChatCheckpoints implements WorkspaceCommits {
     @EJB
     ThreadWorkspaces workspaces;
 
-    void turnEnded(@Observes TurnEnded turn) {
+    @Override
+    public int order() {
+        return 300;
+    }
+
+    @Override
+    public void turnEnded(TurnEnded turn) {
         Optional<UUID> chatThread = turn.threadKey() == null ? Optional.empty() : Submissions.uuid(turn.threadKey());
         if (chatThread.isEmpty() || turn.firstRunKind() == RunKind.COMPACTION) {
             return; // a compaction's summary keeps its own checkpoint (ChatCompactions)

@@ -7,13 +7,13 @@ import dev.switchboard.core.history.StoredItem;
 import dev.switchboard.core.history.ThreadContexts;
 import dev.switchboard.core.history.ThreadItems;
 import dev.switchboard.core.lifecycle.Lifecycle;
+import dev.switchboard.core.lifecycle.TurnEndings;
 import dev.switchboard.core.lifecycle.TurnEnded;
 import dev.switchboard.core.thread.ThreadDirectory;
 import dev.switchboard.core.thread.ThreadRepository;
 import dev.switchboard.core.thread.ThreadWorkspaces;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import java.util.List;
 import java.util.Optional;
@@ -29,7 +29,7 @@ import java.util.stream.Collectors;
  * changes nothing else: no turn is lost.
  */
 @ApplicationScoped
-public class ChatCompactions {
+public class ChatCompactions implements TurnEndings {
 
     @Inject
     ThreadDirectory directory;
@@ -49,7 +49,13 @@ public class ChatCompactions {
     @EJB
     ThreadWorkspaces workspaces;
 
-    void turnEnded(@Observes TurnEnded turn) {
+    @Override
+    public int order() {
+        return 200;
+    }
+
+    @Override
+    public void turnEnded(TurnEnded turn) {
         if (turn.firstRunKind() != RunKind.COMPACTION || turn.threadKey() == null) {
             return;
         }

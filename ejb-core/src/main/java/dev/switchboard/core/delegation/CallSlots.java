@@ -24,7 +24,7 @@ public class CallSlots {
             + " to_name, child_uuid, from_name, status, code, result_text, deadline_at, created_at, replied_at";
     private static final String INSERT_SLOT = "INSERT INTO path_calls (" + SLOT_COLUMNS
             + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
-    static final String SLOTS_OF = "SELECT " + SLOT_COLUMNS + " FROM path_calls WHERE caller_run_id = ? ORDER BY slot";
+    private static final String SLOTS_OF = "SELECT " + SLOT_COLUMNS + " FROM path_calls WHERE caller_run_id = ? ORDER BY slot";
     private static final String SLOT_OF_CHILD = "SELECT " + SLOT_COLUMNS + " FROM path_calls WHERE child_uuid = ?";
     private static final String SLOT = "SELECT " + SLOT_COLUMNS + " FROM path_calls WHERE caller_run_id = ? AND slot = ?";
     private static final String ANSWER_SLOT = "UPDATE path_calls SET status = ?, from_name = ?, code = ?, result_text = ?,"
@@ -139,7 +139,7 @@ public class CallSlots {
 
     // --- rows ---
 
-    static SlotRow slotRow(ResultSet rs) throws SQLException {
+    private static SlotRow slotRow(ResultSet rs) throws SQLException {
         return new SlotRow(rs.getString(1), rs.getInt(2), rs.getInt(3), rs.getString(4), rs.getLong(5), rs.getString(6),
                 rs.getString(7), rs.getString(8), rs.getString(9), rs.getString(10), rs.getString(11), rs.getString(12),
                 Statements.getLong(rs, 13), rs.getLong(14), Statements.getLong(rs, 15));

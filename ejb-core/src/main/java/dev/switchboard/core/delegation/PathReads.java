@@ -31,6 +31,9 @@ public class PathReads {
     @Inject
     DelegationSettings settings;
 
+    @Inject
+    CallSlots slots;
+
     /** A path and what its run's last execution kept (null: nothing). */
     private record Handler(PathRegistry.PathRow path, String state) {
     }
@@ -73,6 +76,6 @@ public class PathReads {
 
     /** The call slots of run {@code runId}, in order. */
     public List<CallSlots.SlotRow> slotsOf(String runId) {
-        return statements.query(CallSlots.SLOTS_OF, s -> s.setString(1, runId), CallSlots::slotRow, "reading call slots");
+        return slots.slotsOf(runId);
     }
 }

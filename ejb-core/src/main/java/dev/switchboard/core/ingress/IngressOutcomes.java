@@ -3,6 +3,7 @@ package dev.switchboard.core.ingress;
 import dev.switchboard.persistence.run.RunKind;
 import dev.switchboard.core.clock.InstanceClock;
 import dev.switchboard.core.lifecycle.Lifecycle;
+import dev.switchboard.core.lifecycle.TurnEndings;
 import dev.switchboard.core.lifecycle.TurnEnded;
 import dev.switchboard.core.lifecycle.TurnEvents;
 import dev.switchboard.core.lifecycle.TurnIds;
@@ -29,7 +30,7 @@ import java.util.List;
  * {@code main} as an {@code item/created} unless its decision is a no-op (spec §12, H3).
  */
 @ApplicationScoped
-public class IngressOutcomes {
+public class IngressOutcomes implements TurnEndings {
 
     @PersistenceContext(unitName = "switchboard")
     EntityManager em;
@@ -49,7 +50,13 @@ public class IngressOutcomes {
     }
 
     /** Does nothing for turns whose first run no event was handed off to (jagc's messages). */
-    void turnEnded(@Observes TurnEnded turn) {
+    @Override
+    public int order() {
+        return 500;
+    }
+
+    @Override
+    public void turnEnded(TurnEnded turn) {
         RunKind kind = turn.firstRunKind();
         if (kind != RunKind.EVENT && kind != RunKind.TURN && kind != RunKind.CHAT) {
             return;

@@ -3,8 +3,8 @@ package dev.switchboard.core.lifecycle;
 import dev.switchboard.persistence.run.RunKind;
 
 /**
- * A turn ended — fired synchronously inside the transaction that ended it, so observers (ingress
- * records the final action of the event that started the turn) write in the same commit.
+ * A turn ended — told to every {@link TurnEndings} inside the transaction that ended it, so what
+ * they write (ingress records the final action of the event that started the turn) commits with it.
  *
  * @param firstRunId the turn's first run (the one an event was handed off to, if any)
  * @param firstRunKind what that run is ({@link RunKind#EVENT} for events)

@@ -1,10 +1,10 @@
 package dev.switchboard.core.runtime;
 
+import dev.switchboard.core.lifecycle.TurnEndings;
 import dev.switchboard.core.lifecycle.TurnEnded;
 import jakarta.annotation.Resource;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 import jakarta.transaction.Status;
 import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
@@ -15,7 +15,7 @@ import jakarta.transaction.TransactionSynchronizationRegistry;
  * costs a comparison, not a deferred notification and a call of the journal's bean per turn.
  */
 @ApplicationScoped
-public class UnfinishedTurnNotes {
+public class UnfinishedTurnNotes implements TurnEndings {
 
     @EJB
     LogJournal journal;
@@ -23,7 +23,13 @@ public class UnfinishedTurnNotes {
     @Resource
     TransactionSynchronizationRegistry transactions;
 
-    void turnEnded(@Observes TurnEnded turn) {
+    @Override
+    public int order() {
+        return 400;
+    }
+
+    @Override
+    public void turnEnded(TurnEnded turn) {
         if (turn.isCompleted()) {
             return;
         }

@@ -6,15 +6,18 @@ import dev.switchboard.core.history.ThreadItems;
 import dev.switchboard.core.lane.LaneListener;
 import dev.switchboard.core.lifecycle.Lifecycle;
 import dev.switchboard.core.lifecycle.TurnEnded;
+import dev.switchboard.core.lifecycle.TurnEndings;
 import dev.switchboard.core.lifecycle.TurnEvents;
 import dev.switchboard.core.lifecycle.TurnRef;
 import dev.switchboard.core.thread.LaneRows;
 import dev.switchboard.core.thread.TurnRows;
 import dev.switchboard.persistence.run.RunState;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Event;
+import jakarta.enterprise.inject.Any;
+import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import java.time.Instant;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
@@ -22,8 +25,8 @@ import java.util.Optional;
  * Keeps a turn in step with its runs, inside the transaction that changes a run (whose thread row
  * is locked): a claimed run reports {@code running}, a finished run emits its reply and adds its
  * input and reply to the thread's history ({@link ThreadItems}), and the turn
- * ends — exactly once — when its last run ends, as {@link TurnOutcome} decides; then
- * {@link TurnEnded} is fired in the same transaction. The lanes call it as their {@link LaneListener};
+ * ends — exactly once — when its last run ends, as {@link TurnOutcome} decides; then every
+ * {@link TurnEndings} is told, in order, in the same transaction. The lanes call it as their {@link LaneListener};
  * it reads and writes the turn through {@link TurnRows}, on the lane's connection.
  */
 @ApplicationScoped
@@ -42,7 +45,11 @@ public class TurnTracker implements LaneListener {
     InstanceClock clock;
 
     @Inject
-    Event<TurnEnded> ended;
+    @Any
+    Instance<TurnEndings> endingBeans;
+
+    /** The features told of a turn's end, in their order; found at first use. */
+    private volatile List<TurnEndings> endings;
 
     @Override
     public void runStarted(LaneRows.LaneRun run) {
@@ -109,9 +116,21 @@ public class TurnTracker implements LaneListener {
         }
         if (!turn.runs().isEmpty()) {
             TurnRows.TurnRun first = turn.runs().get(0);
-            ended.fire(new TurnEnded(turnId, turn.userKey(), turn.threadKey(), outcome.outcome(), outcome.message(),
-                    first.runId(), first.kind(), first.createdAt()));
+            TurnEnded ended = new TurnEnded(turnId, turn.userKey(), turn.threadKey(), outcome.outcome(),
+                    outcome.message(), first.runId(), first.kind(), first.createdAt());
+            for (TurnEndings observer : endings()) {
+                observer.turnEnded(ended);
+            }
         }
+    }
+
+    private List<TurnEndings> endings() {
+        List<TurnEndings> found = endings;
+        if (found == null) {
+            found = endingBeans.stream().sorted(Comparator.comparingInt(TurnEndings::order)).toList();
+            endings = found;
+        }
+        return found;
     }
 
     private static TurnRef refOf(LaneRows.LaneRun run) {
