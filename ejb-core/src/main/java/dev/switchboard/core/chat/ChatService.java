@@ -1,7 +1,6 @@
 package dev.switchboard.core.chat;
 
 import dev.switchboard.core.clock.InstanceClock;
-import dev.switchboard.core.conversation.ApprovalAuthority;
 import dev.switchboard.core.conversation.Approvals;
 import dev.switchboard.core.conversation.InboundHooks;
 import dev.switchboard.core.conversation.PendingAuth;
@@ -11,7 +10,6 @@ import dev.switchboard.core.conversation.Submissions;
 import dev.switchboard.core.conversation.ThreadKey;
 import dev.switchboard.core.conversation.ThreadState;
 import dev.switchboard.core.conversation.UndoLine;
-import dev.switchboard.core.engine.ToolResumption;
 import dev.switchboard.core.history.ContextWindow;
 import dev.switchboard.core.idempotency.UniqueViolation;
 import dev.switchboard.core.lifecycle.Lifecycle;
@@ -54,17 +52,17 @@ public class ChatService {
 
     /** A compaction's summary: its input is the transcript to summarise. */
     static final TurnDoor COMPACTION = new TurnDoor(ContextWindow.SUMMARY_SOURCE, RunKind.COMPACTION);
-    /** A paused tool call, resumed once approved or supplied with its credential. */
-    static final TurnDoor RESUMPTION = new TurnDoor(ToolResumption.SOURCE, RunKind.RESUMPTION);
     static final String INTERRUPTED = "Interrupted.";
     static final String NOTHING_TO_INTERRUPT = "Nothing to interrupt.";
     static final String USER_INTERRUPT = "interrupted by /interrupt";
-    static final String NO_PENDING_APPROVAL = "no pending approval on this thread";
     /** The most threads one listing returns. */
     public static final int MAX_THREADS = 500;
 
     @EJB
     ChatLedger ledger;
+
+    @Inject
+    ChatAnswers answers;
 
     @Inject
     QueueCaps caps;
@@ -119,7 +117,7 @@ public class ChatService {
             PendingAuth.Interception interception = auth.get().auth().intercept(submission,
                     java.time.Instant.ofEpochMilli(clock.millis()), settings.authTtl());
             if (interception == PendingAuth.Interception.TOKEN || interception == PendingAuth.Interception.EXPIRED_INPUT) {
-                return token(userKey, threadId, content, false);
+                return answers.tokenInMessage(userKey, threadId, content);
             }
             ledger.endAuth(userKey, threadId, interception == PendingAuth.Interception.EXPIRED ? "expired"
                     : "cancelled by a command");
@@ -331,116 +329,23 @@ public class ChatService {
                         : ChatAuthPrompt.fromJson(row.pendingAuth()).shown(row.threadId().toString(), settings.authTtl()));
     }
 
-    private Optional<ChatPending> pending(String userKey, UUID threadId) {
-        return Optional.ofNullable(records.pending(userKey, threadId)).map(ChatPending::fromJson);
-    }
-
-    /**
-     * An answer to the thread's pending approval (spec §8.2): from a channel allowed to give it
-     * (§8.4), for the pending request ({@code requestId} empty: whatever is pending). Approve and
-     * deny each start the turn that carries them out — the waiting call and the calls after it, or
-     * the rejection — which takes the approval away in its own transaction, so an approval is
-     * answered once.
-     */
+    /** {@link ChatAnswers#answer}. */
     public ChatReply answer(String userKey, String channel, UUID threadId, Optional<UUID> requestId, boolean approved,
             boolean always) {
-        ChatRecords.ThreadRow row = records.thread(userKey, threadId)
-                .orElseThrow(() -> new ChatRejectedException(ChatRejectedException.Reason.NOT_FOUND, "Thread not found."));
-        ChatPending pending = pending(userKey, threadId).orElseThrow(() -> new ChatRejectedException(
-                ChatRejectedException.Reason.NO_PENDING_APPROVAL, NO_PENDING_APPROVAL));
-        if (!ApprovalAuthority.isApprovalAuthorized(row.sourceChannel(), channel)) {
-            throw new ChatRejectedException(ChatRejectedException.Reason.NOT_AUTHORIZED,
-                    "approval not authorized for this channel");
-        }
-        Approvals.Verdict verdict = Approvals.judge(ThreadState.AWAITING_APPROVAL, pending.approval(), requestId,
-                approved, always);
-        ToolResumption resumption;
-        String message = null;
-        if (verdict instanceof Approvals.Mismatch mismatch) {
-            throw new ChatRejectedException(ChatRejectedException.Reason.MISMATCH, mismatch.reply());
-        } else if (verdict instanceof Approvals.Denied denied) {
-            resumption = new ToolResumption(pending.requestId().toString(), pending.calls(), false, false, denied.reply());
-            message = denied.reply();
-        } else if (verdict instanceof Approvals.Approved yes) {
-            resumption = new ToolResumption(pending.requestId().toString(), pending.calls(), true, yes.remember(), null);
-        } else {
-            throw new ChatRejectedException(ChatRejectedException.Reason.NO_PENDING_APPROVAL, NO_PENDING_APPROVAL);
-        }
-        TurnLedger.Outcome outcome;
-        try {
-            outcome = turns.start(userKey, threadId.toString(), TurnInput.of(List.of(resumption.inputItem())), null,
-                    TurnAdmission.of(TurnPolicy.FOLLOWUP, Integer.MAX_VALUE), RESUMPTION);
-        } catch (ApprovalGoneException e) {
-            throw new ChatRejectedException(ChatRejectedException.Reason.NO_PENDING_APPROVAL, NO_PENDING_APPROVAL);
-        }
-        return new ChatReply(threadId, ChatReply.STARTED, message, outcome.turn().turnId(), runOf(userKey, outcome));
+        return answers.answer(userKey, channel, threadId, requestId, approved, always);
     }
 
-    /**
-     * A token for the credential the thread waits for (spec §9; the gateway's shortcut, which
-     * never passes the message path): stored sealed, then the tool calls that waited for it run in
-     * a turn of their own.
-     *
-     * @throws ChatRejectedException {@code NOT_FOUND}, {@code NO_PENDING_AUTH}, {@code AUTH_EXPIRED}, {@code INVALID_TOKEN}
-     */
+    /** {@link ChatAnswers#giveToken}. */
     public ChatReply giveToken(String userKey, UUID threadId, String token) {
-        records.thread(userKey, threadId)
-                .orElseThrow(() -> new ChatRejectedException(ChatRejectedException.Reason.NOT_FOUND, "Thread not found."));
-        return token(userKey, threadId, token, true);
+        return answers.giveToken(userKey, threadId, token);
     }
 
-    /** Ends the thread's auth mode without a token. @throws ChatRejectedException {@code NOT_FOUND}, {@code NO_PENDING_AUTH} */
+    /** {@link ChatAnswers#cancelAuth}. */
     public ChatReply cancelAuth(String userKey, UUID threadId) {
-        records.thread(userKey, threadId)
-                .orElseThrow(() -> new ChatRejectedException(ChatRejectedException.Reason.NOT_FOUND, "Thread not found."));
-        if (!ledger.endAuth(userKey, threadId, "cancelled by the user")) {
-            throw new ChatRejectedException(ChatRejectedException.Reason.NO_PENDING_AUTH,
-                    ChatApprovalLedger.NO_PENDING_AUTH);
-        }
-        return new ChatReply(threadId, ChatReply.OK, "Authentication cancelled.", null, null);
-    }
-
-    /**
-     * The token path: the text never becomes input, a title, a log line or a notification —
-     * whatever happened meanwhile (another instance took the prompt), it is answered, not passed on.
-     *
-     * @param strict errors as {@link ChatRejectedException} (the shortcut) rather than replies (a message)
-     */
-    private ChatReply token(String userKey, UUID threadId, String text, boolean strict) {
-        ChatAuthPrompt[] answered = new ChatAuthPrompt[1];
-        ChatApprovalLedger.TokenOutcome outcome = ledger.giveToken(userKey, threadId, text, p -> answered[0] = p);
-        String reply;
-        ChatRejectedException.Reason refusal;
-        switch (outcome) {
-            case ACCEPTED:
-                return resumeAfterCredential(userKey, threadId, answered[0]);
-            case INVALID:
-                reply = PendingAuth.INVALID_TOKEN;
-                refusal = ChatRejectedException.Reason.INVALID_TOKEN;
-                break;
-            case EXPIRED:
-                reply = answered[0].auth().expiredReply();
-                refusal = ChatRejectedException.Reason.AUTH_EXPIRED;
-                break;
-            default:
-                reply = ChatApprovalLedger.NO_PENDING_AUTH;
-                refusal = ChatRejectedException.Reason.NO_PENDING_AUTH;
-        }
-        if (strict) {
-            throw new ChatRejectedException(refusal, reply);
-        }
-        return new ChatReply(threadId, ChatReply.OK, reply, null, null);
-    }
-
-    private ChatReply resumeAfterCredential(String userKey, UUID threadId, ChatAuthPrompt prompt) {
-        String done = "Authentication for " + prompt.credential() + " completed.";
-        ToolResumption resumption = ToolResumption.afterCredential(prompt.requestId().toString(), prompt.calls());
-        TurnLedger.Outcome outcome = turns.start(userKey, threadId.toString(), TurnInput.of(List.of(resumption.inputItem())),
-                null, TurnAdmission.of(TurnPolicy.FOLLOWUP, Integer.MAX_VALUE), RESUMPTION);
-        return new ChatReply(threadId, ChatReply.STARTED, done, outcome.turn().turnId(), runOf(userKey, outcome));
+        return answers.cancelAuth(userKey, threadId);
     }
 
     private String runOf(String userKey, TurnLedger.Outcome outcome) {
-        return queries.turn(userKey, outcome.turn().turnId()).map(t -> t.conversation().runs().get(0).runId()).orElse(null);
+        return queries.firstRunId(userKey, outcome.turn().turnId()).orElse(null);
     }
 }

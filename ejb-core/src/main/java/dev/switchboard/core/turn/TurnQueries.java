@@ -91,6 +91,11 @@ public class TurnQueries {
         return repository.activeTurnCountsByKey(userKey, threadKeys);
     }
 
+    /** The id of the first run of the user's turn {@code turnId}. */
+    public Optional<String> firstRunId(String userKey, String turnId) {
+        return turn(userKey, turnId).map(t -> t.conversation().runs().get(0).runId());
+    }
+
     public Optional<TurnContent> turn(String userKey, String turnId) {
         TurnRecord turn = repository.turn(turnId);
         if (turn == null || !turn.getUserKey().equals(userKey)) {
