@@ -64,6 +64,9 @@ public class ChatService {
     @Inject
     ChatAnswers answers;
 
+    @EJB
+    ChatContextLedger contexts;
+
     @Inject
     QueueCaps caps;
 
@@ -126,19 +129,19 @@ public class ChatService {
             return new ChatReply(threadId, ChatReply.OK, interrupt(userKey, threadId), null, null);
         }
         if (submission instanceof Submission.Undo) {
-            return new ChatReply(threadId, ChatReply.OK, ledger.edit(userKey, threadId, ChatLedger.ContextEdit.UNDO,
+            return new ChatReply(threadId, ChatReply.OK, contexts.edit(userKey, threadId, ChatContextLedger.ContextEdit.UNDO,
                     clock.millis()), null, null);
         }
         if (submission instanceof Submission.Redo) {
-            return new ChatReply(threadId, ChatReply.OK, ledger.edit(userKey, threadId, ChatLedger.ContextEdit.REDO,
+            return new ChatReply(threadId, ChatReply.OK, contexts.edit(userKey, threadId, ChatContextLedger.ContextEdit.REDO,
                     clock.millis()), null, null);
         }
         if (submission instanceof Submission.Clear) {
-            return new ChatReply(threadId, ChatReply.OK, ledger.edit(userKey, threadId, ChatLedger.ContextEdit.CLEAR,
+            return new ChatReply(threadId, ChatReply.OK, contexts.edit(userKey, threadId, ChatContextLedger.ContextEdit.CLEAR,
                     clock.millis()), null, null);
         }
         if (submission instanceof Submission.Resume resume) {
-            return new ChatReply(threadId, ChatReply.OK, ledger.edit(userKey, threadId, ChatLedger.ContextEdit.RESUME,
+            return new ChatReply(threadId, ChatReply.OK, contexts.edit(userKey, threadId, ChatContextLedger.ContextEdit.RESUME,
                     resume.checkpointId(), clock.millis()), null, null);
         }
         if (submission instanceof Submission.ListThreads) {
@@ -255,7 +258,7 @@ public class ChatService {
      */
     private String compactIfFull(String userKey, UUID threadId) {
         try {
-            Optional<ChatLedger.CompactPlan> plan = ledger.compactIfFull(userKey, threadId, clock.millis());
+            Optional<ChatContextLedger.CompactPlan> plan = contexts.compactIfFull(userKey, threadId, clock.millis());
             if (plan.isEmpty()) {
                 return null;
             }
@@ -269,7 +272,7 @@ public class ChatService {
         }
     }
 
-    private TurnLedger.Outcome startSummary(String userKey, UUID threadId, ChatLedger.CompactPlan plan) {
+    private TurnLedger.Outcome startSummary(String userKey, UUID threadId, ChatContextLedger.CompactPlan plan) {
         return turns.start(userKey, threadId.toString(), TurnInput.of(List.of(Lifecycle.userMessage(plan.prompt()))), null,
                 TurnAdmission.of(TurnPolicy.FOLLOWUP, Integer.MAX_VALUE), COMPACTION);
     }
@@ -279,7 +282,7 @@ public class ChatService {
      * cut; otherwise a turn whose engine summarises what is left out, applied when it ends.
      */
     private ChatReply compact(String userKey, UUID threadId) {
-        ChatLedger.CompactPlan plan = ledger.compact(userKey, threadId, clock.millis());
+        ChatContextLedger.CompactPlan plan = contexts.compact(userKey, threadId, clock.millis());
         if (plan.prompt() == null) {
             return new ChatReply(threadId, ChatReply.OK, plan.answer(), null, null);
         }
