@@ -6,9 +6,7 @@ import dev.switchboard.core.engine.model.ModelStreamException;
 import dev.switchboard.core.engine.model.SseLines;
 import dev.switchboard.core.json.Jsons;
 import jakarta.json.JsonObject;
-import jakarta.json.JsonReader;
 import java.io.IOException;
-import java.io.StringReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -162,9 +160,7 @@ final class ModelServerClient {
     }
 
     static JsonObject parse(String body) {
-        try (JsonReader reader = Jsons.createReader(new StringReader(body))) {
-            return reader.readObject();
-        }
+        return Jsons.readObject(body);
     }
 
     /** The failure a completion stage's {@link CompletionException} wraps. */

@@ -26,12 +26,10 @@ import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
-import jakarta.json.JsonReader;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.FlushModeType;
 import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceContext;
-import java.io.StringReader;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -276,9 +274,7 @@ public class IngressLedger {
     }
 
     private static JsonObject envelopeOf(IngressEventRecord journal) {
-        try (JsonReader reader = Jsons.createReader(new StringReader(journal.getEnvelope()))) {
-            return reader.readObject();
-        }
+        return Jsons.readObject(journal.getEnvelope());
     }
 
     /**

@@ -23,11 +23,6 @@ public record EngineInputs(Supplier<List<JsonObject>> history, Supplier<ClientCa
     /** A run's inputs before any preparation: its text alone. */
     public static final EngineInputs NONE = new EngineInputs(List::of, null, null, null);
 
-    /** Inputs of a run that can be in no delegation tree and resumes nothing. */
-    public EngineInputs(Supplier<List<JsonObject>> history, Supplier<ClientCall> clientCall) {
-        this(history, clientCall, null, null);
-    }
-
     public EngineInputs withHistory(Supplier<List<JsonObject>> read) {
         return new EngineInputs(read, clientCall, delegation, resumption);
     }

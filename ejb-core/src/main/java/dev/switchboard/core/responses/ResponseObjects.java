@@ -7,10 +7,8 @@ import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
-import jakarta.json.JsonReader;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
-import java.io.StringReader;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -177,9 +175,7 @@ public final class ResponseObjects {
         if (json == null) {
             return JsonValue.EMPTY_JSON_OBJECT;
         }
-        try (JsonReader reader = Jsons.createReader(new StringReader(json))) {
-            return reader.readObject();
-        }
+        return Jsons.readObject(json);
     }
 
     static String text(JsonValue value) {

@@ -9,9 +9,7 @@ import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
-import jakarta.json.JsonReader;
 import java.io.IOException;
-import java.io.StringReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -164,8 +162,6 @@ public class ThreadWorkspaces implements WorkspaceCommits {
     }
 
     private static JsonObject parse(String json) {
-        try (JsonReader reader = Jsons.createReader(new StringReader(json))) {
-            return reader.readObject();
-        }
+        return Jsons.readObject(json);
     }
 }

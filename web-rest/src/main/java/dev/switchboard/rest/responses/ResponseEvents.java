@@ -14,10 +14,8 @@ import dev.switchboard.rest.streams.OpenStreams;
 import dev.switchboard.rest.streams.StreamFeed;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
-import jakarta.json.JsonReader;
 import jakarta.json.JsonValue;
 import java.io.IOException;
-import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -358,8 +356,6 @@ final class ResponseEvents {
     }
 
     private static JsonObject parse(String json) {
-        try (JsonReader reader = Jsons.createReader(new StringReader(json))) {
-            return reader.readObject();
-        }
+        return Jsons.readObject(json);
     }
 }

@@ -6,10 +6,8 @@ import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
-import jakarta.json.JsonReader;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
-import java.io.StringReader;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -151,8 +149,8 @@ public final class ResponsesWire implements ModelWire {
     }
 
     static JsonObject parse(String json) {
-        try (JsonReader reader = Jsons.createReader(new StringReader(json))) {
-            return reader.readObject();
+        try {
+            return Jsons.readObject(json);
         } catch (RuntimeException e) {
             throw new ModelStreamException("the model server sent something that is not a JSON object");
         }
