@@ -60,6 +60,18 @@ public class QueueCaps {
 
     /** The cap on unfinished runs a run of {@code kind} ingested through the runs API meets ({@link Integer#MAX_VALUE}: none). */
     public int runsFor(RunKind kind) {
-        return kind == RunKind.MESSAGE || kind == RunKind.RESPONSE ? maxQueuedRuns() : Integer.MAX_VALUE;
+        return runsFor(kind, maxQueuedRuns());
+    }
+
+    static int runsFor(RunKind kind, int maxQueuedRuns) {
+        return kind == RunKind.MESSAGE || kind == RunKind.RESPONSE ? maxQueuedRuns : Integer.MAX_VALUE;
+    }
+
+    /**
+     * Whether a lane that has had {@code runsEver} runs in all could hold {@code cap} unfinished
+     * ones: only then are they counted, so a thread's first {@code cap} messages cost no statement.
+     */
+    public static boolean mayBeFull(long runsEver, int cap) {
+        return cap < Integer.MAX_VALUE && runsEver >= cap;
     }
 }

@@ -69,7 +69,7 @@ public class RunLedger {
             return replayed.get();
         }
         int cap = caps.runsFor(command.kind());
-        if (mayBeFull(lane, cap) && rows.unfinishedCount(threadId) >= cap) {
+        if (QueueCaps.mayBeFull(lane.nextSeq() - 1, cap) && rows.unfinishedCount(threadId) >= cap) {
             throw new QueueFullException(cap);
         }
         LaneRows.LaneRun ahead = claimFor == null ? null : rows.head(threadId, 0);
@@ -116,7 +116,7 @@ public class RunLedger {
             }
             LaneRows.Lane lane = advanced.getOrDefault(threadId, locked.get(threadId));
             int cap = caps.runsFor(command.kind());
-            if (unfinished.containsKey(threadId) || mayBeFull(lane, cap)) {
+            if (unfinished.containsKey(threadId) || QueueCaps.mayBeFull(lane.nextSeq() - 1, cap)) {
                 int held = unfinished.computeIfAbsent(threadId, rows::unfinishedCount); // this batch's included
                 if (held >= cap) {
                     throw new QueueFullException(cap).at(i);
@@ -129,14 +129,6 @@ public class RunLedger {
         }
         advanced.values().forEach(rows::write);
         return outcomes;
-    }
-
-    /**
-     * Whether the lane could hold {@code cap} unfinished runs: only once it has had that many runs in
-     * all ({@code next_seq} counts them), so a thread's first {@code cap} messages are never counted.
-     */
-    private static boolean mayBeFull(LaneRows.Lane lane, int cap) {
-        return cap < Integer.MAX_VALUE && lane.nextSeq() - 1 >= cap;
     }
 
     /** The outcome naming the run an earlier use of the message's idempotency key stored, if any. */
