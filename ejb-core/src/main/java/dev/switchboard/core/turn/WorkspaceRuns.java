@@ -10,6 +10,7 @@ import dev.switchboard.core.lane.Claim;
 import dev.switchboard.core.lane.ExecutionPreparation;
 import dev.switchboard.core.lane.RunEnding;
 import dev.switchboard.core.lane.LaneEffects;
+import dev.switchboard.core.lane.LaneSettings;
 import dev.switchboard.core.thread.LaneRows;
 import dev.switchboard.core.workspace.LineMove;
 import dev.switchboard.core.workspace.Workspaces;
@@ -24,7 +25,9 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A turn works in a worktree of its thread's workspace line (when the thread has one, or every
@@ -56,13 +59,21 @@ public class WorkspaceRuns implements ExecutionPreparation, RunEnding {
     @Inject
     InstanceClock clock;
 
-    /** Workspace tools' commands and worktrees' check-outs and commits: no lane work waits behind them. */
+    @Inject
+    LaneSettings lanes;
+
+    /**
+     * Workspace tools' commands and worktrees' check-outs and commits: no lane work waits behind
+     * them. An execution has one of these at a time, so the lane's limit of executions bounds the
+     * threads; past it (it cannot happen, short of a bug) the task runs on the thread that asked.
+     */
     private ExecutorService io;
 
     @PostConstruct
     void start() {
         workspace.workspaces(); // a mistaken workspace setting stops the start here
-        io = Executors.newCachedThreadPool(threadFactory);
+        io = new ThreadPoolExecutor(0, lanes.maxConcurrent(), 60, TimeUnit.SECONDS, new SynchronousQueue<>(),
+                threadFactory, new ThreadPoolExecutor.CallerRunsPolicy());
     }
 
     @PreDestroy
