@@ -9,8 +9,9 @@ import dev.switchboard.core.engine.AgentEngine;
  * {@linkplain LaneFeature order}; each sees what the earlier ones made. Features decide by the claim's
  * {@linkplain Claim#kind() kind}; the lane knows none of them.
  *
- * <p>Called on a lane worker as the execution starts, outside any transaction: a preparation reads
- * the database only inside the suppliers it hands the engine.
+ * <p>Called on a lane worker as the execution starts, outside any transaction: a preparation
+ * should read the database only inside the suppliers it hands the engine, when the engine first
+ * asks (the workspace's, which must name a response's ids to its worktree, reads them at once).
  */
 public interface ExecutionPreparation extends LaneFeature {
 

@@ -200,7 +200,7 @@ public class LaneController {
      */
     public void cancelled(List<String> runIds) {
         runner.stop(runIds, Execution.Stop.ENDED_ELSEWHERE);
-        if (!runIds.isEmpty()) { // what the features keep below them (delegation's paths) closes now, not at the next sweep
+        if (!runIds.isEmpty()) { // what the features keep below them closes now, not at their next sweep
             try {
                 workers.execute(() -> features.sweeps().forEach(sweep -> {
                     try {

@@ -2,10 +2,9 @@ package dev.switchboard.core.lane;
 
 /**
  * A feature plugged in above the lane. Features act in one order, for every part they play
- * ({@link ExecutionPreparation}, {@link RunEnding}): lower first. The order in use: conversation
- * 100, responses 200, chat 300, workspaces 400, delegation 500 — so a turn's workspace change is
- * kept, or refused, before its calls are dispatched, and delegation's gate wraps the thread's engine
- * last.
+ * ({@link ExecutionPreparation}, {@link RunEnding}): lower first, so a later one wraps the engine
+ * an earlier one prepared and reviews an output only after the earlier ones let it through. Which
+ * feature has which place is theirs to say (docs/architecture.md lists them); the lane only sorts.
  */
 public interface LaneFeature {
 

@@ -296,8 +296,8 @@ final class LaneRunner {
                     cancelLanes(cancelled.lanes());
                 }
             } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "Cancelling the lane of thread " + threadId + " failed; the delegation sweep"
-                        + " closes it", e);
+                LOG.log(Level.WARNING, "Cancelling the lane of thread " + threadId + " failed; the next sweep of the"
+                        + " feature that asked closes it", e);
             }
         }
     }

@@ -12,8 +12,8 @@ public interface LaneStore {
 
     /**
      * What finishing a run did. {@code fenced}: the attempt no longer owned the run, nothing was
-     * recorded; {@code wake}: lanes that have work since (a delegation's callees, a caller whose
-     * replies are in); {@code cancel}: lanes whose runs are to be cancelled (paths the finish closed).
+     * recorded; {@code wake}: lanes that have work since, {@code cancel}: lanes whose runs are to be
+     * cancelled — what the run's endings said ({@link RunEnding}).
      */
     record FinishResult(boolean fenced, ClaimResult next, List<Long> wake, List<Long> cancel) {
 
