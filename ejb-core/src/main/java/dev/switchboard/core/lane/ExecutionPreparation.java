@@ -11,7 +11,7 @@ import dev.switchboard.core.engine.AgentEngine;
  *
  * <p>Called on a lane worker as the execution starts, outside any transaction: a preparation
  * should read the database only inside the suppliers it hands the engine, when the engine first
- * asks (the workspace's, which must name a response's ids to its worktree, reads them at once).
+ * asks (one that must hand ids to what it constructs reads those at once).
  */
 public interface ExecutionPreparation extends LaneFeature {
 
