@@ -10,7 +10,6 @@ import dev.switchboard.core.lane.Claim;
 import dev.switchboard.core.lane.ExecutionPreparation;
 import dev.switchboard.core.lane.RunEnding;
 import dev.switchboard.core.lane.LaneEffects;
-import dev.switchboard.core.lane.LaneSettings;
 import dev.switchboard.core.thread.LaneRows;
 import dev.switchboard.core.workspace.LineMove;
 import dev.switchboard.core.workspace.Workspaces;
@@ -25,9 +24,7 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.Executors;
 
 /**
  * A turn works in a worktree of its thread's workspace line (when the thread has one, or every
@@ -59,21 +56,13 @@ public class WorkspaceRuns implements ExecutionPreparation, RunEnding {
     @Inject
     InstanceClock clock;
 
-    @Inject
-    LaneSettings lanes;
-
-    /**
-     * Workspace tools' commands and worktrees' check-outs and commits: no lane work waits behind
-     * them. An execution has one of these at a time, so the lane's limit of executions bounds the
-     * threads; past it (it cannot happen, short of a bug) the task runs on the thread that asked.
-     */
+    /** Workspace tools' commands and worktrees' check-outs and commits: no lane work waits behind them. */
     private ExecutorService io;
 
     @PostConstruct
     void start() {
         workspace.workspaces(); // a mistaken workspace setting stops the start here
-        io = new ThreadPoolExecutor(0, lanes.maxConcurrent(), 60, TimeUnit.SECONDS, new SynchronousQueue<>(),
-                threadFactory, new ThreadPoolExecutor.CallerRunsPolicy());
+        io = Executors.newCachedThreadPool(threadFactory);
     }
 
     @PreDestroy
