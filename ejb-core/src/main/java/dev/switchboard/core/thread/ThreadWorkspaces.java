@@ -42,7 +42,10 @@ public class ThreadWorkspaces implements WorkspaceCommits {
     /** Every run of the thread that worked in the workspace, whatever became of it. */
     private static final String THREAD_CHANGES = "SELECT output_json FROM runs WHERE thread_id = ?"
             + " AND output_json LIKE '%\"" + WorkspaceTurn.OUTPUT_KEY + "\":{%'";
-    private static final String WITH_WORKSPACE = "SELECT id FROM threads WHERE workspace_head IS NOT NULL ORDER BY id";
+    /* A leased lane may be executing a turn that writes objects into the repository right now: a
+       garbage collection then (it removes emptied object directories) breaks that turn's commit. */
+    private static final String WITH_IDLE_WORKSPACE = "SELECT id FROM threads WHERE workspace_head IS NOT NULL"
+            + " AND lease_owner IS NULL ORDER BY id";
 
     private record RunRow(long threadId, String state, String errorCode) {
     }
@@ -150,9 +153,10 @@ public class ThreadWorkspaces implements WorkspaceCommits {
         return named;
     }
 
-    /** The threads that have a workspace, by id. */
-    public List<Long> withWorkspace() {
-        return statements.query(WITH_WORKSPACE, s -> { }, rs -> rs.getLong(1), "listing the threads with a workspace");
+    /** The threads that have a workspace and whose lane nobody holds (no turn is writing to it), by id. */
+    public List<Long> withIdleWorkspace() {
+        return statements.query(WITH_IDLE_WORKSPACE, s -> { }, rs -> rs.getLong(1),
+                "listing the idle threads with a workspace");
     }
 
     /** Moves the thread's line (its lock held) to {@code head}: a conversation went back or forth to it. */

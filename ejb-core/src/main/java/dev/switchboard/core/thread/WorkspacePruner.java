@@ -84,7 +84,7 @@ public class WorkspacePruner {
         int pruned = 0;
         long before = 0;
         long after = 0;
-        for (long threadId : threads.withWorkspace()) {
+        for (long threadId : threads.withIdleWorkspace()) { // a turn writing to one now is left for a later pass
             try {
                 Set<String> named = new HashSet<>();
                 sources.forEach(source -> named.addAll(source.named(threadId)));
