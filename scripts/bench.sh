@@ -5,6 +5,9 @@
 #   scripts/bench.sh          all scenarios
 #   scripts/bench.sh runs     only the echo scenarios (messages in, runs out)
 #   scripts/bench.sh notify   only the notification scenarios (WebSocket)
+#   scripts/bench.sh crowd    only the crowd of subscribers: 11,000 WebSocket subscribers each on a
+#                             thread of its own, 1,000 of them live at 200 runs/s (BENCH_CROWD_IDLE,
+#                             BENCH_CROWD_LIVE, BENCH_CROWD_RATE: 10000, 1000, 200), the server's heap
 #   scripts/bench.sh ingress  only the webhook ingress scenario
 #   scripts/bench.sh echo0    only the echo0 scenario (CPU-bound; for A/B comparisons)
 #   scripts/bench.sh batch    only the batch scenarios: the echo scenarios' messages sent 50 at a
@@ -16,6 +19,20 @@
 #                             N=2000 over K=50 concurrent clients (echo engine, 50 ms), after 1000
 #                             unmeasured; responses/s, time to first byte and to [DONE], p50/p99;
 #                             then N=500 over K=4, below saturation
+#   scripts/bench.sh scale    not part of "all": history at scale (issue 38). echo0 on the empty
+#                             database; then ScaleSeed fills it with BENCH_SCALE_RUNS finished runs
+#                             (default 10,000,000) over BENCH_SCALE_THREADS threads (100,000), spread
+#                             over 60 days, each with its turn and two items; then echo0 on it with
+#                             retention off; then, on an instance pruning with retention (runs and
+#                             items after 30 days: half the seed, one pass every 10 s), echo0
+#                             again and ReadBench (the read and list
+#                             routes on seeded runs and threads, p50/p99), with the rows retention
+#                             deleted meanwhile
+#   scripts/bench.sh webhooks only outgoing webhooks (WebhookBench): one endpoint on a loopback receiver
+#                             hearing turn.completed, N=2000 messages over K=50 threads after 500
+#                             unmeasured (echo engine, 0 ms), posted as fast as 16 clients go; then
+#                             N=1500 at 50 messages/s (below saturation); deliveries/s and the lag from
+#                             commit to arrival, p50/p99; every webhook must arrive once
 #   scripts/bench.sh db       only the database ceiling: the hot path's statements replayed by
 #                             pgbench, without Liberty (bench/pgbench)
 #   scripts/bench.sh delegation  only the sub-agent delegation trees (DelegationBench, one tree at a
@@ -65,8 +82,8 @@ set -euo pipefail
 
 what="${1:-all}"
 case "$what" in
-  all|runs|echo0|batch|two|notify|ingress|responses|db|delegation|workspace) ;;
-  *) echo "usage: scripts/bench.sh [all|runs|echo0|batch|two|notify|ingress|responses|db|delegation|workspace]" >&2; exit 2 ;;
+  all|runs|echo0|batch|two|notify|crowd|ingress|responses|db|delegation|workspace|scale|webhooks) ;;
+  *) echo "usage: scripts/bench.sh [all|runs|echo0|batch|two|notify|crowd|ingress|responses|db|delegation|workspace|scale|webhooks]" >&2; exit 2 ;;
 esac
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -81,6 +98,9 @@ concurrency="${BENCH_CONCURRENCY:-16}"
 notify_rate="${BENCH_NOTIFY_RATE:-200}"
 subscribers="${BENCH_SUBSCRIBERS:-1000}"
 subscriber_rate="${BENCH_SUBSCRIBER_RATE:-10}"
+crowd_idle="${BENCH_CROWD_IDLE:-10000}"
+crowd_live="${BENCH_CROWD_LIVE:-1000}"
+crowd_rate="${BENCH_CROWD_RATE:-200}"
 instance=bench
 pidfile="$root/target/instances/$instance/.pid/${SERVER_NAME:-switchboard}.pid" # where Liberty's start records it
 url="http://127.0.0.1:$port"
@@ -96,8 +116,8 @@ if [ "$nofile" != unlimited ] && [ "$nofile" -lt 65536 ]; then
     echo "== open files limit raised from $nofile to $(ulimit -n)"
   fi
 fi
-if [ "$(ulimit -n)" != unlimited ] && [ "$(ulimit -n)" -lt $((subscribers + 1024)) ]; then
-  echo "open files limit $(ulimit -n) is too low for $subscribers subscribers" >&2
+if [ "$(ulimit -n)" != unlimited ] && [ "$(ulimit -n)" -lt $((crowd_idle + crowd_live + 1024)) ]; then
+  echo "open files limit $(ulimit -n) is too low for $((crowd_idle + crowd_live)) subscribers" >&2
   exit 1
 fi
 
@@ -254,6 +274,51 @@ scenario() { # $1: N, $2: K, $3: label, $4: warm-up runs (default 1000); then fu
   record "$label" load "$n" "$k" "$label" --warm-up "$warm" --pid-file "$pidfile" --db-url "$db_url" "$@"
 }
 
+if [ "$what" = scale ]; then
+  scale_runs="${BENCH_SCALE_RUNS:-10000000}"
+  scale_threads="${BENCH_SCALE_THREADS:-100000}"
+  if [ -z "${BENCH_SCALE_SKIP_EMPTY:-}" ]; then # set it to try the seeding and the reads alone
+    start_instance 0
+    scenario 5000 50 "scale: echo0 N=5000 K=50, empty database" 5000
+    stop_instance
+  else
+    start_instance 0 # the schema: the instance migrates it
+    stop_instance
+  fi
+  echo "== seeding $scale_runs runs over $scale_threads threads"
+  ./mvnw -q -pl bench exec:java -Dexec.mainClass=dev.switchboard.bench.ScaleSeed \
+    -Dexec.args="--db-url $db_url --runs $scale_runs --threads $scale_threads --days 60"
+  rows() { # runs and thread items in the database
+    ./mvnw -q -pl bench exec:java -Dexec.mainClass=dev.switchboard.bench.ScaleSeed \
+      -Dexec.args="--db-url $db_url --count" | tail -1
+  }
+  echo "== before the load: $(rows)"
+  echo "== starting instance $instance on port $port (echo delay 0 ms, retention off)"
+  DB_URL="$db_url" DB_USER=postgres DB_PASSWORD=unused HTTP_PORT="$port" scripts/instance.sh start "$instance" \
+    SWITCHBOARD_ENGINE_ECHO_DELAY_MS=0 SWITCHBOARD_RETENTION_RUNS_DAYS=0
+  scenario 5000 50 "scale: echo0 N=5000 K=50, $scale_runs runs seeded, retention off" 5000
+  stop_instance
+  echo "== starting instance $instance on port $port (echo delay 0 ms, retention: runs and items after 30 days)"
+  DB_URL="$db_url" DB_USER=postgres DB_PASSWORD=unused HTTP_PORT="$port" scripts/instance.sh start "$instance" \
+    SWITCHBOARD_ENGINE_ECHO_DELAY_MS=0 SWITCHBOARD_RETENTION_RUNS_DAYS=30 SWITCHBOARD_RETENTION_ITEMS_DAYS=30 \
+    SWITCHBOARD_RETENTION_EVERY_MS=10000
+  scenario 5000 50 "scale: echo0 N=5000 K=50, $scale_runs runs seeded, retention pruning" 5000
+  record "scale: reads" ./mvnw -q -pl bench exec:java -Dexec.mainClass=dev.switchboard.bench.ReadBench \
+    -Dexec.args="--url $url --runs $scale_runs --threads $scale_threads --n 2000 --concurrency 4 --label 'scale: reads, $scale_runs runs seeded, retention pruning'"
+  echo "== after the load: $(rows)"
+  grep -h "Retention deleted" "$root/target/instances/$instance/switchboard/logs/messages.log" | tail -5 || true
+  stop_instance
+fi
+if [ "$what" = all ] || [ "$what" = webhooks ]; then
+  echo "== starting instance $instance on port $port (echo delay 0 ms, webhooks may reach 127.0.0.1)"
+  DB_URL="$db_url" DB_USER=postgres DB_PASSWORD=unused HTTP_PORT="$port" scripts/instance.sh start "$instance" \
+    SWITCHBOARD_ENGINE_ECHO_DELAY_MS=0 SWITCHBOARD_WEBHOOKS_ALLOWED_NETWORKS=127.0.0.1/32
+  record "webhooks N=2000 K=50" ./mvnw -q -pl bench exec:java -Dexec.mainClass=dev.switchboard.bench.WebhookBench \
+    -Dexec.args="--url $url --n 2000 --k 50 --concurrency $concurrency --warm-up 500 --label 'webhooks N=2000 K=50'"
+  record "webhooks N=1500 K=50 at 50/s" ./mvnw -q -pl bench exec:java -Dexec.mainClass=dev.switchboard.bench.WebhookBench \
+    -Dexec.args="--url $url --n 1500 --k 50 --concurrency $concurrency --rate 50 --warm-up 0 --label 'webhooks N=1500 K=50 at 50/s'"
+  stop_instance
+fi
 if [ "$what" = all ] || [ "$what" = runs ]; then
   start_instance 50
   scenario 500 50 "echo50 N=500 K=50"
@@ -345,7 +410,7 @@ if [ "$what" = all ]; then
   record "workspace F=1000" workspace_load
 fi
 
-if [ "$what" != all ] && [ "$what" != notify ]; then
+if [ "$what" != all ] && [ "$what" != notify ] && [ "$what" != crowd ]; then
   echo
   echo "== results ($(date -u +%Y-%m-%dT%H:%M:%SZ))"
   cat "$results"
@@ -358,7 +423,16 @@ fi
 # receipt), and without it the lanes do not cap the run rate, so 200 runs/s is the server's to reach.
 # A failed warm-up here keeps the results above and records the two scenarios as failed.
 start_instance 0
-if warm_up "the notification scenarios" notify_load "warm-up" --scenario latency --rate 100 --duration-s 40 --k 50; then
+crowd_label="crowd S=$((crowd_idle + crowd_live)) live=$crowd_live R=$crowd_rate"
+if [ "$what" = crowd ]; then
+  if warm_up "the crowd" notify_load "warm-up" --scenario latency --rate 100 --duration-s 40 --k 50; then
+    record "$crowd_label" notify_load "$crowd_label" --scenario crowd --subscribers $((crowd_idle + crowd_live)) \
+      --live "$crowd_live" --rate "$crowd_rate" --duration-s 20 --connect-concurrency 64 --pid-file "$pidfile"
+  else
+    status=1
+    echo "RESULT {\"label\":\"$crowd_label\",\"error\":\"warm-up failed\"}" >>"$results"
+  fi
+elif warm_up "the notification scenarios" notify_load "warm-up" --scenario latency --rate 100 --duration-s 40 --k 50; then
   record "notify latency R=100 K=50" \
     notify_load "notify latency R=100 K=50" --scenario latency --rate 100 --duration-s 20 --k 50
   record "notify latency R=$notify_rate K=50" \
@@ -366,9 +440,11 @@ if warm_up "the notification scenarios" notify_load "warm-up" --scenario latency
   record "subscribers S=$subscribers R=$subscriber_rate" \
     notify_load "subscribers S=$subscribers R=$subscriber_rate" --scenario subscribers \
     --subscribers "$subscribers" --rate "$subscriber_rate" --duration-s 20 --k 50 --pid-file "$pidfile"
+  record "$crowd_label" notify_load "$crowd_label" --scenario crowd --subscribers $((crowd_idle + crowd_live)) \
+    --live "$crowd_live" --rate "$crowd_rate" --duration-s 20 --connect-concurrency 64 --pid-file "$pidfile"
 else
   status=1
-  for label in "notify latency R=100 K=50" "notify latency R=$notify_rate K=50" "subscribers S=$subscribers R=$subscriber_rate"; do
+  for label in "notify latency R=100 K=50" "notify latency R=$notify_rate K=50" "subscribers S=$subscribers R=$subscriber_rate" "$crowd_label"; do
     echo "RESULT {\"label\":\"$label\",\"error\":\"warm-up failed\"}" >>"$results"
   done
 fi

@@ -13,6 +13,7 @@ const state = {
 const views = [];
 const KEEP_LOG = 300;
 const KEEP_ENDED_TURNS = 30;
+const SUBSCRIBE_TIMEOUT_MS = 10000;
 
 export function register(view) {
   views.push(view);
@@ -42,22 +43,24 @@ async function request(path, options = {}) {
 
 let rpcIds = 0;
 
-async function rpc(method, params = {}) {
+export async function rpc(method, params = {}) {
   const answer = await request('/rpc', {method: 'POST', body: JSON.stringify({jsonrpc: '2.0', id: ++rpcIds, method, params})});
   if (answer.error) throw new Error(answer.error.message);
   return answer.result;
 }
 
-function showError(error) {
-  document.getElementById('error').textContent = error ? String(error.message || error) : '';
+function showError(error, where = 'error') {
+  document.getElementById(where).textContent = error ? String(error.message || error) : '';
 }
 
-async function attempt(action) {
+// Runs an action of the page; its failure is shown in the element `where` (the page's error line
+// unless a view shows its own next to the control that failed).
+export async function attempt(action, where = 'error') {
   try {
-    showError(null);
+    showError(null, where);
     await action();
   } catch (error) {
-    showError(error);
+    showError(error, where);
   }
 }
 
@@ -107,6 +110,10 @@ function connect() {
   const query = state.token ? '?access_token=' + encodeURIComponent(state.token) : '';
   const ws = new WebSocket(scheme + location.host + '/ws' + query);
   socket = ws;
+  // A handshake or a subscribe that gets no answer (a server still starting, a proxy holding the
+  // request) is given up and tried again: the browser would wait minutes, and holds its other
+  // connection attempts to the server behind it meanwhile.
+  const unanswered = setTimeout(() => ws.close(), SUBSCRIBE_TIMEOUT_MS);
   ws.onopen = () => {
     const params = state.lastSeq === null ? {} : {after_seq: state.lastSeq};
     ws.send(JSON.stringify({jsonrpc: '2.0', id: 'subscribe', method: 'subscribe', params}));
@@ -114,6 +121,7 @@ function connect() {
   ws.onmessage = event => {
     const message = JSON.parse(event.data);
     if (message.id === 'subscribe') {
+      clearTimeout(unanswered);
       if (message.error) {
         showError(message.error.message);
         return;
@@ -127,6 +135,7 @@ function connect() {
     }
   };
   ws.onclose = () => {
+    clearTimeout(unanswered);
     if (socket !== ws) return;
     setConnection('reconnecting');
     setTimeout(connect, retryMs);
@@ -181,34 +190,126 @@ const serverView = {
   },
 };
 
-const threads = new Map();
+// The user's threads a page at a time (thread/list, by key): people's and integrations' threads,
+// and the server's internal ones (Open Responses chains, delegation paths) only while the box is
+// ticked; the search box keeps keys containing its text, in any case. Which threads a page holds
+// is the server's rule alone: a notification updates the active turns of a thread on the page, and
+// one of a thread not on it reloads the page (at most every 300 ms) instead of adding it, so an
+// internal thread never slips into the default list. A thread a reload did not bring onto the
+// page (internal, filtered out or on another page) reloads nothing more until the page changes.
+const THREADS_PAGE = 50;
+const THREADS_SEARCH_CALLS = 10; // a search may answer a page short (docs/rpc.md): ask on up to this often
+
+const threads = new Map(); // thread_id → active turns, of the threads on the page (the turns view reads it)
 
 const threadsView = {
+  rows: [], // the page's threads as thread/list gave them, in its order
+  after: null, // the key the page starts after (null: the first page)
+  earlier: [], // the `after` of each page before it, for Previous
+  next: null, // where the next page starts; null: this is the last
+  searchedTo: null, // a search that stopped short of a full page: the last key it examined
+  generation: 0,
+  reload: null,
+  waiting: new Set(), // notified threads not on the page, until a reload says whether they are
+  absent: new Set(), // threads a reload left off the page
+  filter() {
+    return {
+      query: document.getElementById('thread-search').value.trim(),
+      includeInternal: document.getElementById('threads-internal').checked,
+    };
+  },
   async refresh() {
-    const page = await rpc('thread/list', {limit: 200});
+    const generation = ++this.generation;
+    const {query, includeInternal} = this.filter();
+    const notified = new Set(this.waiting);
+    const rows = [];
+    let after = this.after;
+    let next = null;
+    for (let call = 0; call < THREADS_SEARCH_CALLS; call++) {
+      const params = {limit: THREADS_PAGE - rows.length};
+      if (after !== null) params.after = after;
+      if (query) params.query = query;
+      if (includeInternal) params.include_internal = true;
+      const page = await rpc('thread/list', params);
+      rows.push(...page.threads);
+      next = page.next_after;
+      if (next === null || !query || rows.length >= THREADS_PAGE) break;
+      after = next;
+    }
+    if (generation !== this.generation) return; // a newer reload (another search, page or filter) answers
+    this.rows = rows;
+    this.next = next;
+    this.searchedTo = query && next !== null && rows.length < THREADS_PAGE ? next : null;
     threads.clear();
-    page.threads.forEach(t => threads.set(t.thread_id, t.active_turns));
+    rows.forEach(t => threads.set(t.thread_id, t.active_turns));
+    notified.forEach(thread => {
+      this.waiting.delete(thread);
+      if (!threads.has(thread)) this.absent.add(thread);
+    });
     this.render();
+  },
+  // Another page or filter: what was known to be off the page no longer is.
+  go(after, earlier) {
+    Object.assign(this, {after, earlier, next: null});
+    this.waiting.clear();
+    this.absent.clear();
+    return attempt(() => this.refresh());
   },
   notify(n) {
     const thread = n.params.thread_id;
-    if (!thread) return;
-    const active = threads.get(thread) || 0;
-    if (n.method === 'turn/started') threads.set(thread, active + 1);
-    else if (n.method === 'turn/completed' || n.method === 'turn/interrupted') threads.set(thread, Math.max(0, active - 1));
-    else return;
+    if (!thread || !['turn/started', 'turn/completed', 'turn/interrupted'].includes(n.method)) return;
+    if (!threads.has(thread)) {
+      if (this.absent.has(thread)) return;
+      this.waiting.add(thread);
+      if (!this.reload) {
+        this.reload = setTimeout(() => {
+          this.reload = null;
+          attempt(() => this.refresh());
+        }, 300);
+      }
+      return;
+    }
+    const active = threads.get(thread);
+    threads.set(thread, n.method === 'turn/started' ? active + 1 : Math.max(0, active - 1));
     this.render();
   },
   render() {
-    const rows = [...threads.entries()].sort((a, b) => a[0].localeCompare(b[0])).map(([thread, active]) =>
-      el('tr', {'data-thread': thread, class: thread === state.selected ? 'selected' : '', onclick: () => {
-        select(thread);
+    const rows = this.rows.map(t => el('tr', {'data-thread': t.thread_id, 'data-thread-id': t.thread_id, 'data-kind': t.kind,
+      class: t.thread_id === state.selected ? 'selected' : '', onclick: () => {
+        select(t.thread_id);
         threadsView.render();
       }},
-        el('td', {text: thread}), el('td', {text: String(active)})));
+      el('td', {text: t.thread_id, title: t.thread_id}), el('td', {class: 'kind', text: t.kind}),
+      el('td', {text: String(threads.get(t.thread_id) || 0)})));
     document.getElementById('threads').replaceChildren(...rows);
+    document.getElementById('threads-prev').disabled = this.earlier.length === 0;
+    document.getElementById('threads-next').disabled = this.next === null;
+    const {query} = this.filter();
+    const where = this.earlier.length === 0 ? 'first page' : `page ${this.earlier.length + 1}, after ${this.after}`;
+    document.getElementById('threads-status').textContent = [
+      this.rows.length === 0 ? 'no threads' : `${this.rows.length} threads`, where,
+      query ? `keys containing “${query}”` : '',
+      this.searchedTo === null ? '' : `searched up to ${this.searchedTo}: Next searches on`,
+    ].filter(Boolean).join(' · ');
   },
 };
+
+{
+  let typing = null;
+  document.getElementById('thread-search').addEventListener('input', () => {
+    clearTimeout(typing); // a word typed is one search, not one per letter
+    typing = setTimeout(() => threadsView.go(null, []), 250);
+  });
+  document.getElementById('threads-internal').addEventListener('change', () => threadsView.go(null, []));
+  document.getElementById('threads-prev').addEventListener('click', () => {
+    const earlier = [...threadsView.earlier];
+    const after = earlier.pop();
+    threadsView.go(after === undefined ? null : after, earlier);
+  });
+  document.getElementById('threads-next').addEventListener('click', () => {
+    if (threadsView.next !== null) threadsView.go(threadsView.next, [...threadsView.earlier, threadsView.after]);
+  });
+}
 
 const turns = new Map();
 
@@ -426,7 +527,145 @@ const treesView = {
   },
 };
 
-[serverView, threadsView, turnsView, waitsView, threadView, treesView, eventsView, logView].forEach(register);
+// The user's outgoing webhooks (/v1/webhooks): its endpoints, adding one, turning one off and on,
+// rotating its secret, and for the endpoint chosen what was queued and how each delivery went. The
+// server hands a secret out only in the answers of create and rotate, so the page shows it once and
+// keeps it nowhere (not in state, the address or localStorage): closing the box loses it for good.
+// No notification tells of deliveries; the chosen endpoint's tables reload on demand.
+const WEBHOOK_EVENT_TYPES = ['turn.completed', 'turn.failed', 'turn.cancelled', 'run.succeeded', 'run.failed',
+  'run.cancelled', 'approval.requested', 'auth.required', 'delegation.completed', 'ingress.event.received'];
+const WEBHOOK_PAGE = 50;
+
+// What is done in the view is refused in the view: the page's own error line is screens away.
+const act = action => attempt(action, 'webhook-error');
+
+const webhooksView = {
+  endpoints: [],
+  selected: null, // the endpoint whose messages and attempts are shown
+  attemptsOf: null, // the message the attempts log is narrowed to, or null for all of them
+  async refresh() {
+    const page = await request('/v1/webhooks');
+    this.endpoints = page.data;
+    if (!this.endpoints.some(e => e.id === this.selected)) Object.assign(this, {selected: null, attemptsOf: null});
+    this.render();
+    await this.refreshDeliveries();
+  },
+  path(id) {
+    return '/v1/webhooks/' + encodeURIComponent(id);
+  },
+  render() {
+    const button = (action, text, onclick, title) => el('button', {type: 'button', 'data-action': action, text, onclick, ...(title ? {title} : {})});
+    document.getElementById('webhooks').replaceChildren(...this.endpoints.map(e => {
+      const types = e.event_types && e.event_types.length ? e.event_types.join(', ') : 'all';
+      const stateText = e.enabled ? 'enabled' : 'disabled' + (e.disabled_reason ? ': ' + e.disabled_reason : '');
+      return el('tr', {'data-endpoint-id': e.id, 'data-enabled': String(e.enabled), class: e.id === this.selected ? 'selected' : ''},
+        el('td', {class: 'url', title: e.url + (e.description ? ' — ' + e.description : '')}, e.url,
+          ...(e.description ? [' ', el('span', {class: 'muted', text: e.description})] : [])),
+        el('td', {class: 'events', title: types, text: types}),
+        el('td', {class: 'thread', text: e.thread_id || 'all'}),
+        el('td', {class: 'state', title: stateText + (e.previous_secret_expires_at
+          ? `; the previous secret still signs until ${e.previous_secret_expires_at}` : ''), text: stateText}),
+        el('td', {},
+          e.enabled ? button('disable', 'Disable', () => act(() => this.change(e.id, {enabled: false})))
+            : button('enable', 'Enable', () => act(() => this.change(e.id, {enabled: true}))),
+          button('rotate', 'Rotate secret', () => act(() => this.rotate(e)),
+            'a new secret; the current one keeps signing beside it for a day'),
+          button('deliveries', 'Deliveries', () => act(() => this.choose(e.id))),
+          button('delete', 'Delete', () => act(() => this.remove(e)))));
+    }));
+  },
+  async choose(id) {
+    Object.assign(this, {selected: id, attemptsOf: null});
+    this.render();
+    await this.refreshDeliveries();
+  },
+  async refreshDeliveries() {
+    const panel = document.getElementById('webhook-deliveries');
+    panel.hidden = !this.selected;
+    if (!this.selected) return;
+    const endpoint = this.endpoints.find(e => e.id === this.selected);
+    panel.dataset.endpointId = endpoint.id;
+    document.getElementById('webhook-deliveries-url').textContent = endpoint.url;
+    const narrowed = this.attemptsOf ? '&message_id=' + encodeURIComponent(this.attemptsOf) : '';
+    const [messages, attempts] = await Promise.all([
+      request(`${this.path(endpoint.id)}/messages?limit=${WEBHOOK_PAGE}`),
+      request(`${this.path(endpoint.id)}/attempts?limit=${WEBHOOK_PAGE}${narrowed}`),
+    ]);
+    if (this.selected !== endpoint.id) return; // another endpoint was chosen while these were loading
+    document.getElementById('webhook-messages').replaceChildren(...messages.data.map(m =>
+      el('tr', {'data-message-id': m.id, 'data-state': m.state, class: m.id === this.attemptsOf ? 'selected' : ''},
+        el('td', {text: m.created_at}), el('td', {text: m.id}), el('td', {text: m.event_type}),
+        el('td', {text: m.thread_id || ''}), el('td', {class: 'state', text: m.state}), el('td', {text: String(m.attempts)}),
+        el('td', {text: m.next_attempt_at ? 'next ' + m.next_attempt_at : m.ended_at ? 'ended ' + m.ended_at : ''}),
+        el('td', {},
+          el('button', {type: 'button', 'data-action': 'replay', text: 'Replay', title: 'queue it again, same webhook-id',
+            onclick: () => act(() => this.replay(endpoint.id, m.id))}),
+          el('button', {type: 'button', 'data-action': 'attempts', text: 'Attempts',
+            onclick: () => act(() => this.narrow(m.id))})))));
+    const filter = document.getElementById('webhook-attempts-filter');
+    filter.replaceChildren(...(this.attemptsOf ? [`of ${this.attemptsOf} `,
+      el('button', {type: 'button', 'data-action': 'all-attempts', text: 'All messages', onclick: () => act(() => this.narrow(null))})]
+      : [`at most ${WEBHOOK_PAGE}`]));
+    document.getElementById('webhook-attempts').replaceChildren(...attempts.data.map(a =>
+      el('tr', {'data-message-id': a.message_id, 'data-attempt': String(a.attempt), 'data-outcome': a.outcome},
+        el('td', {text: a.at}), el('td', {text: a.message_id}), el('td', {text: String(a.attempt)}),
+        el('td', {class: 'outcome', text: a.outcome}), el('td', {text: a.status == null ? '–' : String(a.status)}),
+        el('td', {text: a.latency_ms == null ? '' : a.latency_ms + ' ms'}),
+        el('td', {class: 'response', title: a.response || '', text: a.response || ''}))));
+  },
+  async narrow(messageId) {
+    this.attemptsOf = messageId;
+    await this.refreshDeliveries();
+  },
+  async add() {
+    const form = document.getElementById('webhook-form');
+    const body = {url: document.getElementById('webhook-url').value.trim()};
+    const types = [...form.querySelectorAll('input[data-event-type]:checked')].map(box => box.value);
+    if (types.length) body.event_types = types; // none checked: the server's default, every type
+    const thread = document.getElementById('webhook-thread').value.trim();
+    if (thread) body.thread_id = thread;
+    const description = document.getElementById('webhook-description').value.trim();
+    if (description) body.description = description;
+    const endpoint = await request('/v1/webhooks', {method: 'POST', body: JSON.stringify(body)});
+    form.reset();
+    this.showSecret(endpoint, 'Secret of ' + endpoint.url + ':');
+    await this.refresh();
+  },
+  async change(id, patch) {
+    await request(this.path(id), {method: 'PATCH', body: JSON.stringify(patch)});
+    await this.refresh();
+  },
+  async rotate(endpoint) {
+    const rotated = await request(this.path(endpoint.id) + '/rotate', {method: 'POST', body: '{}'});
+    this.showSecret(rotated, 'New secret of ' + rotated.url + (rotated.previous_secret_expires_at
+      ? ` (the old one signs too until ${rotated.previous_secret_expires_at}):` : ':'));
+    await this.refresh();
+  },
+  async remove(endpoint) {
+    if (!confirm(`Delete the webhook to ${endpoint.url}? Its queued messages are not sent.`)) return;
+    await request(this.path(endpoint.id), {method: 'DELETE'});
+    await this.refresh();
+  },
+  async replay(endpointId, messageId) {
+    await request(`${this.path(endpointId)}/messages/${encodeURIComponent(messageId)}/replay`, {method: 'POST'});
+    await this.refreshDeliveries();
+  },
+  showSecret(endpoint, label) {
+    const box = document.getElementById('webhook-secret');
+    box.dataset.endpointId = endpoint.id;
+    document.getElementById('webhook-secret-label').textContent = label;
+    document.getElementById('webhook-secret-value').textContent = endpoint.secret || '';
+    box.hidden = false;
+  },
+  forgetSecret() {
+    const box = document.getElementById('webhook-secret');
+    box.hidden = true;
+    delete box.dataset.endpointId;
+    document.getElementById('webhook-secret-value').textContent = '';
+  },
+};
+
+[serverView, threadsView, turnsView, waitsView, threadView, treesView, eventsView, webhooksView, logView].forEach(register);
 
 // ---------------------------------------------------------------- controls
 
@@ -452,8 +691,24 @@ document.getElementById('token-form').addEventListener('submit', event => {
   event.preventDefault();
   state.token = document.getElementById('token').value.trim();
   localStorage.setItem('switchboard.token', state.token);
+  webhooksView.forgetSecret(); // another user's page from here on: the last one's secret goes
   if (socket) socket.close(); // reconnects with the token, from the last seq
 });
+
+document.getElementById('webhook-event-types').append(...WEBHOOK_EVENT_TYPES.map(type =>
+  el('label', {}, el('input', {type: 'checkbox', name: 'event_types', value: type, 'data-event-type': type}), ' ' + type)));
+document.getElementById('webhook-form').addEventListener('submit', event => {
+  event.preventDefault();
+  act(() => webhooksView.add());
+});
+document.getElementById('webhook-reload').addEventListener('click', () => act(() => webhooksView.refreshDeliveries()));
+document.getElementById('webhook-secret-dismiss').addEventListener('click', () => webhooksView.forgetSecret());
+document.getElementById('webhook-secret-copy').addEventListener('click', () => act(() =>
+  {
+  // The clipboard is offered only to https pages and localhost; elsewhere the secret is selected by hand.
+  if (!navigator.clipboard) throw new Error('copying needs https (or localhost): select the secret instead');
+  return navigator.clipboard.writeText(document.getElementById('webhook-secret-value').textContent);
+}));
 
 window.addEventListener('hashchange', () => {
   const thread = decodeURIComponent((location.hash.match(/thread=([^&]*)/) || [])[1] || '');

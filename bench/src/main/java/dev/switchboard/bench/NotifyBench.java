@@ -82,11 +82,15 @@ public final class NotifyBench {
             NotifyResult.Load load = drive();
             System.out.printf("posted %d/%d runs (%d errors) in %.2f s: %.1f runs/s%n", load.accepted(), load.runs(),
                     load.errors(), load.durationS(), load.runsPerS());
-            awaitDeliveries(turns, (long) load.accepted() * subscribers.size());
+            long expected = options.scenario() == NotifyOptions.Scenario.CROWD ? load.accepted()
+                    : (long) load.accepted() * subscribers.size();
+            awaitDeliveries(turns, expected);
 
             Long heapAfter = heapBefore == null ? null : heap("after the load, subscribers connected");
             List<Subscriber.Figures> figures = subscribers.stream().map(Subscriber::figures).toList();
-            return NotifyResult.of(options, load, figures, connectMs, turns, heapBefore, heapAfter);
+            return NotifyResult.of(options, load, figures, connectMs, turns, heapBefore, heapAfter,
+                    thread -> thread == null ? load.accepted() : !thread.startsWith(keyPrefix) ? 0
+                            : runsOn(Integer.parseInt(thread.substring(keyPrefix.length())), load.accepted(), options.k()));
         } finally {
             closeAll(subscribers);
             listeners.shutdownNow();
@@ -101,7 +105,7 @@ public final class NotifyBench {
         AtomicReference<Throwable> firstFailure = new AtomicReference<>();
         for (int i = 0; i < options.subscribers(); i++) {
             handshakes.acquire();
-            Subscriber subscriber = new Subscriber(turns);
+            Subscriber subscriber = new Subscriber(turns, threadOf(i));
             subscribers.add(subscriber);
             WebSocket.Builder builder = http.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(10));
             if (options.token() != null) {
@@ -135,6 +139,19 @@ public final class NotifyBench {
             throw new BenchException(failed.get() + " of " + ready.size() + " subscribers failed to connect to "
                     + options.wsUri() + " and subscribe" + (cause == null ? "" : ": " + cause));
         }
+    }
+
+    /** What subscriber {@code i} follows: all threads, or in the crowd a thread of its own (live or idle). */
+    private String threadOf(int i) {
+        if (options.scenario() != NotifyOptions.Scenario.CROWD) {
+            return null;
+        }
+        return i < options.live() ? keyPrefix + i : "idle-" + keyPrefix + i;
+    }
+
+    /** How many of the accepted runs went to thread {@code i % K}: run j goes to j % K. */
+    private static int runsOn(int thread, int accepted, int k) {
+        return accepted / k + (thread < accepted % k ? 1 : 0);
     }
 
     /**

@@ -11,13 +11,18 @@ import java.util.Map;
  * Command-line options of {@link NotifyBench}; {@code --name value} or {@code --name=value}. The
  * defaults of {@code --subscribers} and {@code --rate} depend on the scenario.
  */
-record NotifyOptions(Scenario scenario, URI url, String token, int subscribers, double rate, int durationS,
+record NotifyOptions(Scenario scenario, URI url, String token, int subscribers, int live, double rate, int durationS,
         int k, int concurrency, int graceS, int clientThreads, int connectConcurrency, Long serverPid,
         Path pidFile, String label) {
 
-    /** {@code latency}: one subscriber, 200 runs/s. {@code subscribers}: 1000 subscribers, 50 runs/s. */
+    /**
+     * {@code latency}: one subscriber, 200 runs/s. {@code subscribers}: 1000 subscribers of every
+     * thread, 10 runs/s. {@code crowd}: 11,000 subscribers each following one thread of its own,
+     * the first {@code --live} (1000) the threads the runs go to (K = live), the rest threads that
+     * nothing happens on; 200 runs/s.
+     */
     enum Scenario {
-        LATENCY(1, 200), SUBSCRIBERS(1000, 10);
+        LATENCY(1, 200), SUBSCRIBERS(1000, 10), CROWD(11_000, 200);
 
         final int defaultSubscribers;
         final double defaultRate;
@@ -33,14 +38,17 @@ record NotifyOptions(Scenario scenario, URI url, String token, int subscribers, 
     }
 
     static final String USAGE = """
-            usage: NotifyBench [--scenario latency|subscribers] [--url http://127.0.0.1:9080]
-                               [--subscribers S] [--rate R] [--duration-s 20] [--k 50]
+            usage: NotifyBench [--scenario latency|subscribers|crowd] [--url http://127.0.0.1:9080]
+                               [--subscribers S] [--live L] [--rate R] [--duration-s 20] [--k 50]
                                [--concurrency 16] [--grace-s 10] [--client-threads 2]
                                [--connect-concurrency 32] [--server-pid PID | --pid-file FILE]
                                [--token TOKEN] [--label text]
-              --scenario             latency (default): S=1, R=200; subscribers: S=1000, R=10
+              --scenario             latency (default): S=1, R=200; subscribers: S=1000, R=10;
+                                     crowd: S=11000 each on a thread of its own, L=1000 of them live
+                                     (K=L), R=200
+              --live                 crowd: subscribers whose threads the runs go to (default 1000)
               --url                  base URL of a running Switchboard server (WebSocket: <url>/ws)
-              --subscribers          WebSocket subscribers, each subscribed to all threads
+              --subscribers          WebSocket subscribers, each subscribed to all threads (crowd: to one)
               --rate                 target runs per second (POST /v1/messages), paced
               --duration-s           seconds of load (runs = rate x duration)
               --k                    thread keys (run i goes to key i % k)
@@ -60,6 +68,7 @@ record NotifyOptions(Scenario scenario, URI url, String token, int subscribers, 
         String url = "http://127.0.0.1:9080";
         String token = null;
         Integer subscribers = null;
+        int live = 1000;
         Double rate = null;
         int durationS = 20;
         int k = 50;
@@ -78,6 +87,7 @@ record NotifyOptions(Scenario scenario, URI url, String token, int subscribers, 
                 case "--url" -> url = Cli.url(value);
                 case "--token" -> token = value.isBlank() ? null : value.strip();
                 case "--subscribers" -> subscribers = Cli.positive(arg, value);
+                case "--live" -> live = Cli.positive(arg, value);
                 case "--rate" -> rate = Cli.positiveNumber(arg, value);
                 case "--duration-s" -> durationS = Cli.positive(arg, value);
                 case "--k" -> k = Cli.positive(arg, value);
@@ -91,10 +101,13 @@ record NotifyOptions(Scenario scenario, URI url, String token, int subscribers, 
                 default -> throw new IllegalArgumentException("unknown option " + arg);
             }
         }
-        return new NotifyOptions(scenario, URI.create(url), token,
-                subscribers != null ? subscribers : scenario.defaultSubscribers,
+        int total = subscribers != null ? subscribers : scenario.defaultSubscribers;
+        if (scenario == Scenario.CROWD && live > total) {
+            throw new IllegalArgumentException("--live must not exceed --subscribers");
+        }
+        return new NotifyOptions(scenario, URI.create(url), token, total, live,
                 rate != null ? rate : scenario.defaultRate,
-                durationS, k, concurrency, graceS, clientThreads, connectConcurrency, serverPid, pidFile, label);
+                durationS, scenario == Scenario.CROWD ? live : k, concurrency, graceS, clientThreads, connectConcurrency, serverPid, pidFile, label);
     }
 
     /** Runs to post: rate x duration, at least one. */
@@ -112,7 +125,7 @@ record NotifyOptions(Scenario scenario, URI url, String token, int subscribers, 
         try {
             return Scenario.valueOf(value.strip().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("--scenario must be latency or subscribers, got '" + value + "'");
+            throw new IllegalArgumentException("--scenario must be latency, subscribers or crowd, got '" + value + "'");
         }
     }
 

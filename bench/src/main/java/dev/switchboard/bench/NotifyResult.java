@@ -12,7 +12,7 @@ import java.util.List;
  */
 record NotifyResult(NotifyOptions options, Load load, int connected, long connectMs, double completedPerS,
         int distinctTurns, long notified, int receivedMin, int receivedMax, long missing, int subscribersMissing,
-        long duplicates, long interrupted, long seqRegressions, long foreign, long malformed, int closed,
+        long duplicates, long interrupted, long seqRegressions, long foreign, long unexpected, long malformed, int closed,
         int overflowed, String firstClose, double minMs, double p50Ms, double p90Ms, double p99Ms, double maxMs,
         Long heapBeforeBytes, Long heapAfterBytes) implements Cli.Report {
 
@@ -25,8 +25,12 @@ record NotifyResult(NotifyOptions options, Load load, int connected, long connec
         }
     }
 
+    /**
+     * @param expected how many turn/completed a subscriber of this thread (null: of all threads)
+     *                 must have received: the accepted runs on its thread, or all of them
+     */
     static NotifyResult of(NotifyOptions options, Load load, List<Subscriber.Figures> subscribers, long connectMs,
-            Turns turns, Long heapBeforeBytes, Long heapAfterBytes) {
+            Turns turns, Long heapBeforeBytes, Long heapAfterBytes, java.util.function.ToIntFunction<String> expected) {
         int receivedMin = Integer.MAX_VALUE;
         int receivedMax = 0;
         long missing = 0;
@@ -35,6 +39,7 @@ record NotifyResult(NotifyOptions options, Load load, int connected, long connec
         long interrupted = 0;
         long seqRegressions = 0;
         long foreign = 0;
+        long unexpected = 0;
         long malformed = 0;
         int closed = 0;
         int overflowed = 0;
@@ -43,13 +48,14 @@ record NotifyResult(NotifyOptions options, Load load, int connected, long connec
         for (Subscriber.Figures f : subscribers) {
             receivedMin = Math.min(receivedMin, f.received());
             receivedMax = Math.max(receivedMax, f.received());
-            int shortBy = Math.max(0, load.accepted() - f.received());
+            int shortBy = Math.max(0, expected.applyAsInt(f.thread()) - f.received());
             missing += shortBy;
             subscribersMissing += shortBy > 0 ? 1 : 0;
             duplicates += f.duplicates();
             interrupted += f.interrupted();
             seqRegressions += f.seqRegressions();
             foreign += f.foreign();
+            unexpected += Math.max(0, f.received() - expected.applyAsInt(f.thread())); // another thread's turns
             malformed += f.malformed();
             overflowed += f.overflowed() ? 1 : 0;
             if (f.closedBecause() != null) {
@@ -78,7 +84,7 @@ record NotifyResult(NotifyOptions options, Load load, int connected, long connec
         }
         return new NotifyResult(options, load, subscribers.size(), connectMs, completedPerS, turns.distinct(),
                 notified, receivedMin, receivedMax, missing, subscribersMissing, duplicates, interrupted,
-                seqRegressions, foreign, malformed, closed, overflowed, firstClose,
+                seqRegressions, foreign, unexpected, malformed, closed, overflowed, firstClose,
                 ms(latencies.length == 0 ? 0 : latencies[0]),
                 ms(Percentiles.nearestRank(latencies, 50)), ms(Percentiles.nearestRank(latencies, 90)), ms(Percentiles.nearestRank(latencies, 99)),
                 ms(latencies.length == 0 ? 0 : latencies[latencies.length - 1]),
@@ -92,7 +98,8 @@ record NotifyResult(NotifyOptions options, Load load, int connected, long connec
 
     @Override
     public boolean ok() {
-        return load.accepted() > 0 && load.errors() == 0 && missing == 0 && duplicates == 0 && interrupted == 0
+        return load.accepted() > 0 && load.errors() == 0 && missing == 0 && unexpected == 0 && duplicates == 0
+                && interrupted == 0
                 && seqRegressions == 0 && closed == 0;
     }
 
@@ -130,8 +137,9 @@ record NotifyResult(NotifyOptions options, Load load, int connected, long connec
                         distinctTurns, completedPerS),
                 String.format("delivered   %d turn/completed; per subscriber min %d, max %d of %d; %d missing (%d subscribers short) after %d s grace",
                         notified, receivedMin, receivedMax, load.accepted(), missing, subscribersMissing, options.graceS()),
-                String.format("checks      %d duplicates, %d interrupted, %d seq regressions, %d foreign, %d malformed",
-                        duplicates, interrupted, seqRegressions, foreign, malformed),
+                String.format("checks      %d duplicates, %d interrupted, %d seq regressions, %d foreign, %d of another"
+                        + " subscriber's thread, %d malformed", duplicates, interrupted, seqRegressions, foreign, unexpected,
+                        malformed),
                 String.format("latency     p50 %.1f ms, p90 %.1f ms, p99 %.1f ms, max %.1f ms, min %.1f ms (completed_at to receipt, %d deliveries)",
                         p50Ms, p90Ms, p99Ms, maxMs, minMs, notified),
                 "heap        " + heap,
@@ -168,6 +176,7 @@ record NotifyResult(NotifyOptions options, Load load, int connected, long connec
                 .add("interrupted", interrupted)
                 .add("seq_regressions", seqRegressions)
                 .add("foreign", foreign)
+                .add("unexpected", unexpected)
                 .add("closed", closed)
                 .add("overflowed", overflowed)
                 .add("connect_ms", connectMs);

@@ -14,7 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
- * One WebSocket subscriber: sends {@code subscribe} (all threads, live) when the socket opens and
+ * One WebSocket subscriber: sends {@code subscribe} (all threads, or one, live) when the socket opens and
  * records every {@code turn/completed} of the benchmark's threads: which turns arrived (a bit per
  * turn), duplicates, seq regressions, and the delivery latency (receipt wall-clock time minus the
  * notification's {@code completed_at}, in microseconds). The JDK invokes a socket's listener
@@ -23,13 +23,17 @@ import java.util.concurrent.CompletionStage;
 final class Subscriber implements WebSocket.Listener {
 
     private static final String SUBSCRIBE = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"subscribe\",\"params\":{}}";
+    private static final String SUBSCRIBE_TO = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"subscribe\",\"params\":"
+            + "{\"threads\":[\"%s\"]}}";
 
     /** What a subscriber saw, copied out when the benchmark ends. */
-    record Figures(int received, int duplicates, int interrupted, int seqRegressions, int foreign, int malformed,
-            boolean overflowed, String closedBecause, long[] latenciesUs, int latencyCount) {
+    record Figures(String thread, int received, int duplicates, int interrupted, int seqRegressions, int foreign,
+            int malformed, boolean overflowed, String closedBecause, long[] latenciesUs, int latencyCount) {
     }
 
     private final Turns turns;
+    /** The one thread it follows; null for all. */
+    private final String thread;
     private final CompletableFuture<Void> subscribed = new CompletableFuture<>();
     private final StringBuilder partial = new StringBuilder();
     private volatile WebSocket socket;
@@ -49,7 +53,13 @@ final class Subscriber implements WebSocket.Listener {
     private String closedBecause;
 
     Subscriber(Turns turns) {
+        this(turns, null);
+    }
+
+    /** A subscriber to {@code thread} only (a plain key: no quoting needed), or to all threads when null. */
+    Subscriber(Turns turns, String thread) {
         this.turns = turns;
+        this.thread = thread;
     }
 
     /** Completes when the server has answered {@code subscribe} with {@code subscribed:true}. */
@@ -61,7 +71,7 @@ final class Subscriber implements WebSocket.Listener {
     public void onOpen(WebSocket webSocket) {
         socket = webSocket;
         webSocket.request(Long.MAX_VALUE); // every message is handled before onText returns
-        webSocket.sendText(SUBSCRIBE, true).whenComplete((ws, error) -> {
+        webSocket.sendText(thread == null ? SUBSCRIBE : String.format(SUBSCRIBE_TO, thread), true).whenComplete((ws, error) -> {
             if (error != null) {
                 subscribed.completeExceptionally(error);
             }
@@ -222,7 +232,7 @@ final class Subscriber implements WebSocket.Listener {
     }
 
     synchronized Figures figures() {
-        return new Figures(received.cardinality(), duplicates, interrupted, seqRegressions, foreign, malformed,
+        return new Figures(thread, received.cardinality(), duplicates, interrupted, seqRegressions, foreign, malformed,
                 overflowed, closedBecause, Arrays.copyOf(latenciesUs, latencyCount), latencyCount);
     }
 }

@@ -93,6 +93,18 @@ final class Api {
         return call("PUT", path, body.toString(), Map.of(), Duration.ZERO).object();
     }
 
+    JsonObject patch(String path, JsonObject body) {
+        return call("PATCH", path, body.toString(), Map.of(), Duration.ZERO).object();
+    }
+
+    /** DELETE, expecting 2xx; its answer is usually an empty {@code 204}, so there is nothing to parse. */
+    void delete(String path) {
+        Reply reply = call("DELETE", path, null, Map.of(), Duration.ZERO);
+        if (!reply.ok()) {
+            throw new CliException(reply.errorMessage());
+        }
+    }
+
     /** A JSON-RPC call on {@code POST /rpc}: its {@code result}, or its error's message thrown. */
     JsonObject rpc(String method, JsonObject params) {
         JsonObject request = Json.createObjectBuilder().add("jsonrpc", "2.0").add("id", rpcIds.incrementAndGet())

@@ -9,12 +9,16 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
 
-/** The {@code switchboard} command: where the server is, who calls it, and the subcommands. */
-@Command(name = "switchboard", mixinStandardHelpOptions = true, version = "switchboard 0.1.0",
+/**
+ * The {@code switchboard} command: where the server is, who calls it, and the subcommands. Its
+ * attributes are inherited so that every subcommand answers {@code --help}, which the refusal of a
+ * command line points to ({@code (see: switchboard <command> --help)}).
+ */
+@Command(name = "switchboard", scope = ScopeType.INHERIT, mixinStandardHelpOptions = true, version = "switchboard 0.1.0",
         description = "Talks to a running Switchboard server over its HTTP API and WebSocket.",
         subcommands = {HealthCommand.class, MessageCommand.class, RunCommand.class, ThreadsCommand.class,
                 TailCommand.class, RuntimeCommands.Status.class, RuntimeCommands.Pause.class, RuntimeCommands.Resume.class,
-                EventsCommand.class, IngressCommand.class, AuthCommand.class, ChatCommand.class,
+                EventsCommand.class, IngressCommand.class, WebhooksCommand.class, AuthCommand.class, ChatCommand.class,
                 ThreadRuntimeCommands.Model.class, ThreadRuntimeCommands.Thinking.class},
         footer = {"", "Environment: SWITCHBOARD_URL (or jagc's JAGC_API_URL), SWITCHBOARD_TOKEN.",
                 "Errors print the server's message on stderr; the exit status is then 1."})

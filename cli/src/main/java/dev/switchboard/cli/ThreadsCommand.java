@@ -20,13 +20,22 @@ final class ThreadsCommand {
     @Spec
     CommandSpec spec;
 
-    @Command(name = "list", description = "Lists threads by key: '<thread> <active turns> active <created_at>'.")
+    @Command(name = "list", description = "Lists threads by key: '<thread>  <active turns> active  <created_at>  <kind>'. "
+            + "People's and integrations' threads; --all adds the internal ones.")
     int list(@Option(names = "--after", paramLabel = "<thread>", description = "start after this thread key") String after,
              @Option(names = "--limit", defaultValue = "50", description = "at most this many, 1-200 (default: ${DEFAULT-VALUE})") int limit,
+             @Option(names = "--all", description = "also internal threads (Open Responses chains, delegation paths)") boolean all,
+             @Option(names = "--query", paramLabel = "<text>", description = "only keys containing this text, in any case") String query,
              @Option(names = "--json", description = "print the answer as JSON") boolean json) {
         JsonObjectBuilder params = Json.createObjectBuilder().add("limit", limit);
         if (after != null) {
             params.add("after", after);
+        }
+        if (all) {
+            params.add("include_internal", true);
+        }
+        if (query != null) {
+            params.add("query", query);
         }
         JsonObject page = Switchboard.of(spec).api().rpc("thread/list", params.build());
         PrintWriter out = spec.commandLine().getOut();
@@ -37,10 +46,12 @@ final class ThreadsCommand {
         for (JsonValue value : page.getJsonArray("threads")) {
             JsonObject thread = value.asJsonObject();
             out.println(thread.getString("thread_id") + "  " + Texts.string(thread, "active_turns") + " active  "
-                    + Texts.string(thread, "created_at"));
+                    + Texts.string(thread, "created_at") + "  " + Texts.string(thread, "kind"));
         }
         if (page.get("next_after") instanceof JsonString next) {
-            spec.commandLine().getErr().println("more: --after " + next.getString());
+            // A search's page may be cut short (even empty) before the end: the next one goes on from here.
+            spec.commandLine().getErr().println("more: --after " + next.getString() + (all ? " --all" : "")
+                    + (query != null ? " --query " + query : ""));
         }
         return 0;
     }

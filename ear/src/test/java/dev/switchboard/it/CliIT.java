@@ -160,6 +160,19 @@ class CliIT {
         // Other tests' threads may sort after it: then the next page is named on stderr, nothing else.
         assertTrue(page.err().isEmpty() || page.err().matches("more: --after \\S+\n"), page.err());
         assertTrue(listed.get(0).startsWith(thread + "  0 active  "), listed.get(0));
+        assertTrue(listed.get(0).endsWith("  person"), listed.get(0));
+        // A search by part of the key, in any case; an Open Responses chain is listed only with --all.
+        List<String> found = Cli.run(url, "threads", "list", "--query", thread.substring(4).toUpperCase(java.util.Locale.ROOT)).lines();
+        assertEquals(1, found.size(), found.toString());
+        assertTrue(found.get(0).startsWith(thread + "  0 active  "), found.get(0));
+        Api.Reply response = api.postJson("/v1/responses", "{\"model\":\"echo\",\"input\":\"an internal thread\"}");
+        assertEquals(200, response.status(), response.body());
+        String responseId = response.json().getString("id");
+        assertEquals(List.of(), Cli.run(url, "threads", "list", "--query", responseId).lines(), "left out without --all");
+        List<String> internal = Cli.run(url, "threads", "list", "--all", "--query", responseId).lines();
+        assertEquals(1, internal.size(), internal.toString());
+        assertTrue(internal.get(0).startsWith("responses/" + responseId + "  0 active  ")
+                && internal.get(0).endsWith("  internal"), internal.get(0));
         List<String> read = ok("threads", "read", thread).lines();
         assertTrue(read.get(0).matches("#1 " + runId + " succeeded  \\(turn_\\S+\\)"), read.get(0));
         assertEquals(List.of("   user: hello threads", "   assistant: hello threads"), read.subList(1, 3));

@@ -1,8 +1,11 @@
 package dev.switchboard.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import jakarta.json.Json;
+import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import java.io.IOException;
 import java.net.URI;
@@ -12,9 +15,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
+import java.util.function.Predicate;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterAll;
@@ -22,6 +28,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.Keys;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
@@ -57,6 +65,8 @@ class DashboardIT {
         }
         Map<String, String> env = Instance.defaults(TestDatabase.recreate("switchboard_it_dashboard"), PORT, "it-dashboard");
         env.put("SWITCHBOARD_AGENTS", "[{\"name\":\"researcher\"},{\"name\":\"calc\",\"peers\":[]}]");
+        env.put("SWITCHBOARD_WEBHOOKS_ALLOWED_NETWORKS", "127.0.0.1/32"); // the webhooks view's receiver
+        env.put("SWITCHBOARD_MONITOR_SAMPLE_MS", "1000"); // the charts' samples, every second rather than ten
         instance = Instance.start("it-dashboard", PORT, env);
         Logger.getLogger("org.openqa.selenium").setLevel(Level.SEVERE); // its CDP version notices are not ours
         ChromeOptions options = new ChromeOptions().setBinary(CHROMIUM.toFile())
@@ -83,7 +93,19 @@ class DashboardIT {
     }
 
     private static void awaitLive() {
-        waiting().until(ExpectedConditions.textToBe(By.id("connection"), "live"));
+        try {
+            waiting().until(ExpectedConditions.textToBe(By.id("connection"), "live"));
+        } catch (org.openqa.selenium.TimeoutException e) {
+            // Whose fault: the page's, or the server's (does a WebSocket client of our own subscribe now?).
+            String server;
+            try (RpcSocket probe = RpcSocket.subscribed(PORT, Rpc.obj())) {
+                server = "a test client subscribes at once: " + probe.subscribeResult;
+            } catch (RuntimeException | AssertionError refused) {
+                server = "a test client cannot subscribe either: " + refused;
+            }
+            throw new AssertionError("the page did not go live (" + browser.findElement(By.id("connection")).getText()
+                    + ", error line: '" + browser.findElement(By.id("error")).getText() + "'); " + server, e);
+        }
     }
 
     private static WebElement awaitTurn(String css, String turnId, String state) {
@@ -114,6 +136,37 @@ class DashboardIT {
             assertTrue(policy.contains("script-src 'self';") && policy.contains("frame-ancestors 'none'"), page + ": " + policy);
             assertEquals("nosniff", r.headers().firstValue("X-Content-Type-Options").orElse(null), page);
         }
+    }
+
+    @Test
+    void theChartsShowABurstOfRunsAndTheirLatency() throws Exception {
+        browser.get("http://127.0.0.1:" + PORT + "/dashboard/");
+        awaitLive();
+        waiting().until(d -> !d.findElement(By.id("charts-updated")).getText().isEmpty()); // the first samples were read
+
+        String prefix = "burst-" + UUID.randomUUID().toString().substring(0, 8) + "-";
+        String last = null;
+        for (int i = 0; i < 60; i++) {
+            last = instance.api.message(prefix + (i % 6), "sleep 20; burst " + i).getString("run_id");
+        }
+        instance.api.awaitRun(last, 30);
+
+        WebElement runs = browser.findElement(By.id("chart-runs"));
+        WebElement latency = browser.findElement(By.id("chart-latency"));
+        try {
+            waiting().until(d -> Double.parseDouble(runs.getAttribute("data-max")) > 0
+                    && !latency.getAttribute("data-latest").isEmpty());
+        } catch (org.openqa.selenium.TimeoutException e) {
+            throw new AssertionError("the charts did not show the burst: runs " + runs.getText() + " (max "
+                    + runs.getAttribute("data-max") + "), latency " + latency.getText(), e);
+        }
+        double p50 = Double.parseDouble(latency.getAttribute("data-latest"));
+        assertTrue(p50 >= 20, "a run that sleeps 20 ms takes at least that from acceptance to end: p50 " + p50);
+        assertTrue(Integer.parseInt(runs.getAttribute("data-points")) >= 2, "points over time: " + runs.getAttribute("data-points"));
+        assertTrue(runs.getText().contains("succeeded"), runs.getText());
+        assertTrue(browser.findElement(By.id("charts-empty")).getAttribute("hidden") != null, "no empty-state note once runs show");
+        assertTrue(browser.findElements(By.cssSelector("#chart-runs canvas")).size() == 1, "the chart is drawn");
+        screenshot("charts");
     }
 
     @Test
@@ -156,6 +209,160 @@ class DashboardIT {
         assertEquals(stored, shown, "the page holds exactly the thread's notifications, across the restart");
     }
 
+    /**
+     * The threads list shows people's and integrations' threads and leaves out internal ones — an
+     * Open Responses chain made before the page opened and one made while it is open — until the
+     * box is ticked; the search box finds a thread by part of its key in any case; a search with
+     * more matches than a page pages with Next and Previous.
+     */
+    @Test
+    void theThreadsListHidesInternalThreadsUntilAskedAndSearchesAndPagesByKey() throws Exception {
+        String tag = UUID.randomUUID().toString().substring(0, 8);
+        String alpha = "people-" + tag + "-alpha";
+        String beta = "people-" + tag + "-beta";
+        for (String thread : List.of(alpha, beta)) {
+            instance.api.awaitRun(instance.api.message(thread, "hello " + thread).getString("run_id"), 30);
+        }
+        // Keyed to sort after every other thread here, so that the first page still holds the people's.
+        JsonArrayBuilder batch = Json.createArrayBuilder();
+        for (int i = 0; i < 55; i++) {
+            batch.add(Json.createObjectBuilder().add("thread_key", String.format("zz-paged-%s-%02d", tag, i)).add("text", "paged"));
+        }
+        Api.Reply paged = instance.api.postJson("/v1/messages/batch", Json.createObjectBuilder().add("messages", batch).build().toString());
+        assertEquals(202, paged.status(), paged.body());
+        Api.Reply event = instance.api.postJson("/ingress/events", "{\"source\":\"ci\",\"type\":\"ci.build.failed\","
+                + "\"scope\":{\"repo\":\"acme/" + tag + "\"}}");
+        assertEquals(202, event.status(), event.body());
+        String lane = event.json().getString("session_key");
+        assertEquals("event:acme/" + tag, lane);
+        String early = "responses/" + respond("made before the page opened");
+
+        browser.get("http://127.0.0.1:" + PORT + "/dashboard/");
+        awaitLive();
+        Map<String, String> shown = awaitThreads(rows -> rows.containsKey(alpha) && rows.containsKey(beta)
+                && rows.containsKey(lane), "the people's threads and the integration's");
+        assertEquals("person", shown.get(alpha), shown::toString);
+        assertEquals("integration", shown.get(lane), shown::toString);
+        assertFalse(shown.containsKey(early), shown::toString);
+        assertFalse(shown.containsValue("internal"), shown::toString);
+
+        // Live: a chain made while the page is open stays off the list. A person's thread made after
+        // it comes on through the same notifications, so by then the page has seen the chain's.
+        String live = "responses/" + respond("made while the page is open");
+        String gamma = "people-" + tag + "-gamma";
+        instance.api.message(gamma, "after the chain");
+        shown = awaitThreads(rows -> rows.containsKey(gamma), "the thread made after the chain");
+        assertFalse(shown.containsKey(live), shown::toString);
+        assertFalse(shown.containsValue("internal"), shown::toString);
+
+        browser.findElement(By.id("threads-internal")).click();
+        shown = awaitThreads(rows -> "internal".equals(rows.get(early)) && "internal".equals(rows.get(live)),
+                "the internal threads, once asked for");
+        assertEquals("person", shown.get(alpha), shown::toString);
+        screenshot("threads-internal");
+
+        WebElement search = browser.findElement(By.id("thread-search"));
+        search.sendKeys(("-" + tag + "-BeTa").toUpperCase(java.util.Locale.ROOT));
+        awaitThreads(rows -> rows.keySet().equals(Set.of(beta)), "only the thread whose key contains the text");
+        retype(search, live.substring(live.length() - 12).toUpperCase(java.util.Locale.ROOT));
+        awaitThreads(rows -> rows.keySet().equals(Set.of(live)), "the internal thread found by part of its key");
+        browser.findElement(By.id("threads-internal")).click();
+        awaitThreads(Map::isEmpty, "nothing: the only match is internal");
+
+        retype(search, "zz-paged-" + tag);
+        Map<String, String> first = awaitThreads(rows -> rows.size() == 50, "the first page of 55 matches");
+        assertTrue(first.keySet().stream().allMatch(k -> k.startsWith("zz-paged-" + tag)), first::toString);
+        assertFalse(browser.findElement(By.id("threads-prev")).isEnabled(), "the first page has none before it");
+        browser.findElement(By.id("threads-next")).click();
+        Map<String, String> second = awaitThreads(rows -> rows.size() == 5, "the second page: the last 5 matches");
+        assertTrue(second.keySet().stream().noneMatch(first::containsKey), second + " after " + first.keySet());
+        assertFalse(browser.findElement(By.id("threads-next")).isEnabled(), "nothing after the last page");
+        screenshot("threads-search");
+        browser.findElement(By.id("threads-prev")).click();
+        assertEquals(first.keySet(), awaitThreads(rows -> rows.size() == 50, "the first page again").keySet());
+    }
+
+    /** The id of a response of the echo engine to {@code input}: its chain is thread {@code responses/<id>}. */
+    private static String respond(String input) {
+        Api.Reply r = instance.api.postJson("/v1/responses", Json.createObjectBuilder().add("model", "echo")
+                .add("input", input).build().toString());
+        assertEquals(200, r.status(), r.body());
+        return r.json().getString("id");
+    }
+
+    private static void retype(WebElement input, String text) {
+        input.sendKeys(Keys.chord(Keys.CONTROL, "a"), Keys.BACK_SPACE);
+        input.sendKeys(text);
+    }
+
+    /** The threads list's rows, read in one go: thread key to kind, in the page's order. */
+    @SuppressWarnings("unchecked")
+    private static Map<String, String> shownThreads() {
+        List<Object> rows = (List<Object>) ((JavascriptExecutor) browser).executeScript("return [...document"
+                + ".querySelectorAll('#threads tr[data-thread-id]')].map(r => [r.dataset.threadId, r.dataset.kind]);");
+        Map<String, String> shown = new LinkedHashMap<>();
+        for (Object row : rows) {
+            List<Object> pair = (List<Object>) row;
+            shown.put((String) pair.get(0), (String) pair.get(1));
+        }
+        return shown;
+    }
+
+    private static Map<String, String> awaitThreads(Predicate<Map<String, String>> condition, String what) {
+        try {
+            return waiting().until(d -> {
+                Map<String, String> rows = shownThreads();
+                return condition.test(rows) ? rows : null;
+            });
+        } catch (org.openqa.selenium.TimeoutException e) {
+            throw new AssertionError("the threads list never showed " + what + "; it shows " + shownThreads() + " ("
+                    + browser.findElement(By.id("threads-status")).getText() + ")", e);
+        }
+    }
+
+    @Test
+    void theWebhooksViewRegistersAnEndpointShowsItsSecretOnceAndReplaysADelivery() throws Exception {
+        List<String> deliveries = new java.util.concurrent.CopyOnWriteArrayList<>();
+        com.sun.net.httpserver.HttpServer receiver = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.1", 0), 16);
+        receiver.createContext("/hook", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            deliveries.add(exchange.getRequestHeaders().getFirst("webhook-id"));
+            exchange.sendResponseHeaders(204, -1);
+            exchange.close();
+        });
+        receiver.start();
+        try {
+            browser.get("http://127.0.0.1:" + PORT + "/dashboard/");
+            awaitLive();
+            String url = "http://127.0.0.1:" + receiver.getAddress().getPort() + "/hook";
+            browser.findElement(By.id("webhook-url")).sendKeys(url);
+            browser.findElement(By.cssSelector("#webhook-event-types input[data-event-type='turn.completed']")).click();
+            browser.findElement(By.id("webhook-add")).click();
+            WebElement secret = waiting().until(ExpectedConditions.visibilityOfElementLocated(By.id("webhook-secret-value")));
+            assertTrue(secret.getText().startsWith("whsec_"), secret.getText());
+            WebElement row = waiting().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#webhooks tr[data-endpoint-id]")));
+            assertTrue(row.getText().contains(url), row.getText());
+            browser.findElement(By.id("webhook-secret-dismiss")).click();
+            assertTrue(browser.findElements(By.cssSelector("#webhook-secret-value")).stream()
+                    .noneMatch(e -> e.isDisplayed() && e.getText().startsWith("whsec_")), "the secret is gone once dismissed");
+
+            instance.api.message("hooked-" + UUID.randomUUID().toString().substring(0, 8), "heard by the webhook");
+            dev.switchboard.testkit.Await.until(WAIT, () -> deliveries.size() == 1, "the turn's webhook delivered");
+            row.findElement(By.cssSelector("button[data-action='deliveries']")).click();
+            WebElement message = waiting().until(ExpectedConditions.presenceOfElementLocated(
+                    By.cssSelector("#webhook-messages tr[data-message-id='" + deliveries.get(0) + "'][data-state='delivered']")));
+            screenshot("webhooks");
+            message.findElement(By.cssSelector("button[data-action='replay']")).click();
+            dev.switchboard.testkit.Await.until(WAIT, () -> deliveries.size() == 2, "the replay delivered");
+            assertEquals(deliveries.get(0), deliveries.get(1), "a replay keeps its webhook-id");
+            waiting().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#webhook-attempts tr[data-message-id='"
+                    + deliveries.get(0) + "'][data-outcome='delivered']")));
+        } finally {
+            receiver.stop(0);
+        }
+    }
+
     @Test
     void aRunsCallTreeShowsLiveAsItsCallsGoOutAndComeBack() throws Exception {
         String thread = "dash-tree-" + UUID.randomUUID().toString().substring(0, 8);
@@ -166,18 +373,31 @@ class DashboardIT {
         String runId = instance.api.message(thread, "call researcher {call calc {await " + gate + "; 4}; replies}; replies")
                 .getString("run_id");
         String tree = "#call-trees li[data-run='" + runId + "'] ";
-        WebElement live = waiting().until(ExpectedConditions.presenceOfElementLocated(
-                By.cssSelector(tree + "li[data-agent='researcher'] li[data-agent='calc'][data-status='live']")));
-        assertTrue(live.getText().contains("← researcher"), live.getText());
+        textShown(tree + "li[data-agent='researcher'] li[data-agent='calc'][data-status='live']", t -> t.contains("← researcher"));
         screenshot("call-tree");
         Files.createFile(gate);
         waiting().until(ExpectedConditions.presenceOfElementLocated(
                 By.cssSelector(tree + "li[data-agent='calc'][data-status='responded']")));
-        WebElement researcher = waiting().until(ExpectedConditions.presenceOfElementLocated(
-                By.cssSelector(tree + "li[data-agent='researcher'][data-status='responded'] > .node")));
-        assertTrue(researcher.getText().contains("← main") && researcher.getText().contains("“calc: 4”"), researcher.getText());
-        assertTrue(researcher.getText().contains(".main.researcher)"), "the local operator sees readable paths: "
-                + researcher.getText());
+        String researcher = textShown(tree + "li[data-agent='researcher'][data-status='responded'] > .node",
+                t -> t.contains("← main") && t.contains("“calc: 4”"));
+        assertTrue(researcher.contains(".main.researcher)"), "the local operator sees readable paths: " + researcher);
+    }
+
+    /**
+     * The text of the element {@code css} finds once it satisfies {@code shown}. The tree is drawn
+     * again on every hop: the element is looked up afresh each time, never read after it was replaced.
+     */
+    private static String textShown(String css, java.util.function.Predicate<String> shown) {
+        String[] last = {null};
+        try {
+            return waiting().ignoring(org.openqa.selenium.StaleElementReferenceException.class).until(d -> {
+                List<WebElement> found = d.findElements(By.cssSelector(css));
+                last[0] = found.isEmpty() ? null : found.get(0).getText();
+                return last[0] != null && shown.test(last[0]) ? last[0] : null;
+            });
+        } catch (org.openqa.selenium.TimeoutException e) {
+            throw new AssertionError(css + " did not show what was expected; last seen: " + last[0], e);
+        }
     }
 
     @Test

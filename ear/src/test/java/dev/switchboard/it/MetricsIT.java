@@ -54,10 +54,30 @@ class MetricsIT {
         // the 30 ms run lies above the 25 ms bucket's bound
         assertTrue(after.delta(before, "switchboard_run_duration_seconds_bucket", l -> l.contains("le=\"+Inf\""))
                 > after.delta(before, "switchboard_run_duration_seconds_bucket", l -> l.contains("le=\"0.025\"")));
+        assertTrue(after.delta(before, "switchboard_run_latency_seconds_count", l -> true) >= 2,
+                "each run's accept to finish latency is timed");
+        assertTrue(after.delta(before, "switchboard_run_latency_seconds_bucket", l -> l.contains("le=\"+Inf\""))
+                > after.delta(before, "switchboard_run_latency_seconds_bucket", l -> l.contains("le=\"0.025\"")),
+                "the 30 ms run took more than 25 ms from acceptance to its end");
         assertTrue(after.delta(before, "switchboard_notification_lag_seconds_count", l -> true) >= 2,
                 "every turn's notifications are handed to the subscribers and timed");
         assertTrue(after.value("http_server_request_duration_seconds_count", l -> l.contains("/v1/messages")) >= 2,
                 "HTTP request durations by route");
+    }
+
+    @Test
+    void theCountersAlertsTakeRatesOfAreServedFromTheStartAtZero() {
+        // Born at their first count they would be new series at 1, a rise rate() and increase() miss.
+        Scrape now = Scrape.of(api);
+        assertTrue(now.has("switchboard_lease_takeovers_total", l -> true), "lease takeovers, before any: " + now);
+        assertTrue(now.has("switchboard_results_fenced_total", l -> true), "fenced results");
+        assertTrue(now.has("switchboard_runs_ended_total", l -> l.contains("engine=\"scripted\"") && l.contains("outcome=\"failed\"")),
+                "failed runs of the instance's engine");
+        for (String outcome : java.util.List.of("delivered", "retry", "failed", "refused")) {
+            assertTrue(now.has("switchboard_webhooks_attempts_total", l -> l.contains("outcome=\"" + outcome + "\"")),
+                    "webhook attempts " + outcome + ", on an instance that has no endpoint");
+        }
+        assertTrue(now.value("switchboard_lanes_max_concurrent", l -> true) >= 1, "the lane limit is served");
     }
 
     @Test

@@ -59,6 +59,25 @@ final class NodeClient {
         return seen;
     }
 
+    /**
+     * Starts {@code script} as a server that runs until stopped; its output goes to a log file in
+     * the work directory, whose first line the caller waits for.
+     */
+    Process spawn(String script, String... arguments) throws IOException {
+        String[] command = new String[arguments.length + 2];
+        command[0] = "node";
+        command[1] = script;
+        System.arraycopy(arguments, 0, command, 2, arguments.length);
+        return new ProcessBuilder(command).directory(work.toFile()).redirectErrorStream(true)
+                .redirectOutput(work.resolve(script + ".log").toFile()).start();
+    }
+
+    /** The output of a script started with {@link #spawn}, so far. */
+    String output(String script) throws IOException {
+        Path log = work.resolve(script + ".log");
+        return Files.exists(log) ? Files.readString(log) : "";
+    }
+
     /** Runs a command in {@code dir}; its output, or a failure with it when it exits non-zero. */
     private static String run(Path dir, String... command) throws IOException, InterruptedException {
         Path log = dir.resolve(command[0] + "-" + (command.length > 1 ? Path.of(command[1]).getFileName() : "") + ".log");

@@ -53,8 +53,10 @@ class ResponsesIT {
         Map<String, String> env = Instance.defaults(db, PORT, "it-responses");
         env.put("SWITCHBOARD_ENGINE", "echo");
         env.put("SWITCHBOARD_ENGINE_ECHO_DELAY_MS", "300"); // longer than the delta interval: deltas stream
-        // Fewer connections than parallel streams: a stream must not hold one while it waits.
-        env.put("DB_POOL_MAX", "10");
+        // Fewer connections than parallel streams: a stream must not hold one while it waits. Not
+        // far fewer: with 10, twenty runs' own transactions on a loaded machine (three test classes
+        // on two cores) waited past the pool's 10 s timeout.
+        env.put("DB_POOL_MAX", "15");
         env.put("SWITCHBOARD_RESPONSES_WEBSOCKET_LIFETIME_MS", Long.toString(SOCKET_LIFETIME_MS));
         instance = Instance.start("it-responses", PORT, env);
         api = new Api("http://127.0.0.1:" + PORT);

@@ -23,6 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
@@ -65,10 +66,12 @@ class RpcConformanceIT {
 
     private static final Duration TURN_TIMEOUT = Duration.ofSeconds(30);
     private static Rpc rpc;
+    private static Api api;
 
     @BeforeParameterizedClassInvocation
     static void start(SharedInstance.Database database) {
-        rpc = new Rpc(SharedInstance.api(database));
+        api = SharedInstance.api(database);
+        rpc = new Rpc(api);
     }
 
     @AfterEach
@@ -863,7 +866,8 @@ class RpcConformanceIT {
             List<JsonObject> threads = page.getJsonArray("threads").getValuesAs(JsonObject.class);
             assertEquals(List.of(a, b), threads.stream().map(t -> t.getString("thread_id")).toList(), page::toString);
             for (JsonObject t : threads) {
-                assertEquals(Set.of("thread_id", "created_at", "active_turns"), t.keySet(), t::toString);
+                assertEquals(Set.of("thread_id", "created_at", "active_turns", "kind"), t.keySet(), t::toString);
+                assertEquals("person", t.getString("kind"), t::toString);
                 assertUtc(t.get("created_at"), "created_at");
                 assertEquals(0, t.getInt("active_turns"), t::toString);
             }
@@ -882,6 +886,79 @@ class RpcConformanceIT {
             rpc.error("thread/list", obj("limit", 201), -32602);
         } finally {
             rpc.call("turn/interrupt", obj("turn_id", running));
+        }
+    }
+
+    /**
+     * {@code thread/list} leaves internal threads out (an Open Responses chain's) unless
+     * {@code include_internal}, tells each thread's kind, and with {@code query} keeps the keys
+     * containing it in any case, paged by key. A search's page may end short with a
+     * {@code next_after} (its scan is bounded), so the searches here follow {@code next_after} to its end.
+     */
+    @Test
+    void threadListLeavesInternalThreadsOutUnlessAskedAndSearchesKeys() {
+        String tag = "rpcfind" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+        String one = tag + "-One";
+        String two = tag + "-Two";
+        rpc.awaitTurnEnd(rpc.startTurnId(one, "one"), TURN_TIMEOUT);
+        rpc.awaitTurnEnd(rpc.startTurnId(two, "two"), TURN_TIMEOUT);
+        Api.Reply event = api.postJson("/ingress/events",
+                obj("source", "ci", "type", "ci.build.failed", "scope", obj("repo", "acme/" + tag)).toString());
+        assertEquals(202, event.status(), event.body());
+        String lane = "event:acme/" + tag;
+        assertEquals(lane, event.json().getString("session_key"), event.body());
+        Api.Reply response = api.postJson("/v1/responses", obj("model", "echo", "input", "an internal thread").toString());
+        assertEquals(200, response.status(), response.body());
+        String responseId = response.json().getString("id");
+        String chain = "responses/" + responseId;
+
+        List<JsonObject> found = searchAll(obj("query", tag.toUpperCase(java.util.Locale.ROOT), "limit", 200));
+        assertEquals(List.of(lane, one, two), found.stream().map(t -> t.getString("thread_id")).toList(), found::toString);
+        assertEquals(List.of("integration", "person", "person"), found.stream().map(t -> t.getString("kind")).toList());
+        for (JsonObject t : found) {
+            assertEquals(Set.of("thread_id", "created_at", "active_turns", "kind"), t.keySet(), t::toString);
+        }
+        List<JsonObject> onePerPage = searchAll(obj("query", tag + "-", "limit", 1));
+        assertEquals(List.of(one, two), onePerPage.stream().map(t -> t.getString("thread_id")).toList(), onePerPage::toString);
+
+        assertEquals(List.of(), searchAll(obj("query", responseId)), "an internal thread is left out by default");
+        assertEquals(List.of(), searchAll(obj("query", responseId, "include_internal", false)));
+        List<JsonObject> internal = searchAll(obj("query", responseId.toUpperCase(java.util.Locale.ROOT), "include_internal", true));
+        assertEquals(1, internal.size(), internal::toString);
+        assertEquals(chain, internal.get(0).getString("thread_id"));
+        assertEquals("internal", internal.get(0).getString("kind"));
+        // Without a search, paging by key from just before the chain: left out, then there.
+        String before = chain.substring(0, chain.length() - 1);
+        JsonObject hidden = rpc.result("thread/list", obj("after", before, "limit", 200));
+        assertTrue(hidden.getJsonArray("threads").getValuesAs(JsonObject.class).stream()
+                .noneMatch(t -> chain.equals(t.getString("thread_id")) || "internal".equals(t.getString("kind"))), hidden::toString);
+        JsonObject shown = rpc.result("thread/list", obj("after", before, "limit", 1, "include_internal", true));
+        assertEquals(chain, shown.getJsonArray("threads").getJsonObject(0).getString("thread_id"), shown::toString);
+
+        assertEquals(List.of(), searchAll(obj("query", tag + "-nothing")));
+        assertEquals(searchAll(obj("query", tag, "limit", 200)), searchAll(obj("query", "  " + tag + " ", "limit", 200)),
+                "spaces around the text are not searched for");
+        JsonObject tooLong = rpc.error("thread/list", obj("query", "q".repeat(513)), -32602);
+        assertEquals("query must be at most 512 characters", tooLong.getString("message"), tooLong::toString);
+        assertEquals("query", tooLong.getJsonObject("data").getString("field"), tooLong::toString);
+        assertEquals("invalid params: include_internal must be a boolean",
+                rpc.error("thread/list", obj("include_internal", "yes"), -32602).getString("message"));
+        assertEquals("invalid params: query must be a string",
+                rpc.error("thread/list", obj("query", 42), -32602).getString("message"));
+    }
+
+    /** Every thread a {@code thread/list} search finds, following {@code next_after} to its end. */
+    private static List<JsonObject> searchAll(JsonObject params) {
+        List<JsonObject> found = new ArrayList<>();
+        JsonObject page = rpc.result("thread/list", params);
+        for (int calls = 1; ; calls++) {
+            found.addAll(page.getJsonArray("threads").getValuesAs(JsonObject.class));
+            if (page.get("next_after") instanceof JsonString next) {
+                assertTrue(calls < 1_000, "a search that does not end: " + page);
+                page = rpc.result("thread/list", Json.createObjectBuilder(params).add("after", next.getString()).build());
+            } else {
+                return found;
+            }
         }
     }
 

@@ -32,6 +32,11 @@ record Scrape(Map<String, Map<String, Double>> samples, String text) {
                 .mapToDouble(Map.Entry::getValue).sum();
     }
 
+    /** Whether a series of {@code name} with such labels is served (at any value, 0 included). */
+    boolean has(String name, Predicate<String> labels) {
+        return samples.getOrDefault(name, Map.of()).keySet().stream().anyMatch(labels);
+    }
+
     double delta(Scrape before, String name, Predicate<String> labels) {
         return value(name, labels) - before.value(name, labels);
     }

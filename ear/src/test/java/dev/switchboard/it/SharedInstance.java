@@ -57,6 +57,7 @@ final class SharedInstance {
     private static Map<String, String> settings(Map<String, String> env) {
         env.put("SWITCHBOARD_INGRESS_GITHUB_SECRET", WEBHOOK_SECRET);
         env.put("SWITCHBOARD_INGRESS_MAX_BODY_BYTES", "65536");
+        env.put("SWITCHBOARD_RETENTION_EVERY_MS", "500"); // RetentionPassesIT waits for passes
         return env;
     }
 

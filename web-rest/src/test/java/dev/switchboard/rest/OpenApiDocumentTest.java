@@ -13,6 +13,7 @@ import io.swagger.v3.oas.models.responses.ApiResponse;
 import io.swagger.v3.parser.OpenAPIV3Parser;
 import io.swagger.v3.parser.core.models.ParseOptions;
 import io.swagger.v3.parser.core.models.SwaggerParseResult;
+import jakarta.servlet.annotation.WebServlet;
 import jakarta.ws.rs.HttpMethod;
 import jakarta.ws.rs.Path;
 import java.io.IOException;
@@ -30,8 +31,8 @@ import org.junit.jupiter.api.Test;
  * The OpenAPI document Liberty serves at {@code /openapi} is written by hand
  * ({@code META-INF/openapi.yaml}); these tests keep it true to the code: it is a valid OpenAPI
  * document as OpenAPI tooling reads it, and it describes exactly the routes the JAX-RS resources
- * serve — a new resource method without its entry fails here, as does an entry for a route that
- * is gone.
+ * and the API's servlets serve — a new resource method without its entry fails here, as does an
+ * entry for a route that is gone.
  */
 class OpenApiDocumentTest {
 
@@ -91,6 +92,10 @@ class OpenApiDocumentTest {
         Set<String> routes = new TreeSet<>();
         for (JavaClass type : new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
                 .importPackages("dev.switchboard.rest")) {
+            if (type.isAnnotatedWith(WebServlet.class)) {
+                servletRoutes(type.reflect(), routes);
+                continue;
+            }
             if (!type.isAnnotatedWith(Path.class)) {
                 continue;
             }
@@ -107,6 +112,25 @@ class OpenApiDocumentTest {
         }
         assertTrue(routes.size() > 10, () -> "too few routes found, is the scan broken? " + routes);
         return routes;
+    }
+
+    /**
+     * A servlet that serves API routes (the hot {@code POST /v1/messages}) names their method in a
+     * static {@code API_METHOD}; its URL patterns are the routes. A servlet without one (the
+     * container's error page) serves none.
+     */
+    private static void servletRoutes(Class<?> servlet, Set<String> routes) {
+        try {
+            java.lang.reflect.Field method = servlet.getDeclaredField("API_METHOD");
+            method.setAccessible(true);
+            for (String pattern : servlet.getAnnotation(WebServlet.class).urlPatterns()) {
+                routes.add(method.get(null) + " " + pattern);
+            }
+        } catch (NoSuchFieldException none) {
+            // not an API route
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     static Set<String> routesInDocument(OpenAPI api) {

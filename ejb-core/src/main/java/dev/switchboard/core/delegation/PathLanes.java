@@ -3,6 +3,7 @@ package dev.switchboard.core.delegation;
 import dev.switchboard.core.lane.LaneEffects;
 import dev.switchboard.core.sql.Statements;
 import dev.switchboard.core.thread.LaneRows;
+import dev.switchboard.core.thread.ThreadKinds;
 import dev.switchboard.core.thread.ThreadRepository;
 import dev.switchboard.persistence.run.RunKind;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -18,8 +19,11 @@ import java.util.List;
 @ApplicationScoped
 public class PathLanes {
 
-    /** The owner of every path's lane: a key no authenticated user can have. */
-    public static final String PATHS_USER = "~agents";
+    /**
+     * The owner of every path's lane: a key no authenticated user can have, whose threads are
+     * therefore internal ({@link ThreadKinds}: left out of a list of threads unless asked for).
+     */
+    public static final String PATHS_USER = ThreadKinds.SERVER_USER_PREFIX + "agents";
     /** The lease owner of a lane whose run waits for replies: no instance holds it, none may claim it. */
     public static final String PARKED = "~awaiting-replies";
     /** A parked lease's end: never, by any clock (year 9999). */

@@ -1,5 +1,6 @@
 package dev.switchboard.core.ingress;
 
+import dev.switchboard.core.thread.ThreadKinds;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 
@@ -26,16 +27,16 @@ public final class SessionRouting {
             }
         }
         if (!e.scope().partition().isBlank()) {
-            return "event:" + sanitize(e.scope().partition());
+            return ThreadKinds.EVENT_PREFIX + sanitize(e.scope().partition());
         }
         if (!e.scope().repo().isBlank()) {
-            return "event:" + sanitize(e.scope().repo());
+            return ThreadKinds.EVENT_PREFIX + sanitize(e.scope().repo());
         }
         if (!e.source().isEmpty() && !e.subject().kind().isEmpty() && !e.subject().id().isEmpty()) {
-            return "event:" + sanitize(e.source() + ":" + e.subject().kind() + ":" + e.subject().id());
+            return ThreadKinds.EVENT_PREFIX + sanitize(e.source() + ":" + e.subject().kind() + ":" + e.subject().id());
         }
         if (!e.source().isEmpty() && !e.type().isEmpty()) {
-            return "event:" + sanitize(e.source() + ":" + e.type());
+            return ThreadKinds.EVENT_PREFIX + sanitize(e.source() + ":" + e.type());
         }
         return MAIN;
     }

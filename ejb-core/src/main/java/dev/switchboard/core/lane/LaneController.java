@@ -127,6 +127,8 @@ public class LaneController {
                 + settings.maxConcurrent() + " concurrent runs, lease " + settings.leaseMs() + " ms");
         checkStuckSessionLimit();
         meters.gauge(Meters.Gauge.RUNS_EXECUTING, this::executingCount);
+        meters.gauge(Meters.Gauge.LANES_MAX_CONCURRENT, settings::maxConcurrent);
+        meters.startAtZero(engines.engine().name());
         meters.gauge(Meters.Gauge.RUNS_QUEUED, () -> queued(q -> q.count()));
         meters.gauge(Meters.Gauge.OLDEST_QUEUED_AGE,
                 () -> queued(q -> q.count() == 0 ? 0.0 : Math.max(0, clock.millis() - q.oldestCreatedAt()) / 1000.0));
@@ -252,6 +254,11 @@ public class LaneController {
     /** The lease owner name of this start (the instance's name and a per-start suffix). */
     public String instanceId() {
         return owner;
+    }
+
+    /** The instance's name ({@code switchboard.instance-id}), the same across its restarts. */
+    public String instanceName() {
+        return settings.instanceId();
     }
 
     /**

@@ -138,6 +138,7 @@ public class LaneHead {
 
     private static Claim claimOf(LaneRows.LaneRun head, LaneRows.Lane lane, long leaseLeftMs) {
         return new Claim(head.runId(), head.threadId(), head.attempt(), head.userKey(), head.threadKey(),
-                head.inputText(), head.deliveryMode(), leaseLeftMs, head.turnId(), head.source(), head.kind(), lane.runtime());
+                head.inputText(), head.deliveryMode(), leaseLeftMs, head.turnId(), head.source(), head.kind(), lane.runtime(),
+                Math.max(0, lane.dbNow() - head.createdAt()));
     }
 }

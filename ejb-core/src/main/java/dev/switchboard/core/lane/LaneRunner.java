@@ -6,6 +6,7 @@ import dev.switchboard.core.engine.ModelChoice;
 import dev.switchboard.core.lifecycle.RunProgress;
 import dev.switchboard.core.metrics.Meters;
 import jakarta.json.JsonObject;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletionException;
@@ -276,7 +277,9 @@ final class LaneRunner {
             LOG.info(() -> "Result of " + execution + " discarded: the run was ended elsewhere, or its lease moved on");
             meters.resultFenced();
         } else {
-            meters.runEnded(execution.engine().name(), errorMessage == null ? "succeeded" : "failed", execution.elapsed());
+            Duration elapsed = execution.elapsed();
+            meters.runEnded(execution.engine().name(), errorMessage == null ? "succeeded" : "failed", elapsed,
+                    elapsed.plusMillis(execution.claim().waitedMs()));
         }
         claimed(result.next(), anchor, execution.threadId(), execution);
         // Waiters last: one that posts again at once finds the slot free (or passed to the lane's next run).

@@ -21,7 +21,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -72,7 +71,8 @@ public class NotificationHub {
     Meters meters;
 
     private final Object feedLock = new Object();
-    private final List<Subscription> live = new CopyOnWriteArrayList<>();
+    /** Guarded by feedLock. */
+    private final LiveSubscriptions live = new LiveSubscriptions();
     /** The last seq fanned out to live subscribers; guarded by feedLock for writes. */
     private volatile long delivered;
     private volatile boolean running;
@@ -90,6 +90,7 @@ public class NotificationHub {
     /** When the pump last began a round (waiting at most a poll interval, or its back-off, then a pass). */
     private volatile long lastRoundNanos = System.nanoTime();
     private ExecutorService replays;
+    private final List<Runnable> advanceListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     @PostConstruct
     void start() {
@@ -200,7 +201,8 @@ public class NotificationHub {
                     continue; // the live feed moved on meanwhile: read the difference
                 }
                 long from = sub.cursor();
-                List<Notification> page = ledger.afterForUser(sub.userKey(), from, target, READ_PAGE);
+                int limit = Math.max(1, Math.min(READ_PAGE, sub.replayRoom()));
+                List<Notification> page = ledger.afterForUser(sub.userKey(), from, target, limit);
                 long pruned = ledger.prunedThrough(); // read after the page: a prune racing the read is seen
                 if (from < pruned) {
                     sub.noticeGap(pruned, gapNotice(from, pruned + 1));
@@ -213,7 +215,7 @@ public class NotificationHub {
                         return;
                     }
                 }
-                sub.advance(page.size() == READ_PAGE ? page.get(page.size() - 1).seq() : target);
+                sub.advance(page.size() == limit ? page.get(page.size() - 1).seq() : target);
             }
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "Replay for a subscriber failed; it is disconnected and may resume", e);
@@ -337,23 +339,35 @@ public class NotificationHub {
                 if (n.seq() <= delivered) {
                     continue;
                 }
-                for (Subscription sub : live) {
-                    if (!sub.offer(n)) {
-                        live.remove(sub);
-                    }
-                }
+                live.offer(n, sub -> sub.offer(n));
                 delivered = n.seq();
                 meters.notificationLag(Duration.ofMillis(clock.millis() - n.createdAt()));
             }
         }
+        for (Runnable listener : advanceListeners) {
+            listener.run();
+        }
+    }
+
+    /**
+     * Runs {@code listener} on the pump's thread each time the log has moved on (a pass delivered
+     * something): a reader of the log in the database (the webhooks' fan-out) reads it then instead
+     * of waiting for its own poll. It must return at once.
+     */
+    public void whenAdvanced(Runnable listener) {
+        advanceListeners.add(listener);
     }
 
     @PreDestroy
     void stop() {
         running = false;
         signal.raise();
-        live.forEach(Subscription::close);
-        live.clear();
+        List<Subscription> closing;
+        synchronized (feedLock) {
+            closing = live.all();
+            live.clear();
+        }
+        closing.forEach(Subscription::close);
         replays.shutdownNow();
         startDeadlines.shutdownNow();
         if (pump != null) {

@@ -171,6 +171,39 @@ public class NotificationLedger {
                 .executeUpdate();
     }
 
+    /** A log entry as stored: {@code params} is its parameters' JSON object text. */
+    public record LogEntry(long seq, String userKey, String threadKey, String method, String params, long createdAt) {
+    }
+
+    /**
+     * The log's entries with {@code after < seq <= upTo} of the given methods, in seq order, at most
+     * {@code limit}: what a reader of a few kinds of notification (the webhooks' fan-out) takes,
+     * without reading the deltas between them.
+     */
+    public List<LogEntry> entriesOf(long after, long upTo, List<String> methods, int limit) {
+        String sql = "SELECT seq, " + OutboxRow.COLUMNS + " FROM notifications WHERE seq > ? AND seq <= ? AND method IN ("
+                + String.join(", ", Collections.nCopies(methods.size(), "?")) + ") ORDER BY seq FETCH FIRST ? ROWS ONLY";
+        try (Connection c = dataSource.getConnection(); PreparedStatement read = c.prepareStatement(sql)) {
+            int i = 1;
+            read.setLong(i++, after);
+            read.setLong(i++, upTo);
+            for (String method : methods) {
+                read.setString(i++, method);
+            }
+            read.setInt(i, limit);
+            List<LogEntry> entries = new ArrayList<>();
+            try (ResultSet rs = read.executeQuery()) {
+                while (rs.next()) {
+                    entries.add(new LogEntry(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                            rs.getString(5), rs.getLong(6)));
+                }
+            }
+            return entries;
+        } catch (SQLException e) {
+            throw new IllegalStateException("reading the notification log failed", e);
+        }
+    }
+
     /** The highest seq handed out; everything up to it is committed. */
     public long lastSeq() {
         return em.find(SequencerRecord.class, SequencerRecord.ID).getLastSeq();

@@ -53,6 +53,11 @@ public final class Subscription {
         return userKey;
     }
 
+    /** The threads it follows; null for every thread of its user. */
+    Set<String> threads() {
+        return threads;
+    }
+
     synchronized void startAt(long seq) {
         cursor = seq;
         lastTaken = seq;
@@ -115,6 +120,14 @@ public final class Subscription {
     /** Room for at least half the capacity (replay pauses until the transport has caught up). */
     synchronized boolean hasRoom() {
         return queue.size() <= capacity / 2;
+    }
+
+    /**
+     * How many notifications a replay can hand over before it parks ({@link #parkUntilRoom}): a
+     * replay reads no more than that, since what it read beyond would be read again after the park.
+     */
+    synchronized int replayRoom() {
+        return Math.max(0, capacity / 2 + 1 - queue.size());
     }
 
     /**

@@ -13,6 +13,7 @@ import dev.switchboard.core.run.QueueFullException;
 import dev.switchboard.persistence.run.RunKind;
 import dev.switchboard.core.run.RunService;
 import dev.switchboard.core.run.RunView;
+import dev.switchboard.core.thread.ThreadKinds;
 import dev.switchboard.core.turn.TurnService;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -178,7 +179,7 @@ public class ResponseService {
     private Response start(String userKey, JsonObject echo, Optional<Continuation> continuation, List<JsonObject> input) {
         String runId = UUID.randomUUID().toString();
         String responseId = "resp_" + runId.replace("-", "");
-        String threadKey = continuation.map(Continuation::threadKey).orElse("responses/" + responseId);
+        String threadKey = continuation.map(Continuation::threadKey).orElse(ThreadKinds.RESPONSES_PREFIX + responseId);
         boolean store = echo.getBoolean("store", true);
         ResponseRecord record = new ResponseRecord(responseId, runId, userKey, threadKey,
                 continuation.map(Continuation::previousResponseId).orElse(null), store, echo,

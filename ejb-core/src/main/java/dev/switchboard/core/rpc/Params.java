@@ -77,6 +77,18 @@ public final class Params {
         }
     }
 
+    /** The boolean member, or {@code fallback} when absent. */
+    public boolean bool(String name, boolean fallback) {
+        JsonValue value = present(name);
+        if (value == null) {
+            return fallback;
+        }
+        if (value.getValueType() != JsonValue.ValueType.TRUE && value.getValueType() != JsonValue.ValueType.FALSE) {
+            throw new RpcException(RpcError.undecodable(name + " must be a boolean"));
+        }
+        return value.getValueType() == JsonValue.ValueType.TRUE;
+    }
+
     /** The integer member within [min, max], or {@code fallback} when absent; otherwise a field error. */
     public int bounded(String name, int min, int max, int fallback, String reason) {
         long value = integer(name, fallback);

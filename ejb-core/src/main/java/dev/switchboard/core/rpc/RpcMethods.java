@@ -27,10 +27,12 @@ public class RpcMethods {
             "holon/logStream", "server/logStream");
 
     static final Set<String> METHODS = Set.of("server/status", "server/pause", "server/resume", "server/logStream",
-            "server/instances",
+            "server/instances", "server/series",
             "thread/start", "thread/list", "thread/read", "turn/start", "turn/steer", "turn/interrupt", "turn/read",
             "chat/send", "chat/threads", "chat/newThread", "chat/read", "chat/approve",
-            "chat/authToken", "chat/authCancel", "run/tree");
+            "chat/authToken", "chat/authCancel", "run/tree",
+            "webhook/create", "webhook/list", "webhook/read", "webhook/update", "webhook/delete", "webhook/rotate",
+            "webhook/messages", "webhook/attempts", "webhook/replay");
 
     @Inject
     ServerMethods server;
@@ -40,6 +42,9 @@ public class RpcMethods {
 
     @Inject
     ChatMethods chat;
+
+    @Inject
+    WebhookMethods webhooks;
 
     /** The canonical name of a method, or null when there is no such method. */
     public static String canonical(String method) {
@@ -60,6 +65,7 @@ public class RpcMethods {
                 case "server/resume" -> server.resume(userKey);
                 case "server/logStream" -> server.logStream(userKey, params);
                 case "server/instances" -> server.instances();
+                case "server/series" -> server.series(params);
                 case "thread/start" -> threads.threadStart(userKey, params);
                 case "thread/list" -> threads.threadList(userKey, params);
                 case "thread/read" -> threads.threadRead(userKey, params);
@@ -75,6 +81,15 @@ public class RpcMethods {
                 case "chat/authToken" -> chat.authToken(userKey, params);
                 case "chat/authCancel" -> chat.authCancel(userKey, params);
                 case "run/tree" -> threads.runTree(userKey, params);
+                case "webhook/create" -> webhooks.create(userKey, params);
+                case "webhook/list" -> webhooks.list(userKey);
+                case "webhook/read" -> webhooks.read(userKey, params);
+                case "webhook/update" -> webhooks.update(userKey, params);
+                case "webhook/delete" -> webhooks.delete(userKey, params);
+                case "webhook/rotate" -> webhooks.rotate(userKey, params);
+                case "webhook/messages" -> webhooks.messages(userKey, params);
+                case "webhook/attempts" -> webhooks.attempts(userKey, params);
+                case "webhook/replay" -> webhooks.replay(userKey, params);
                 default -> throw new IllegalStateException("unrouted method " + name);
             };
         } catch (TurnRejectedException e) {

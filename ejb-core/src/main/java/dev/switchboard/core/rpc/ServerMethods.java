@@ -1,7 +1,11 @@
 package dev.switchboard.core.rpc;
 
+import dev.switchboard.core.clock.InstanceClock;
 import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.lane.InstanceBeacon;
+import dev.switchboard.core.monitor.MonitorSample;
+import dev.switchboard.core.monitor.MonitorSamples;
+import dev.switchboard.core.monitor.MonitorSettings;
 import dev.switchboard.core.runtime.LogJournal;
 import dev.switchboard.core.runtime.RuntimeStatus;
 import dev.switchboard.core.runtime.RuntimeService;
@@ -10,13 +14,15 @@ import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 import java.time.Instant;
 
 /**
  * The {@code server/*} methods ({@link RpcMethods}; Holon's {@code holon/*}): the user's runtime —
- * its status, pausing and resuming it, its log — and the cluster's instances.
+ * its status, pausing and resuming it, its log — the cluster's instances, and the samples its
+ * instances took of what they did (the dashboard's charts).
  */
 @ApplicationScoped
 public class ServerMethods {
@@ -26,6 +32,15 @@ public class ServerMethods {
 
     @Inject
     Authenticator authenticator;
+
+    @Inject
+    MonitorSamples samples;
+
+    @Inject
+    MonitorSettings monitorSettings;
+
+    @Inject
+    InstanceClock clock;
 
     public JsonObject status(String userKey) {
         RuntimeStatus s = runtime.status(userKey);
@@ -82,5 +97,37 @@ public class ServerMethods {
                 .add("stream_id", "stream_" + Instant.now().getEpochSecond())
                 .add("logs", logs)
                 .build();
+    }
+
+    /**
+     * Every instance's samples of the last {@code minutes} (1–360, default 60), or only those taken
+     * after {@code after} (epoch milliseconds, for a client that polls), oldest first.
+     */
+    public JsonObject series(Params params) {
+        int minutes = params.bounded("minutes", 1, 360, 60, "minutes must be between 1 and 360");
+        long after = params.integer("after", 0);
+        if (after < 0) {
+            throw new RpcException(RpcError.invalidField("after", "after must not be negative"));
+        }
+        long now = clock.millis();
+        JsonArrayBuilder list = Jsons.createArrayBuilder();
+        for (MonitorSample m : samples.since(Math.max(after, now - minutes * 60_000L))) {
+            JsonObjectBuilder o = Jsons.createObjectBuilder().add("instance", m.instance()).add("owner", m.owner())
+                    .add("at", m.sampledAt()).add("interval_ms", m.intervalMs())
+                    .add("runs_succeeded", m.runsSucceeded()).add("runs_failed", m.runsFailed());
+            optional(o, "latency_p50_ms", m.latencyP50Ms());
+            optional(o, "latency_p99_ms", m.latencyP99Ms());
+            o.add("messages_accepted", m.messagesAccepted());
+            optional(o, "runs_queued", m.runsQueued());
+            list.add(o.add("runs_executing", m.runsExecuting()).add("subscribers", m.subscribers())
+                    .add("webhooks_delivered", m.webhooksDelivered()).add("webhooks_not_delivered", m.webhooksNotDelivered())
+                    .add("ingress_events", m.ingressEvents()));
+        }
+        return Jsons.createObjectBuilder().add("sample_ms", monitorSettings.sampleMs()).add("now", now)
+                .add("samples", list).build();
+    }
+
+    private static void optional(JsonObjectBuilder o, String name, Long value) {
+        o.add(name, value == null ? JsonValue.NULL : Jsons.createValue(value));
     }
 }

@@ -5,6 +5,7 @@ import dev.switchboard.core.lifecycle.Lifecycle;
 import dev.switchboard.core.run.RunJson;
 import dev.switchboard.core.run.RunService;
 import dev.switchboard.core.runtime.RuntimeService;
+import dev.switchboard.core.thread.ThreadListing;
 import dev.switchboard.core.turn.InvalidInputException;
 import dev.switchboard.core.turn.TurnInput;
 import dev.switchboard.core.turn.TurnItem;
@@ -57,11 +58,23 @@ public class ThreadMethods {
                 .build();
     }
 
+    /**
+     * {@code {after?, limit?, include_internal?, query?}}: a page of the user's threads by key,
+     * people's and integrations' unless {@code include_internal}, only those whose key contains
+     * {@code query} in any case when it is given (a search may end a page early: {@link
+     * dev.switchboard.core.thread.ThreadListing}).
+     */
     public JsonObject threadList(String userKey, Params params) {
         int limit = params.bounded("limit", 1, 200, 50, "limit must be between 1 and 200");
-        TurnQueries.ThreadPage page = queries.threads(userKey, params.string("after"), limit);
+        boolean includeInternal = params.bool("include_internal", false);
+        String query = params.string("query");
+        if (query != null && query.length() > ThreadListing.MAX_QUERY_LENGTH) {
+            throw new RpcException(RpcError.invalidField("query",
+                    "query must be at most " + ThreadListing.MAX_QUERY_LENGTH + " characters"));
+        }
+        TurnQueries.ThreadPage page = queries.threads(userKey, params.string("after"), limit, includeInternal, query);
         JsonArrayBuilder threads = Jsons.createArrayBuilder();
-        page.threads().forEach(t -> threads.add(threadJson(t)));
+        page.threads().forEach(t -> threads.add(Jsons.createObjectBuilder(threadJson(t)).add("kind", t.kind().wire())));
         return Jsons.createObjectBuilder()
                 .add("threads", threads)
                 .add("next_after", page.nextAfter() == null ? JsonValue.NULL : Jsons.createValue(page.nextAfter()))

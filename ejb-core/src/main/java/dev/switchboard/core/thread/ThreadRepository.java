@@ -41,19 +41,28 @@ public class ThreadRepository {
                 .getResultStream().findFirst();
     }
 
-    /** The user's threads with keys after {@code after}, by key; up to {@code limit} rows. */
-    public List<ThreadRecord> threadsAfter(String userKey, String after, int limit) {
-        return em.createQuery("SELECT t FROM ThreadRecord t WHERE t.userKey = :userKey "
-                        + "AND t.threadKey > :after ORDER BY t.threadKey", ThreadRecord.class)
+    /**
+     * Up to {@code limit} of the user's threads with keys after {@code after}, by key; internal ones
+     * only when {@code includeInternal}. A projection, not entities: a search reads thousands of rows
+     * and none of them may join the persistence context. Either form is one range of an index:
+     * {@code (user_key, is_internal, thread_key)} without internal threads, the unique
+     * {@code (user_key, thread_key)} with them.
+     */
+    public List<ThreadRow> listed(String userKey, String after, boolean includeInternal, int limit) {
+        String query = "SELECT t.id, t.threadKey, t.createdAt, t.internal FROM ThreadRecord t WHERE t.userKey = :userKey"
+                + (includeInternal ? "" : " AND t.internal = FALSE") + " AND t.threadKey > :after ORDER BY t.threadKey";
+        return em.createQuery(query, Object[].class)
                 .setParameter("userKey", userKey)
                 .setParameter("after", after == null ? "" : after)
                 .setMaxResults(limit)
-                .getResultList();
+                .getResultStream()
+                .map(r -> new ThreadRow((Long) r[0], (String) r[1], (Long) r[2], (Boolean) r[3]))
+                .toList();
     }
 
-    /** Creates the thread; its id. */
+    /** Creates the thread, marked internal or not by {@link ThreadKinds}; its id. */
     public long create(String userKey, String threadKey, long now) {
-        ThreadRecord created = new ThreadRecord(userKey, threadKey, now);
+        ThreadRecord created = new ThreadRecord(userKey, threadKey, now, ThreadKinds.isInternal(userKey, threadKey));
         em.persist(created);
         em.flush();
         return created.getId();

@@ -37,6 +37,8 @@ public class TurnRows {
             + " ORDER BY t.started_at, t.turn_id, r.thread_seq";
     private static final String RUNS_OF = "SELECT turn_id, run_id, state, kind, input_text, input_json FROM runs"
             + " WHERE turn_id = ? ORDER BY thread_seq";
+    private static final String RUN_ENDS = "SELECT run_id, kind, created_at, state, error_code, error_message FROM runs"
+            + " WHERE turn_id = ? ORDER BY thread_seq";
     private static final String ANY_ACTIVE = "SELECT 1 FROM turns WHERE thread_id = ? AND state = 'active'"
             + " FETCH FIRST 1 ROWS ONLY";
     private static final String MERGE = "UPDATE turns SET merged_into = ? WHERE turn_id = ? AND state = 'active'";
@@ -137,6 +139,13 @@ public class TurnRows {
     /** The turn's runs in lane order. */
     public List<TurnRunInput> runsOf(String turnId) {
         return statements.query(RUNS_OF, s -> s.setString(1, turnId), rs -> input(rs, 2), "reading the runs of turn " + turnId);
+    }
+
+    /** The turn's runs, active or not, in lane order, without their output (null). */
+    public List<TurnRun> runEnds(String turnId) {
+        return statements.query(RUN_ENDS, s -> s.setString(1, turnId), rs -> new TurnRun(rs.getString(1),
+                RunKind.fromWire(rs.getString(2)), rs.getLong(3), RunState.fromWire(rs.getString(4)), rs.getString(5),
+                rs.getString(6), null), "reading the runs of turn " + turnId);
     }
 
     /** Marks the active turn as merged into {@code newerTurnId} (it ends superseded). */

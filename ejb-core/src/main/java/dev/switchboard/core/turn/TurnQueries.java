@@ -5,7 +5,11 @@ import dev.switchboard.core.history.ThreadItems;
 import dev.switchboard.core.lifecycle.Lifecycle;
 import dev.switchboard.core.run.RunLedger;
 import dev.switchboard.core.run.RunView;
+import dev.switchboard.core.thread.ThreadKind;
+import dev.switchboard.core.thread.ThreadKinds;
+import dev.switchboard.core.thread.ThreadListing;
 import dev.switchboard.core.thread.ThreadRepository;
+import dev.switchboard.core.thread.ThreadRow;
 import dev.switchboard.persistence.run.RunRecord;
 import dev.switchboard.persistence.run.RunState;
 import dev.switchboard.persistence.thread.ThreadRecord;
@@ -27,7 +31,7 @@ public class TurnQueries {
     @Inject
     ThreadItems items;
 
-    public record ThreadSummary(String threadKey, long createdAt, long activeTurns) {
+    public record ThreadSummary(String threadKey, long createdAt, long activeTurns, ThreadKind kind) {
     }
 
     public record ThreadPage(List<ThreadSummary> threads, String nextAfter) {
@@ -42,15 +46,20 @@ public class TurnQueries {
     public record TurnContent(TurnView turn, Conversation conversation) {
     }
 
-    public ThreadPage threads(String userKey, String after, int limit) {
-        List<ThreadRecord> rows = repository.threadsAfter(userKey, after, limit + 1);
-        boolean more = rows.size() > limit;
-        List<ThreadRecord> page = more ? rows.subList(0, limit) : rows;
-        Map<Long, Long> active = repository.activeTurnCounts(userKey, page.stream().map(ThreadRecord::getId).toList());
-        List<ThreadSummary> threads = page.stream()
-                .map(t -> new ThreadSummary(t.getThreadKey(), t.getCreatedAt(), active.getOrDefault(t.getId(), 0L)))
+    /**
+     * A page of the user's threads after the key {@code after}, by key: internal ones only when
+     * {@code includeInternal}, only keys containing {@code query} (any case) when it is not blank —
+     * see {@link ThreadListing} for the bounded search and what its {@code nextAfter} means.
+     */
+    public ThreadPage threads(String userKey, String after, int limit, boolean includeInternal, String query) {
+        ThreadListing.Page listed = ThreadListing.page(
+                (afterKey, n) -> repository.listed(userKey, afterKey, includeInternal, n),
+                after, limit, ThreadListing.needle(query), ThreadListing.SEARCH_BUDGET);
+        Map<Long, Long> active = repository.activeTurnCounts(userKey, listed.threads().stream().map(ThreadRow::id).toList());
+        List<ThreadSummary> threads = listed.threads().stream()
+                .map(t -> new ThreadSummary(t.threadKey(), t.createdAt(), active.getOrDefault(t.id(), 0L), t.kind()))
                 .toList();
-        return new ThreadPage(threads, more ? page.get(limit - 1).getThreadKey() : null);
+        return new ThreadPage(threads, listed.nextAfter());
     }
 
     public Optional<ThreadContent> thread(String userKey, String threadKey, long afterSeq, int limit) {
@@ -63,7 +72,8 @@ public class TurnQueries {
         boolean more = runs.size() > limit;
         List<RunRecord> page = more ? runs.subList(0, limit) : runs;
         long active = repository.activeTurnCounts(userKey, List.of(t.getId())).getOrDefault(t.getId(), 0L);
-        return Optional.of(new ThreadContent(new ThreadSummary(t.getThreadKey(), t.getCreatedAt(), active),
+        return Optional.of(new ThreadContent(new ThreadSummary(t.getThreadKey(), t.getCreatedAt(), active,
+                ThreadKinds.listed(t.getThreadKey(), t.isInternal())),
                 conversation(page), more ? page.get(limit - 1).getThreadSeq() : null));
     }
 

@@ -71,6 +71,32 @@ public final class Workspaces {
         return threadDir(threadId).resolve("turns").resolve(runId);
     }
 
+    /**
+     * Moves the thread's whole directory aside in one rename, so that its next turn starts a fresh
+     * repository at the start (retention of an idle workspace); returns where it went, for the
+     * caller to delete once the thread's reset is committed, or empty when the thread has none.
+     */
+    public Optional<Path> retire(long threadId) {
+        Path dir = threadDir(threadId);
+        if (!Files.isDirectory(dir)) {
+            return Optional.empty();
+        }
+        Path aside = root.resolve("retired-t" + threadId + "-" + java.util.UUID.randomUUID());
+        try {
+            return Optional.of(Files.move(dir, aside, java.nio.file.StandardCopyOption.ATOMIC_MOVE));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot retire the workspace of thread " + threadId, e);
+        }
+    }
+
+    /** Deletes the record of run {@code runId} (its run is deleted by retention); nothing when it has none. */
+    public void deleteTurnRecord(long threadId, String runId) throws IOException {
+        Path dir = turnDir(threadId, runId);
+        if (Files.isDirectory(dir)) {
+            deleteTree(dir);
+        }
+    }
+
     Path worktrees(long threadId) {
         return threadDir(threadId).resolve("worktrees");
     }

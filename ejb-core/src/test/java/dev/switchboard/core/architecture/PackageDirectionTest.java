@@ -34,9 +34,9 @@ class PackageDirectionTest {
 
     /** Top to bottom. */
     private static final List<List<String>> LEVELS = List.of(
-            List.of("rpc", "status"),
+            List.of("rpc", "status", "retention"),
             List.of("chat"),
-            List.of("ingress", "responses", "conversation"),
+            List.of("ingress", "responses", "conversation", "webhook", "monitor"),
             List.of("turn"),
             List.of("run", "runtime"),
             List.of("delegation"),

@@ -21,7 +21,7 @@ class ChatRunsTest {
             EngineInputs.NONE.withHistory(() -> List.of(Json.createObjectBuilder().add("role", "user").build())));
 
     private static Claim claim(RunKind kind, String input) {
-        return new Claim("r", 7, 1, "u", "t", input, "followUp", 1000, "turn", "chat:anything", kind, ThreadRuntime.DEFAULT);
+        return new Claim("r", 7, 1, "u", "t", input, "followUp", 1000, "turn", "chat:anything", kind, ThreadRuntime.DEFAULT, 0);
     }
 
     @Test

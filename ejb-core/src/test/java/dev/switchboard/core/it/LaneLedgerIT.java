@@ -451,7 +451,8 @@ class LaneLedgerIT {
 
     private static Claim withAttempt(Claim claim, int attempt) {
         return new Claim(claim.runId(), claim.threadId(), attempt, claim.userKey(), claim.threadKey(),
-                claim.inputText(), claim.deliveryMode(), claim.leaseLeftMs(), claim.turnId(), claim.source(), claim.kind(), claim.runtime());
+                claim.inputText(), claim.deliveryMode(), claim.leaseLeftMs(), claim.turnId(), claim.source(), claim.kind(), claim.runtime(),
+                claim.waitedMs());
     }
 
     private static String output(String text) {

@@ -63,7 +63,7 @@ final class LaneFixture implements AutoCloseable {
     }
 
     static Claim claim(String runId, long threadId, int attempt) {
-        return new Claim(runId, threadId, attempt, "u", "t" + threadId, "input of " + runId, "followUp", LEASE_MS, null, "api", RunKind.MESSAGE, ThreadRuntime.DEFAULT);
+        return new Claim(runId, threadId, attempt, "u", "t" + threadId, "input of " + runId, "followUp", LEASE_MS, null, "api", RunKind.MESSAGE, ThreadRuntime.DEFAULT, 0);
     }
 
     static ClaimResult claimed(Claim claim) {

@@ -205,7 +205,7 @@ class LaneRunnerTest {
 
     @Test
     void anAdoptedClaimCountsItsDeadlineFromWhatIsLeftOfTheLease() {
-        Claim adopted = new Claim("r", 1, 1, "u", "t1", "x", "followUp", 500, null, "api", RunKind.MESSAGE, ThreadRuntime.DEFAULT);
+        Claim adopted = new Claim("r", 1, 1, "u", "t1", "x", "followUp", 500, null, "api", RunKind.MESSAGE, ThreadRuntime.DEFAULT, 0);
         lane.admit(adopted);
         EngineRequest call = lane.engine.requests.get(adopted.key());
         lane.advanceMs(500 - LaneFixture.MARGIN_MS);

@@ -103,6 +103,21 @@ class SubscriptionTest {
     }
 
     @Test
+    void aReplayReadsNoMoreThanItCanHandOverBeforeItParks() {
+        Subscription sub = new Subscription("alice", null, 10, sink);
+        sub.startAt(0);
+        sub.offer(n(1, "alice", "t"));
+        int room = sub.replayRoom();
+        int handed = 0;
+        for (long seq = 2; !sub.parkUntilRoom(() -> { }); seq++) {
+            sub.offer(n(seq, "alice", "t"));
+            handed++;
+        }
+        assertEquals(handed, room, "a page of replayRoom() is handed over whole, and the next one parks");
+        assertEquals(0, sub.replayRoom());
+    }
+
+    @Test
     void aClosedSubscriberNeverResumesAParkedReplay() {
         Subscription sub = new Subscription("alice", null, 2, sink);
         sub.startAt(0);

@@ -47,13 +47,18 @@ public class ThreadRecord {
     @Column(name = "created_at", nullable = false, updatable = false)
     private long createdAt;
 
+    /** Left out of a list of threads unless asked for (V27): decided once, when the thread is created. */
+    @Column(name = "is_internal", nullable = false, updatable = false)
+    private boolean internal;
+
     protected ThreadRecord() {
     }
 
-    public ThreadRecord(String userKey, String threadKey, long createdAt) {
+    public ThreadRecord(String userKey, String threadKey, long createdAt, boolean internal) {
         this.userKey = userKey;
         this.threadKey = threadKey;
         this.createdAt = createdAt;
+        this.internal = internal;
         this.nextSeq = 1;
     }
 
@@ -103,5 +108,9 @@ public class ThreadRecord {
 
     public long getCreatedAt() {
         return createdAt;
+    }
+
+    public boolean isInternal() {
+        return internal;
     }
 }

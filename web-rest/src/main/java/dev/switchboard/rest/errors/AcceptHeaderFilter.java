@@ -39,7 +39,7 @@ public class AcceptHeaderFilter implements ContainerRequestFilter {
     private static final Pattern VALID_WEIGHT = Pattern.compile("\\s*(0(\\.\\d{0,3})?|1(\\.0{0,3})?)\\s*");
 
     /** Each comma-separated range is a media range whose {@code q}, if any, is a weight from 0 to 1. */
-    static boolean parses(String accept) {
+    public static boolean parses(String accept) {
         for (String range : accept.split(",")) {
             if (range.isBlank()) {
                 continue;
@@ -53,5 +53,25 @@ public class AcceptHeaderFilter implements ContainerRequestFilter {
             }
         }
         return true;
+    }
+
+    /**
+     * Whether a parsed {@code Accept} allows {@code application/json}: a range {@code *}/{@code *},
+     * {@code application/*} or {@code application/json} with a weight above 0.
+     */
+    public static boolean allowsJson(String accept) {
+        for (String range : accept.split(",")) {
+            if (range.isBlank()) {
+                continue;
+            }
+            String[] parts = range.split(";");
+            String type = parts[0].strip().toLowerCase(java.util.Locale.ROOT);
+            Matcher weight = WEIGHT.matcher(range);
+            boolean excluded = weight.matches() && Double.parseDouble(weight.group(1).strip()) == 0;
+            if (!excluded && (type.equals("*/*") || type.equals("application/*") || type.equals("application/json"))) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -1,6 +1,5 @@
 package dev.switchboard.rest.errors;
 
-import dev.switchboard.core.input.ServerBusy;
 import jakarta.ws.rs.HttpMethod;
 import jakarta.ws.rs.NotAcceptableException;
 import jakarta.ws.rs.NotAllowedException;
@@ -13,38 +12,19 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import jakarta.ws.rs.ext.Provider;
-import java.net.URISyntaxException;
-import java.sql.SQLException;
-import java.sql.SQLNonTransientConnectionException;
-import java.sql.SQLRecoverableException;
-import java.sql.SQLTransientConnectionException;
-import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
-/** Maps every exception a request can raise onto the error envelope (jagc J11). */
+/**
+ * Maps every exception a JAX-RS request can raise onto the error envelope (jagc J11): the
+ * framework's own (an unknown route, a wrong method or media type) here, the rest through
+ * {@link ErrorAnswer}, which the servlet doors use too.
+ */
 public final class ErrorMappers {
 
     private static final Logger LOG = Logger.getLogger(ErrorMappers.class.getName());
 
     private ErrorMappers() {
-    }
-
-    @Provider
-    public static class Api implements ExceptionMapper<ApiException> {
-        @Override
-        public Response toResponse(ApiException e) {
-            return ErrorBody.response(e);
-        }
-    }
-
-    /** A full pool or queue: 503 {@code server_busy} at once, with when to retry. */
-    @Provider
-    public static class Busy implements ExceptionMapper<ServerBusy> {
-        @Override
-        public Response toResponse(ServerBusy e) {
-            return ErrorBody.busy(503, "server_busy", e.getMessage(), e.retryAfterSeconds());
-        }
     }
 
     /**
@@ -90,75 +70,14 @@ public final class ErrorMappers {
     }
 
     /**
-     * A database failure is 503 (retry, with the same idempotency key for a POST); anything else
-     * is a bug on our side: logged, answered with the envelope, never a stack trace.
+     * Everything else a request raises — a refusal it earned, a full queue or pool, an idempotency
+     * conflict, a database failure, a bug — answered as {@link ErrorAnswer} says.
      */
     @Provider
-    public static class Unexpected implements ExceptionMapper<Throwable> {
+    public static class Answered implements ExceptionMapper<Throwable> {
         @Override
         public Response toResponse(Throwable e) {
-            if (databaseUnreachable(e)) {
-                LOG.log(Level.WARNING, "Database failure", e);
-                return ErrorBody.busy(503, "database_unavailable",
-                        "the database did not answer or rolled the request back;"
-                                + " retry (with the same Idempotency-Key for a message)", 1);
-            }
-            if (malformedUri(e)) {
-                ContainerErrors.Answer answer = ContainerErrors.forStatus(400);
-                return ErrorBody.response(answer.status(), answer.code(), answer.message());
-            }
-            if (refusedValue(e)) {
-                LOG.log(Level.WARNING, "The database refused a value that passed validation", e);
-                return ErrorBody.response(400, "invalid_value",
-                        "a value in the request cannot be stored (too long or not valid text)");
-            }
-            LOG.log(Level.SEVERE, "Unexpected error", e);
-            return ErrorBody.response(500, "internal_error", "request failed");
-        }
-
-        /**
-         * The database is unreachable or refusing work, not our bug: SQLSTATE classes 08
-         * (connection), 40 (the transaction was rolled back whole: a deadlock between transactions
-         * that lock several lanes, such as two batches, or a serialization failure), 53
-         * (insufficient resources, e.g. too many connections) and 57 (operator intervention:
-         * shutting down, starting up), or the pool's and driver's connection exceptions.
-         */
-        static boolean databaseUnreachable(Throwable e) {
-            for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-                if (t instanceof SQLTransientConnectionException || t instanceof SQLNonTransientConnectionException
-                        || t instanceof SQLRecoverableException) {
-                    return true;
-                }
-                if (t instanceof SQLException sql && sql.getSQLState() != null
-                        && List.of("08", "40", "53", "57").contains(sql.getSQLState().substring(0, 2))) {
-                    return true;
-                }
-            }
-            return false;
-        }
-
-        /** The request's URI does not parse (a raw backslash in the path, say): the client's fault. */
-        static boolean malformedUri(Throwable e) {
-            for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-                if (t instanceof URISyntaxException) {
-                    return true;
-                }
-            }
-            return false;
-        }
-
-        /**
-         * The database refused a value (SQLSTATE class 22, data exception: too long, not valid in the
-         * encoding, out of range): the request's fault, refused like a validation error. The
-         * validation at the doors should have caught it; the warning says which check is missing.
-         */
-        static boolean refusedValue(Throwable e) {
-            for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-                if (t instanceof SQLException sql && sql.getSQLState() != null && sql.getSQLState().startsWith("22")) {
-                    return true;
-                }
-            }
-            return false;
+            return ErrorAnswer.of(e).response();
         }
     }
 }

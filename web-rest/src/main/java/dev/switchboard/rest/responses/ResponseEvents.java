@@ -71,6 +71,8 @@ final class ResponseEvents {
     private Subscription deltas;
     private CompletableFuture<Ending> end;
     private ResponseService.Response finished;
+    /** The run's end could not be read: the stream ended with an error event. */
+    private boolean broken;
     /** Which parts of the text go out: each once, in order. */
     private final TextFollower follower = new TextFollower();
     private int sequence;
@@ -189,21 +191,31 @@ final class ResponseEvents {
      * @return true when the terminal event was handed out
      */
     boolean take(Consumer<JsonObject> out) {
-        if (finished == null) {
+        if (finished == null && !broken) {
             if (deltas != null) {
                 drain(deltas);
             }
             if (end.isDone()) {
-                Ending ending = end.join();
-                finished = ending.response();
-                ending.parts().forEach(this::stored);
-                responses.answered(finished);
-                finish(finished);
+                try {
+                    Ending ending = end.join();
+                    finished = ending.response();
+                    ending.parts().forEach(this::stored);
+                    responses.answered(finished);
+                    finish(finished);
+                } catch (RuntimeException e) {
+                    // The run's end could not be read (the database did not answer in time): the
+                    // client gets an error event and the end of the stream, not a stream cut short.
+                    String id = created.record().responseId();
+                    LOG.log(Level.WARNING, "The end of " + id + " could not be read; its stream ends with an error", e);
+                    broken = true;
+                    send(error(new ResponseError(500, "server_error", "server_error", "",
+                            "the response's end could not be read; retrieve it with GET /v1/responses/" + id)));
+                }
             }
         }
         ready.forEach(out);
         ready.clear();
-        return finished != null;
+        return finished != null || broken;
     }
 
     void close() {

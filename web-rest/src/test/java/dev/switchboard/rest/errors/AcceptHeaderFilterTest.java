@@ -1,7 +1,10 @@
 package dev.switchboard.rest.errors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -20,5 +23,15 @@ class AcceptHeaderFilterTest {
     })
     void rangesMustParse(String accept, boolean parses) {
         assertEquals(parses, AcceptHeaderFilter.parses(accept));
+    }
+
+    @Test
+    void jsonIsAllowedByAWildcardOrItsOwnTypeUnlessWeightedZero() {
+        assertTrue(AcceptHeaderFilter.allowsJson("application/json"));
+        assertTrue(AcceptHeaderFilter.allowsJson("text/html, */*;q=0.1"));
+        assertTrue(AcceptHeaderFilter.allowsJson("Application/*"));
+        assertFalse(AcceptHeaderFilter.allowsJson("text/plain"));
+        assertFalse(AcceptHeaderFilter.allowsJson("application/json;q=0, text/plain"));
+        assertFalse(AcceptHeaderFilter.allowsJson("application/xml"));
     }
 }

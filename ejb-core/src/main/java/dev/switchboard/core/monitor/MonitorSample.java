@@ -1,0 +1,26 @@
+package dev.switchboard.core.monitor;
+
+import dev.switchboard.core.metrics.IntervalFigures;
+
+/**
+ * One instance's sample: what it did in the interval of {@code intervalMs} ending at
+ * {@code sampledAt} (runs ended, latency quantiles, messages, webhook attempts, ingress events) and
+ * its gauges then. {@code instance} is the instance's name, {@code owner} that and its start.
+ */
+public record MonitorSample(String owner, String instance, long sampledAt, int intervalMs, long runsSucceeded,
+        long runsFailed, Long latencyP50Ms, Long latencyP99Ms, long messagesAccepted, Long runsQueued,
+        int runsExecuting, int subscribers, long webhooksDelivered, long webhooksNotDelivered, long ingressEvents) {
+
+    /** The sample of {@code figures} and the gauges read now; a gauge that could not be read (NaN) is null or 0. */
+    public static MonitorSample of(String owner, String instance, long sampledAt, int intervalMs,
+            IntervalFigures.Taken figures, double queued, double executing, double subscribers) {
+        return new MonitorSample(owner, instance, sampledAt, intervalMs, figures.runsSucceeded(), figures.runsFailed(),
+                figures.latencyP50Ms(), figures.latencyP99Ms(), figures.messagesAccepted(),
+                Double.isNaN(queued) ? null : Math.round(queued), whole(executing), whole(subscribers),
+                figures.webhooksDelivered(), figures.webhooksNotDelivered(), figures.ingressEvents());
+    }
+
+    private static int whole(double value) {
+        return Double.isNaN(value) ? 0 : (int) Math.round(value);
+    }
+}

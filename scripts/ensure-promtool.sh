@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Makes sure Prometheus' promtool is at /usr/bin for OperationsRulesTest, which checks and unit-tests
+# the alert rules in ops/prometheus (docs/operations.md#grafana-and-alerts): use it when installed,
+# else install Debian's package prometheus (which ships promtool) with apt-get (as root, or through sudo).
+set -euo pipefail
+have() { [ -x /usr/bin/promtool ]; }
+if ! have && command -v apt-get >/dev/null 2>&1; then
+  sudo=""
+  if [ "$(id -u)" != 0 ]; then sudo="sudo -n"; fi
+  echo "Installing prometheus (for promtool) with apt-get"
+  # Without recommends: only promtool is wanted, not the exporters the package recommends.
+  $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends prometheus >/dev/null || true
+fi
+have || { echo "the alert rules' tests need /usr/bin/promtool: install Debian's prometheus" >&2; exit 1; }
+echo "promtool is installed: $(/usr/bin/promtool --version 2>&1 | head -1)"
