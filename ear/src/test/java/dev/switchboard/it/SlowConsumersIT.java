@@ -89,6 +89,15 @@ class SlowConsumersIT {
                 last = instance.api.message(prefix + (i % 10), "bulk " + i + " " + bulk).getString("run_id");
             }
             instance.api.awaitRun(last, 60);
+            // A run's notifications are sequenced after it ends, by the hub's pump: on a busy machine
+            // the log's end lags the runs (seen in CI: the pump still sequencing the bulk's 32 KB
+            // notifications, which then flooded the reading client's queue of 100 and cut it off).
+            // The live client comes once the bulk is wholly in the log, as the test means it to.
+            Await.until(Duration.ofSeconds(60), () -> TestDatabase.count(db,
+                    "SELECT count(*) FROM notifications WHERE method = 'turn/completed' AND thread_key LIKE ?",
+                    prefix + "%") == 200
+                    && TestDatabase.count(db, "SELECT count(*) FROM notification_outbox WHERE user_key = ?", "local") == 0,
+                    "every bulk notification sequenced");
             long logEnd = TestDatabase.count(db, "SELECT max(seq) FROM notifications WHERE user_key = ?", "local");
             for (int i = 0; i < STALLED_STREAMS; i++) {
                 streams.add(StalledClient.ndjson(PORT, 0)); // replays of ~25 MB each into a client that reads nothing
@@ -104,6 +113,8 @@ class SlowConsumersIT {
                 } catch (AssertionError late) {
                     // Where the time went: the run's own times (stored, started, finished) against the wait.
                     throw new AssertionError(late.getMessage() + "; the run: " + instance.api.get("/v1/runs/" + runId).body()
+                            + "; the log's end before: " + logEnd + ", now: "
+                            + TestDatabase.count(db, "SELECT coalesce(max(seq), 0) FROM notifications WHERE user_key = ?", "local")
                             + "; the socket's notifications: " + live.notifications.matching(n -> true).size()
                             + ", closed: " + live.closed.getNow(null), late);
                 }
