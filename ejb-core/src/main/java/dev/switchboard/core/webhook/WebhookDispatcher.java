@@ -149,7 +149,7 @@ public class WebhookDispatcher {
         }
         int free = 2 * settings.senders() - inFlight.get();
         if (free > 0) {
-            for (WebhookLedger.Claimed c : ledger.claim(clock.millis(), free, settings.lease())) {
+            for (WebhookLedger.Claimed c : ledger.claim(free, settings.lease())) {
                 inFlight.incrementAndGet();
                 try {
                     senders.execute(() -> deliver(c));
@@ -175,7 +175,9 @@ public class WebhookDispatcher {
                 if (result.isDelivered()) {
                     meters.webhookLag(Duration.ofMillis(clock.millis() - c.message().createdAt()));
                 }
-                c = ledger.finish(c, result, schedule, clock.millis(), settings.lease());
+                // A lane's next message follows at once only while no claim waits for a sender: a
+                // claim's lease covers one attempt ahead of it, not a lane's whole run of them.
+                c = ledger.finish(c, result, schedule, clock.millis(), settings.lease(), senders.getQueue().isEmpty());
             }
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "Ending webhook attempt " + c.attempt() + " of " + c.message().msgId()

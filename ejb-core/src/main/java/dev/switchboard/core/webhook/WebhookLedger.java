@@ -83,12 +83,12 @@ public class WebhookLedger {
     public record FanOut(boolean more, boolean endpoints) {
     }
 
-    /** Takes up to {@code limit} due messages for one attempt each, until {@code now + lease}. */
-    public List<Claimed> claim(long now, int limit, Duration lease) {
+    /** Takes up to {@code limit} due messages for one attempt each, for {@code lease} by the database's clock. */
+    public List<Claimed> claim(int limit, Duration lease) {
         List<Claimed> claimed = new ArrayList<>();
         Map<String, Endpoint> byId = new HashMap<>();
-        for (WebhookMessage m : messages.due(now, limit)) {
-            if (messages.claim(m, now + lease.toMillis())) {
+        for (WebhookMessage m : messages.due(limit)) {
+            if (messages.claim(m, lease.toMillis())) {
                 Endpoint endpoint = byId.computeIfAbsent(m.endpointId(), endpoints::byId);
                 if (endpoint != null) {
                     claimed.add(new Claimed(m, endpoint, m.attempts() + 1));
@@ -102,20 +102,21 @@ public class WebhookLedger {
      * Logs the attempt and moves the message on: delivered; or due again after the schedule's next
      * wait; or, after its last attempt, failed — and then its endpoint is disabled and its user
      * told ({@code webhook/disabled}), in this transaction. Nothing changes but the log when the
-     * attempt is no longer the message's own. Returns the lane's next message when the delivered
-     * one's follower is due, taken for the same sender (within {@code lease}); null otherwise.
+     * attempt is no longer the message's own. When {@code takeNext}, returns the lane's next message
+     * if the delivered one's follower is due, taken for the same sender (for {@code lease}); null
+     * otherwise. {@code now} is this instance's time, for the log and the end's time.
      */
-    public Claimed finish(Claimed c, Result result, RetrySchedule schedule, long now, Duration lease) {
+    public Claimed finish(Claimed c, Result result, RetrySchedule schedule, long now, Duration lease, boolean takeNext) {
         WebhookMessage m = c.message();
         AttemptEnd end = AttemptEnd.of(result.outcome(), c.attempt(), schedule);
         messages.recordAttempt(m, c.attempt(), now, result.status(), result.latencyMs(), end.logged(), result.response());
         if (end.state().equals(WebhookMessage.DELIVERED)) {
-            if (messages.finish(m.id(), c.attempt(), WebhookMessage.DELIVERED, now, now)) {
-                return nextInLane(c, now, lease);
+            if (messages.finish(m.id(), c.attempt(), WebhookMessage.DELIVERED, 0, now) && takeNext) {
+                return nextInLane(c, lease);
             }
         } else if (end.state().equals(WebhookMessage.PENDING)) {
-            messages.finish(m.id(), c.attempt(), WebhookMessage.PENDING, now + end.delay().toMillis(), null);
-        } else if (messages.finish(m.id(), c.attempt(), WebhookMessage.FAILED, now, now)) {
+            messages.finish(m.id(), c.attempt(), WebhookMessage.PENDING, end.delay().toMillis(), null);
+        } else if (messages.finish(m.id(), c.attempt(), WebhookMessage.FAILED, 0, now)) {
             String reason = "message " + m.msgId() + " failed " + c.attempt() + " attempts; the last: "
                     + (result.status() != null ? "HTTP " + result.status() : result.response());
             if (endpoints.disable(c.endpoint().id(), clip(reason), now)) {
@@ -131,9 +132,9 @@ public class WebhookLedger {
      * The lane's next message, taken for the sender that just delivered the one before it, when it
      * is due: a thread's messages follow each other without waiting for the dispatcher's next round.
      */
-    private Claimed nextInLane(Claimed done, long now, Duration lease) {
+    private Claimed nextInLane(Claimed done, Duration lease) {
         WebhookMessage next = messages.laneHead(done.message().endpointId(), done.message().lane());
-        if (next == null || next.dueAt() > now || !messages.claim(next, now + lease.toMillis())) {
+        if (next == null || !messages.claim(next, lease.toMillis())) { // the claim takes only a due one
             return null;
         }
         return new Claimed(next, done.endpoint(), next.attempts() + 1);

@@ -2,6 +2,7 @@ package dev.switchboard.core.webhook;
 
 import dev.switchboard.core.sql.MultiRowInsert;
 import dev.switchboard.core.sql.Statements;
+import dev.switchboard.persistence.thread.DatabaseClock;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -14,16 +15,19 @@ import javax.sql.DataSource;
 /**
  * The {@code webhook_messages}, {@code webhook_attempts} and {@code webhook_fanout} rows: every
  * statement on them. Claims are compare-and-set on {@code due_at}, portable and exact: of two
- * instances that saw a message due, one moves it.
+ * instances that saw a message due, one moves it. When a message is due and how long a claim holds
+ * it are times of the database's clock ({@link DatabaseClock}), as the lanes' leases are: an
+ * instance whose clock runs ahead must not take a message another is still sending.
  */
 @ApplicationScoped
 public class WebhookMessages {
 
+    private static final String NOW = DatabaseClock.NOW_MS;
     private static final String COLUMNS = "id, msg_id, endpoint_id, lane, event_type, payload, seq, state, attempts,"
             + " due_at, sending_until, created_at, ended_at";
     private static final MultiRowInsert<WebhookMessage> INSERT = new MultiRowInsert<>(
             "INSERT INTO webhook_messages (msg_id, endpoint_id, lane, event_type, payload, seq, state, attempts, due_at,"
-                    + " created_at) VALUES ", "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    + " created_at) VALUES ", "(?, ?, ?, ?, ?, ?, ?, ?, " + NOW + ", ?)", // due at once
             (s, i, m) -> {
                 s.setString(i, m.msgId());
                 s.setString(i + 1, m.endpointId());
@@ -33,9 +37,8 @@ public class WebhookMessages {
                 s.setLong(i + 5, m.seq());
                 s.setString(i + 6, m.state());
                 s.setInt(i + 7, m.attempts());
-                s.setLong(i + 8, m.dueAt());
-                s.setLong(i + 9, m.createdAt());
-                return i + 10;
+                s.setLong(i + 8, m.createdAt());
+                return i + 9;
             });
     private static final String LOCK_CURSOR = "SELECT last_seq FROM webhook_fanout WHERE id = 1 FOR UPDATE";
     private static final String MOVE_CURSOR = "UPDATE webhook_fanout SET last_seq = ? WHERE id = 1";
@@ -47,13 +50,13 @@ public class WebhookMessages {
             + " JOIN (SELECT MIN(p.id) AS head FROM webhook_messages p WHERE p.state = 'pending'"
             + " GROUP BY p.endpoint_id, p.lane) h ON m.id = h.head"
             + " JOIN webhook_endpoints e ON e.id = m.endpoint_id"
-            + " WHERE m.due_at <= ? AND e.enabled = TRUE"
+            + " WHERE m.due_at <= " + NOW + " AND e.enabled = TRUE"
             + " ORDER BY m.due_at, m.id FETCH FIRST ? ROWS ONLY";
     private static final String LANE_HEAD = "SELECT " + COLUMNS + " FROM webhook_messages WHERE endpoint_id = ? AND lane = ?"
             + " AND state = 'pending' ORDER BY id FETCH FIRST 1 ROWS ONLY";
-    private static final String CLAIM = "UPDATE webhook_messages SET due_at = ?, sending_until = ?, attempts = attempts + 1"
-            + " WHERE id = ? AND state = 'pending' AND due_at = ?";
-    private static final String FINISH = "UPDATE webhook_messages SET state = ?, due_at = ?, sending_until = NULL,"
+    private static final String CLAIM = "UPDATE webhook_messages SET due_at = " + NOW + " + ?, sending_until = " + NOW
+            + " + ?, attempts = attempts + 1 WHERE id = ? AND state = 'pending' AND due_at = ? AND due_at <= " + NOW;
+    private static final String FINISH = "UPDATE webhook_messages SET state = ?, due_at = " + NOW + " + ?, sending_until = NULL,"
             + " ended_at = ? WHERE id = ? AND state = 'pending' AND attempts = ?";
     private static final String ATTEMPT = "INSERT INTO webhook_attempts (message_id, endpoint_id, attempt, at, status,"
             + " latency_ms, outcome, response) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
@@ -63,8 +66,9 @@ public class WebhookMessages {
     private static final String ATTEMPTS = "SELECT a.id, a.message_id, m.msg_id, a.attempt, a.at, a.status, a.latency_ms,"
             + " a.outcome, a.response FROM webhook_attempts a JOIN webhook_messages m ON m.id = a.message_id"
             + " WHERE a.endpoint_id = ? AND a.id < ? AND (CAST(? AS VARCHAR(40)) IS NULL OR m.msg_id = ?) ORDER BY a.id DESC FETCH FIRST ? ROWS ONLY";
-    private static final String REPLAY = "UPDATE webhook_messages SET state = 'pending', due_at = ?, sending_until = NULL,"
-            + " ended_at = NULL WHERE id = ? AND (state <> 'pending' OR sending_until IS NULL OR sending_until < ?)";
+    private static final String REPLAY = "UPDATE webhook_messages SET state = 'pending', due_at = " + NOW
+            + ", sending_until = NULL, ended_at = NULL WHERE id = ?"
+            + " AND (state <> 'pending' OR sending_until IS NULL OR sending_until < " + NOW + ")";
     private static final String DELETE_ATTEMPTS_OF = "DELETE FROM webhook_attempts WHERE endpoint_id = ?";
     private static final String DELETE_MESSAGES_OF = "DELETE FROM webhook_messages WHERE endpoint_id = ?";
     private static final String ENDED_BEFORE = "SELECT id FROM webhook_messages WHERE created_at < ? AND state <> 'pending'"
@@ -100,12 +104,9 @@ public class WebhookMessages {
         }
     }
 
-    /** Up to {@code limit} messages due at {@code now}, each the first unfinished of its endpoint's lane. */
-    public List<WebhookMessage> due(long now, int limit) {
-        return statements.query(DUE, s -> {
-            s.setLong(1, now);
-            s.setInt(2, limit);
-        }, WebhookMessages::read, "finding due webhook messages");
+    /** Up to {@code limit} messages due now, each the first unfinished of its endpoint's lane. */
+    public List<WebhookMessage> due(int limit) {
+        return statements.query(DUE, s -> s.setInt(1, limit), WebhookMessages::read, "finding due webhook messages");
     }
 
     /** The first unfinished message of an endpoint's lane; null when none is. */
@@ -117,11 +118,14 @@ public class WebhookMessages {
         return rows.isEmpty() ? null : rows.get(0);
     }
 
-    /** Takes a due message for one attempt until {@code leaseUntil}; false when another instance took it first. */
-    public boolean claim(WebhookMessage m, long leaseUntil) {
+    /**
+     * Takes the message for one attempt, for {@code leaseMs} from now; false when it is not due (yet)
+     * or another instance took it first.
+     */
+    public boolean claim(WebhookMessage m, long leaseMs) {
         return statements.update(CLAIM, s -> {
-            s.setLong(1, leaseUntil);
-            s.setLong(2, leaseUntil);
+            s.setLong(1, leaseMs);
+            s.setLong(2, leaseMs);
             s.setLong(3, m.id());
             s.setLong(4, m.dueAt());
         }, "claiming webhook message " + m.msgId()) == 1;
@@ -129,13 +133,13 @@ public class WebhookMessages {
 
     /**
      * Ends attempt {@code attempt} of the message: delivered or failed (with {@code endedAt}), or
-     * pending again until {@code dueAt}. False when the attempt is no longer the message's (its
-     * lease ran out and another instance took it, or it was replayed): then nothing changes.
+     * pending again, due {@code delayMs} from now. False when the attempt is no longer the message's
+     * (its lease ran out and another instance took it, or it was replayed): then nothing changes.
      */
-    public boolean finish(long id, int attempt, String state, long dueAt, Long endedAt) {
+    public boolean finish(long id, int attempt, String state, long delayMs, Long endedAt) {
         return statements.update(FINISH, s -> {
             s.setString(1, state);
-            s.setLong(2, dueAt);
+            s.setLong(2, delayMs);
             Statements.setLong(s, 3, endedAt);
             s.setLong(4, id);
             s.setInt(5, attempt);
@@ -185,13 +189,9 @@ public class WebhookMessages {
                 Statements.getInt(rs, 6), rs.getLong(7), rs.getString(8), rs.getString(9)), "listing webhook attempts");
     }
 
-    /** Queues the message again, due at {@code now}; false while an instance is sending it. */
-    public boolean replay(long id, long now) {
-        return statements.update(REPLAY, s -> {
-            s.setLong(1, now);
-            s.setLong(2, id);
-            s.setLong(3, now);
-        }, "replaying a webhook message") == 1;
+    /** Queues the message again, due at once; false while an instance is sending it. */
+    public boolean replay(long id) {
+        return statements.update(REPLAY, s -> s.setLong(1, id), "replaying a webhook message") == 1;
     }
 
     public void deleteOfEndpoint(String endpointId) {

@@ -65,8 +65,9 @@ final class WebhookSender {
                 // A kept-alive connection the receiver had closed while it idled (servers close idle
                 // ones after a few seconds): the request never reached it. Sent again at once, on a
                 // new connection — the same webhook-id, so a receiver that did see it deduplicates.
+                // Within what is left of the one deadline: the message's lease covers one attempt.
                 answer = client.sendAsync(request, info -> new Excerpt());
-                response = answer.get(deadline.toMillis(), TimeUnit.MILLISECONDS);
+                response = answer.get(Math.max(1, deadline.toMillis() - millisSince(started)), TimeUnit.MILLISECONDS);
             }
             int status = response.statusCode();
             String text = response.body();

@@ -150,7 +150,7 @@ public class Webhooks {
             throw WebhookException.notFound("message", messageId);
         }
         long now = clock.millis();
-        if (!messages.replay(m.id(), now)) {
+        if (!messages.replay(m.id())) {
             throw new WebhookException(409, "message_sending", "message " + messageId
                     + " is being sent right now; its attempt's outcome is in the delivery log shortly");
         }
