@@ -83,8 +83,10 @@ public class WebhookMethods {
         try {
             return call.get();
         } catch (WebhookException e) {
+            // The param the refusal is about: named by the code (invalid_<field>, url_not_allowed,
+            // message_not_found and message_sending), else the endpoint's id.
             String field = e.code().startsWith("invalid_") ? e.code().substring("invalid_".length())
-                    : e.code().equals("url_not_allowed") ? "url" : "id";
+                    : e.code().equals("url_not_allowed") ? "url" : e.code().startsWith("message_") ? "message_id" : "id";
             throw new RpcException(new RpcError(RpcError.INVALID_PARAMS, e.getMessage(), Jsons.createObjectBuilder()
                     .add("field", field).add("reason", e.getMessage()).add("code", e.code()).build()));
         }

@@ -21,6 +21,33 @@ public record EndpointChange(String url, List<String> eventTypes, String threadK
     static final int MAX_THREAD_KEY = 512;
     static final int MAX_DESCRIPTION = 512;
 
+    /** Why an endpoint its user disabled is disabled. */
+    static final String DISABLED_BY_USER = "disabled by the user";
+
+    /**
+     * A new endpoint as this create asks for it: every event type when none is named, enabled
+     * unless {@code enabled} is false.
+     */
+    Endpoint created(String id, String userKey, String allowedUrl, String sealedSecret, long now) {
+        boolean on = enabled == null || enabled;
+        return new Endpoint(id, userKey, allowedUrl, description, eventTypes == null ? WebhookEvents.ALL : eventTypes,
+                threadKey, sealedSecret, null, null, on, on ? null : DISABLED_BY_USER, now, now);
+    }
+
+    /**
+     * The endpoint as this update leaves it: what is named changes, the rest stays; enabling clears
+     * why it was disabled, and disabling it says that its user did. {@code allowedUrl} is the new
+     * URL once the address policy allowed it (null: unchanged).
+     */
+    Endpoint applyTo(Endpoint e, String allowedUrl, long now) {
+        boolean on = enabled == null ? e.enabled() : enabled;
+        String reason = on ? null : enabled == Boolean.FALSE ? DISABLED_BY_USER : e.disabledReason();
+        return new Endpoint(e.id(), e.userKey(), allowedUrl == null ? e.url() : allowedUrl,
+                description == null ? e.description() : description, eventTypes == null ? e.eventTypes() : eventTypes,
+                clearThread ? null : threadKey == null ? e.threadKey() : threadKey,
+                e.secret(), e.previousSecret(), e.previousUntil(), on, reason, e.createdAt(), now);
+    }
+
     /** Reads a create ({@code url} required) or an update; {@code extra} names members the door itself uses (an id). */
     public static EndpointChange parse(JsonObject body, boolean create, Set<String> extra) {
         for (String name : body.keySet()) {

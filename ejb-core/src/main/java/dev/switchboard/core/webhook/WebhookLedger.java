@@ -57,10 +57,10 @@ public class WebhookLedger {
     public FanOut fanOut(long now, EventMessages events) {
         long cursor = messages.lockCursor();
         long end = log.lastSeq();
-        List<Endpoint> enabled = endpoints.enabled();
-        if (end <= cursor) {
-            return new FanOut(false, !enabled.isEmpty());
+        if (end <= cursor) { // the poll's usual answer, on every instance: no endpoint is read for it
+            return new FanOut(false, endpoints.anyEnabled());
         }
+        List<Endpoint> enabled = endpoints.enabled();
         if (enabled.isEmpty()) {
             messages.moveCursor(end);
             return new FanOut(false, false);

@@ -55,11 +55,7 @@ public class Webhooks {
         long now = clock.millis();
         String id = "ep_" + UUID.randomUUID().toString().replace("-", "");
         String secret = WebhookSignature.newSecret();
-        Endpoint e = new Endpoint(id, userKey, url, change.description(),
-                change.eventTypes() == null ? WebhookEvents.ALL : change.eventTypes(), change.threadKey(),
-                credentials.seal(userKey, purpose(id), secret), null, null,
-                change.enabled() == null || change.enabled(), change.enabled() == Boolean.FALSE ? "disabled by the user" : null,
-                now, now);
+        Endpoint e = change.created(id, userKey, url, credentials.seal(userKey, purpose(id), secret), now);
         endpoints.insert(e);
         return WebhookJson.endpoint(e, secret, now);
     }
@@ -78,18 +74,13 @@ public class Webhooks {
     /** Changes what is given; enabling an endpoint clears why it was disabled, and its waiting messages go out. */
     public JsonObject update(String userKey, String id, JsonObject body, Set<String> doorMembers) {
         EndpointChange change = EndpointChange.parse(body, false, doorMembers);
+        // The address is looked up before the endpoint is read: no database connection waits on DNS.
+        String url = change.url() == null ? null : allowedUrl(change.url());
         Endpoint e = own(userKey, id);
         long now = clock.millis();
-        String url = change.url() == null ? e.url() : allowedUrl(change.url());
-        boolean enabled = change.enabled() == null ? e.enabled() : change.enabled();
-        String reason = enabled ? null : change.enabled() == Boolean.FALSE ? "disabled by the user" : e.disabledReason();
-        Endpoint changed = new Endpoint(e.id(), userKey, url,
-                change.description() == null ? e.description() : change.description(),
-                change.eventTypes() == null ? e.eventTypes() : change.eventTypes(),
-                change.clearThread() ? null : change.threadKey() == null ? e.threadKey() : change.threadKey(),
-                e.secret(), e.previousSecret(), e.previousUntil(), enabled, reason, e.createdAt(), now);
+        Endpoint changed = change.applyTo(e, url, now);
         endpoints.update(changed);
-        if (enabled && !e.enabled()) {
+        if (changed.enabled() && !e.enabled()) {
             signal.raise();
         }
         return WebhookJson.endpoint(changed, null, now);

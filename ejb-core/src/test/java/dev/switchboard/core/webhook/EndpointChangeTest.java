@@ -42,6 +42,42 @@ class EndpointChangeTest {
     }
 
     @Test
+    void aCreateHearsEveryEventUnlessToldAndSaysWhoDisabledIt() {
+        Endpoint on = parse("{\"url\":\"https://x.example/h\"}", true).created("ep_1", "u", "https://x.example/h", "sealed", 5);
+        assertEquals(WebhookEvents.ALL, on.eventTypes());
+        assertTrue(on.enabled());
+        assertNull(on.disabledReason());
+        Endpoint off = parse("{\"url\":\"https://x.example/h\",\"enabled\":false}", true)
+                .created("ep_2", "u", "https://x.example/h", "sealed", 5);
+        assertFalse(off.enabled());
+        assertEquals(EndpointChange.DISABLED_BY_USER, off.disabledReason());
+    }
+
+    @Test
+    void anUpdateKeepsWhatItDoesNotNameAndEnablingClearsWhyItWasDisabled() {
+        Endpoint failed = new Endpoint("ep_1", "u", "https://x.example/h", "ci", List.of("turn.failed"), "t1", "s", "p", 9L,
+                false, "message m failed 8 attempts", 1, 2);
+        Endpoint renamed = parse("{\"description\":\"nightly\"}", false).applyTo(failed, null, 7);
+        assertEquals("nightly", renamed.description());
+        assertEquals("https://x.example/h", renamed.url());
+        assertEquals("t1", renamed.threadKey());
+        assertEquals(List.of("turn.failed"), renamed.eventTypes());
+        assertFalse(renamed.enabled());
+        assertEquals("message m failed 8 attempts", renamed.disabledReason(), "still disabled, for the same reason");
+        assertEquals("p", renamed.previousSecret());
+        assertEquals(7, renamed.updatedAt());
+
+        Endpoint enabled = parse("{\"enabled\":true,\"thread_id\":null}", false).applyTo(failed, "https://y.example/h", 8);
+        assertTrue(enabled.enabled());
+        assertNull(enabled.disabledReason());
+        assertNull(enabled.threadKey(), "null hears every thread again");
+        assertEquals("https://y.example/h", enabled.url());
+
+        Endpoint off = parse("{\"enabled\":false}", false).applyTo(enabled, null, 9);
+        assertEquals(EndpointChange.DISABLED_BY_USER, off.disabledReason());
+    }
+
+    @Test
     void refusesWhatIsNotAnEndpoint() {
         assertEquals("invalid_url", code("{}", true));
         assertEquals("invalid_url", code("{\"url\":5}", true));
