@@ -50,8 +50,9 @@ final class ThreadsCommand {
         }
         if (page.get("next_after") instanceof JsonString next) {
             // A search's page may be cut short (even empty) before the end: the next one goes on from here.
-            spec.commandLine().getErr().println("more: --after " + next.getString() + (all ? " --all" : "")
-                    + (query != null ? " --query " + query : ""));
+            // Quoted for a POSIX shell, so that the line can be pasted back whatever the key or search holds.
+            spec.commandLine().getErr().println("more: --after " + shellQuoted(next.getString()) + (all ? " --all" : "")
+                    + (query != null ? " --query " + shellQuoted(query) : ""));
         }
         return 0;
     }
@@ -106,5 +107,10 @@ final class ThreadsCommand {
             spec.commandLine().getErr().println("more: --after-seq " + next);
         }
         return 0;
+    }
+
+    /** {@code text} as one word of a POSIX shell: single-quoted, its single quotes written {@code '\''}. */
+    static String shellQuoted(String text) {
+        return "'" + text.replace("'", "'\\''") + "'";
     }
 }

@@ -256,11 +256,6 @@ public class LaneController {
         return owner;
     }
 
-    /** The instance's name ({@code switchboard.instance-id}), the same across its restarts. */
-    public String instanceName() {
-        return settings.instanceId();
-    }
-
     /**
      * Graceful stop: no new claims; in-flight runs may finish within the grace period while the
      * heartbeat keeps their leases; the rest are stopped, and every lease this instance still holds

@@ -3,6 +3,7 @@ package dev.switchboard.core.monitor;
 import dev.switchboard.core.clock.InstanceClock;
 import dev.switchboard.core.clock.PeriodicTask;
 import dev.switchboard.core.lane.LaneController;
+import dev.switchboard.core.lane.LaneSettings;
 import dev.switchboard.core.metrics.Meters;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
@@ -45,6 +46,9 @@ public class MonitorSampler {
     LaneController lanes;
 
     @Inject
+    LaneSettings laneSettings;
+
+    @Inject
     Meters meters;
 
     @Inject
@@ -72,7 +76,7 @@ public class MonitorSampler {
         int intervalMs = (int) Math.max(1, (now - lastNanos) / 1_000_000);
         lastNanos = now;
         long at = clock.millis();
-        samples.insert(MonitorSample.of(lanes.instanceId(), lanes.instanceName(), at, intervalMs, meters.takeInterval(),
+        samples.insert(MonitorSample.of(lanes.instanceId(), laneSettings.instanceId(), at, intervalMs, meters.takeInterval(),
                 meters.read(Meters.Gauge.RUNS_QUEUED), meters.read(Meters.Gauge.RUNS_EXECUTING),
                 meters.read(Meters.Gauge.SUBSCRIBERS)));
         if (at >= nextPrune) {

@@ -74,7 +74,7 @@ public class ThreadMethods {
         }
         TurnQueries.ThreadPage page = queries.threads(userKey, params.string("after"), limit, includeInternal, query);
         JsonArrayBuilder threads = Jsons.createArrayBuilder();
-        page.threads().forEach(t -> threads.add(Jsons.createObjectBuilder(threadJson(t)).add("kind", t.kind().wire())));
+        page.threads().forEach(t -> threads.add(threadJson(t)));
         return Jsons.createObjectBuilder()
                 .add("threads", threads)
                 .add("next_after", page.nextAfter() == null ? JsonValue.NULL : Jsons.createValue(page.nextAfter()))
@@ -234,6 +234,7 @@ public class ThreadMethods {
                 .add("thread_id", t.threadKey())
                 .add("created_at", Lifecycle.time(t.createdAt()))
                 .add("active_turns", t.activeTurns())
+                .add("kind", t.kind().wire())
                 .build();
     }
 }

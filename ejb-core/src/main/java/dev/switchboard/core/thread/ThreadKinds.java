@@ -30,15 +30,12 @@ public final class ThreadKinds {
 
     /** The kind of the thread {@code threadKey} of {@code userKey}. */
     public static ThreadKind of(String userKey, String threadKey) {
-        if (userKey.startsWith(SERVER_USER_PREFIX) || threadKey.startsWith(RESPONSES_PREFIX)) {
-            return ThreadKind.INTERNAL;
-        }
-        return threadKey.startsWith(EVENT_PREFIX) ? ThreadKind.INTEGRATION : ThreadKind.PERSON;
+        return listed(threadKey, isInternal(userKey, threadKey));
     }
 
     /** True when a list leaves the thread out unless asked for internal threads. */
     public static boolean isInternal(String userKey, String threadKey) {
-        return of(userKey, threadKey) == ThreadKind.INTERNAL;
+        return userKey.startsWith(SERVER_USER_PREFIX) || threadKey.startsWith(RESPONSES_PREFIX);
     }
 
     /**
