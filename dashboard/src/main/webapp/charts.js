@@ -45,15 +45,21 @@ const chartsView = {
   async refresh() {
     // Asks again for the last two periods: an instance's sample may be stored a little after a
     // later one of another instance's. What the view has already is known by instance start and time.
-    const params = store.samples.length === 0 ? {minutes: store.minutes}
+    let params = store.samples.length === 0 ? {minutes: store.minutes}
       : {minutes: store.minutes, after: Math.max(0, store.last - 2 * store.sampleMs)};
-    const answer = await rpc('server/series', params);
-    store.sampleMs = answer.sample_ms;
-    const from = answer.now - store.minutes * 60000;
-    const known = new Set(store.samples.map(key));
-    store.samples = store.samples.concat(answer.samples.filter(s => !known.has(key(s))))
-      .filter(s => s.at > from).sort((a, b) => a.at - b.at);
-    if (store.samples.length) store.last = store.samples[store.samples.length - 1].at;
+    let answer;
+    // A long window comes in pages (`more`), each going on after the last sample's time.
+    for (let page = 0; page < 20; page++) {
+      answer = await rpc('server/series', params);
+      store.sampleMs = answer.sample_ms;
+      const from = answer.now - store.minutes * 60000;
+      const known = new Set(store.samples.map(key));
+      store.samples = store.samples.concat(answer.samples.filter(s => !known.has(key(s))))
+        .filter(s => s.at > from).sort((a, b) => a.at - b.at);
+      if (store.samples.length) store.last = store.samples[store.samples.length - 1].at;
+      if (!answer.more || answer.samples.length === 0) break;
+      params = {minutes: store.minutes, after: answer.samples[answer.samples.length - 1].at};
+    }
     document.getElementById('charts-updated').textContent =
       `sampled every ${answer.sample_ms / 1000} s; updated ${new Date(answer.now).toLocaleTimeString()}`;
     draw();

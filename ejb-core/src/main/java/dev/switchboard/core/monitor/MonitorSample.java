@@ -1,6 +1,7 @@
 package dev.switchboard.core.monitor;
 
 import dev.switchboard.core.metrics.IntervalFigures;
+import java.util.List;
 
 /**
  * One instance's sample: what it did in the interval of {@code intervalMs} ending at
@@ -18,6 +19,24 @@ public record MonitorSample(String owner, String instance, long sampledAt, int i
                 figures.latencyP50Ms(), figures.latencyP99Ms(), figures.messagesAccepted(),
                 Double.isNaN(queued) ? null : Math.round(queued), whole(executing), whole(subscribers),
                 figures.webhooksDelivered(), figures.webhooksNotDelivered(), figures.ingressEvents());
+    }
+
+    /**
+     * The first {@code limit} of {@code oldestFirst} (read with one more than that, to know whether
+     * more follow), less the trailing samples taken at the same time as the first one left out: a
+     * reader that goes on after the time of the last one it got misses none. Samples of one moment
+     * are never split unless all {@code limit} of them share it.
+     */
+    public static List<MonitorSample> firstPage(List<MonitorSample> oldestFirst, int limit) {
+        if (oldestFirst.size() <= limit) {
+            return oldestFirst;
+        }
+        long cut = oldestFirst.get(limit).sampledAt();
+        int end = limit;
+        while (end > 0 && oldestFirst.get(end - 1).sampledAt() == cut) {
+            end--;
+        }
+        return oldestFirst.subList(0, end == 0 ? limit : end);
     }
 
     private static int whole(double value) {

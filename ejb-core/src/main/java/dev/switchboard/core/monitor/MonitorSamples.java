@@ -17,7 +17,7 @@ public class MonitorSamples {
     private static final String INSERT = "INSERT INTO monitor_samples (" + COLUMNS
             + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
     private static final String SINCE = "SELECT " + COLUMNS + " FROM monitor_samples WHERE sampled_at > ?"
-            + " ORDER BY sampled_at, owner";
+            + " ORDER BY sampled_at, owner FETCH FIRST ? ROWS ONLY";
     private static final String PRUNE = "DELETE FROM monitor_samples WHERE sampled_at < ?";
 
     @Inject
@@ -43,9 +43,12 @@ public class MonitorSamples {
         }, "storing a monitor sample");
     }
 
-    /** Every instance's samples taken after {@code after}, oldest first. */
-    public List<MonitorSample> since(long after) {
-        return statements.query(SINCE, s -> s.setLong(1, after), MonitorSamples::read, "reading monitor samples");
+    /** Every instance's samples taken after {@code after}, oldest first, at most {@code limit}. */
+    public List<MonitorSample> since(long after, int limit) {
+        return statements.query(SINCE, s -> {
+            s.setLong(1, after);
+            s.setInt(2, limit);
+        }, MonitorSamples::read, "reading monitor samples");
     }
 
     /** Deletes the samples taken before {@code before}; returns how many. */

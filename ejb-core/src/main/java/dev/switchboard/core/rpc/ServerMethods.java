@@ -18,6 +18,7 @@ import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 import java.time.Instant;
+import java.util.List;
 
 /**
  * The {@code server/*} methods ({@link RpcMethods}; Holon's {@code holon/*}): the user's runtime —
@@ -26,6 +27,9 @@ import java.time.Instant;
  */
 @ApplicationScoped
 public class ServerMethods {
+
+    /** Samples in one answer of {@code server/series} (about 2 MB of JSON; six hours of two instances at the default period). */
+    static final int SERIES_PAGE = 5_000;
 
     @EJB
     RuntimeService runtime;
@@ -100,18 +104,23 @@ public class ServerMethods {
     }
 
     /**
-     * Every instance's samples of the last {@code minutes} (1–360, default 60), or only those taken
-     * after {@code after} (epoch milliseconds, for a client that polls), oldest first.
+     * Every instance's samples of the last {@code minutes} (1 to the retention's, default 60), or
+     * only those taken after {@code after} (epoch milliseconds, for a client that polls), oldest
+     * first, at most {@value #SERIES_PAGE} a call: {@code more} says the client goes on after the
+     * last one's time.
      */
     public JsonObject series(Params params) {
-        int minutes = params.bounded("minutes", 1, 360, 60, "minutes must be between 1 and 360");
+        int kept = (int) Math.min(Integer.MAX_VALUE, monitorSettings.retentionMs() / 60_000); // what is kept can be asked for
+        int minutes = params.bounded("minutes", 1, kept, Math.min(60, kept), "minutes must be between 1 and " + kept);
         long after = params.integer("after", 0);
         if (after < 0) {
             throw new RpcException(RpcError.invalidField("after", "after must not be negative"));
         }
         long now = clock.millis();
         JsonArrayBuilder list = Jsons.createArrayBuilder();
-        for (MonitorSample m : samples.since(Math.max(after, now - minutes * 60_000L))) {
+        List<MonitorSample> read = samples.since(Math.max(after, now - minutes * 60_000L), SERIES_PAGE + 1);
+        List<MonitorSample> page = MonitorSample.firstPage(read, SERIES_PAGE);
+        for (MonitorSample m : page) {
             JsonObjectBuilder o = Jsons.createObjectBuilder().add("instance", m.instance()).add("owner", m.owner())
                     .add("at", m.sampledAt()).add("interval_ms", m.intervalMs())
                     .add("runs_succeeded", m.runsSucceeded()).add("runs_failed", m.runsFailed());
@@ -124,7 +133,7 @@ public class ServerMethods {
                     .add("ingress_events", m.ingressEvents()));
         }
         return Jsons.createObjectBuilder().add("sample_ms", monitorSettings.sampleMs()).add("now", now)
-                .add("samples", list).build();
+                .add("samples", list).add("more", read.size() > SERIES_PAGE).build();
     }
 
     private static void optional(JsonObjectBuilder o, String name, Long value) {
