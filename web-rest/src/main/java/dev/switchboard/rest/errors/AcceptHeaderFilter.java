@@ -21,14 +21,21 @@ public class AcceptHeaderFilter implements ContainerRequestFilter {
 
     @Override
     public void filter(ContainerRequestContext request) {
-        for (String accept : request.getHeaders().getOrDefault(HttpHeaders.ACCEPT, java.util.List.of())) {
+        ApiException refused = unparsable(request.getHeaders().getOrDefault(HttpHeaders.ACCEPT, java.util.List.of()));
+        if (refused != null) {
+            request.abortWith(ErrorBody.response(refused));
+        }
+    }
+
+    /** The refusal of {@code Accept} values of which one does not parse ({@code 400}); null when all do. */
+    public static ApiException unparsable(java.util.List<String> accepts) {
+        for (String accept : accepts) {
             if (!parses(accept)) {
                 ContainerErrors.Answer answer = ContainerErrors.forStatus(400);
-                request.abortWith(ErrorBody.response(answer.status(), answer.code(),
-                        "Accept is not a list of media types"));
-                return;
+                return new ApiException(answer.status(), answer.code(), "Accept is not a list of media types");
             }
         }
+        return null;
     }
 
     private static final String TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";

@@ -9,6 +9,16 @@ public final class ContainerErrors {
 
     /** What to answer: status, code and message. */
     public record Answer(int status, String code, String message) {
+
+        /** The answer as a refusal to throw, for a door that refuses the way the container would. */
+        public ApiException refusal() {
+            return new ApiException(status, code, message);
+        }
+
+        /** The answer as a JAX-RS response. */
+        public jakarta.ws.rs.core.Response response() {
+            return ErrorBody.response(status, code, message);
+        }
     }
 
     private ContainerErrors() {

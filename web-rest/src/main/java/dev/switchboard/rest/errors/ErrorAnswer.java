@@ -4,7 +4,6 @@ import dev.switchboard.core.idempotency.IdempotencyConflictException;
 import dev.switchboard.core.input.ServerBusy;
 import dev.switchboard.core.json.ErrorEnvelope;
 import dev.switchboard.core.run.QueueFullException;
-import dev.switchboard.core.webhook.WebhookException;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.ws.rs.core.Response;
 import java.io.IOException;
@@ -34,9 +33,6 @@ public record ErrorAnswer(int status, String code, String message, int retryAfte
     public static ErrorAnswer of(Throwable e) {
         if (e instanceof ApiException api) {
             return new ErrorAnswer(api.status(), api.code(), api.getMessage(), api.retryAfterSeconds());
-        }
-        if (e instanceof WebhookException refused) {
-            return new ErrorAnswer(refused.status(), refused.code(), refused.getMessage(), 0);
         }
         if (e instanceof ServerBusy busy) {
             return new ErrorAnswer(503, "server_busy", busy.getMessage(), busy.retryAfterSeconds());

@@ -46,21 +46,20 @@ public final class ErrorMappers {
                         .header(HttpHeaders.ALLOW, HttpMethod.POST).build();
             }
             if (e instanceof NotFoundException || e instanceof NotAllowedException) {
-                return ErrorBody.response(404, "route_not_found", "route not found");
+                return ContainerErrors.forStatus(404).response();
             }
             if (e instanceof NotSupportedException) {
-                return ErrorBody.response(415, "unsupported_media_type", "unsupported content type");
+                return ContainerErrors.forStatus(415).response();
             }
             if (e instanceof NotAcceptableException) {
-                return ErrorBody.response(406, "not_acceptable", "only application/json responses are available");
+                return ContainerErrors.forStatus(406).response();
             }
             int status = e.getResponse() == null ? 500 : e.getResponse().getStatus();
             if (status >= 500) {
                 LOG.log(Level.SEVERE, "Request failed", e);
             }
             // The runtime's own message (with its message id and the offending input) stays in the log.
-            ContainerErrors.Answer answer = ContainerErrors.forStatus(status);
-            return ErrorBody.response(answer.status(), answer.code(), answer.message());
+            return ContainerErrors.forStatus(status).response();
         }
     }
 

@@ -71,7 +71,7 @@ public class MessagesServlet extends HttpServlet {
                 return;
             }
             if (!API_METHOD.equals(method)) {
-                throw new ApiException(404, "route_not_found", "route not found");
+                throw ContainerErrors.forStatus(404).refusal();
             }
             checkAccept(request);
             String user = user(request);
@@ -123,14 +123,12 @@ public class MessagesServlet extends HttpServlet {
     /** An {@code Accept} that does not parse is 400; one that allows no JSON is 406 (the answer is JSON). */
     private static void checkAccept(HttpServletRequest request) {
         List<String> accept = headers(request, "Accept");
-        for (String value : accept) {
-            if (!AcceptHeaderFilter.parses(value)) {
-                ContainerErrors.Answer answer = ContainerErrors.forStatus(400);
-                throw new ApiException(answer.status(), answer.code(), "Accept is not a list of media types");
-            }
+        ApiException unparsable = AcceptHeaderFilter.unparsable(accept);
+        if (unparsable != null) {
+            throw unparsable;
         }
         if (!accept.isEmpty() && accept.stream().noneMatch(AcceptHeaderFilter::allowsJson)) {
-            throw new ApiException(406, "not_acceptable", "only application/json responses are available");
+            throw ContainerErrors.forStatus(406).refusal();
         }
     }
 
