@@ -1,10 +1,12 @@
 package dev.switchboard.core.notify;
 
 import dev.switchboard.core.sql.MultiRowInsert;
+import dev.switchboard.core.sql.Statements;
 import dev.switchboard.persistence.notify.NotificationRecord;
 import dev.switchboard.persistence.notify.SequencerRecord;
 import jakarta.annotation.Resource;
 import jakarta.ejb.Stateless;
+import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 import java.sql.Connection;
@@ -12,7 +14,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import javax.sql.DataSource;
 
@@ -27,7 +28,7 @@ public class NotificationLedger {
     private static final String ADVANCE = "UPDATE notification_sequencer SET last_seq = ? WHERE id = ?";
     private static final int DELETE_CHUNK = 128;
     private static final String DELETE_LISTED = "DELETE FROM notification_outbox WHERE id IN ("
-            + String.join(", ", Collections.nCopies(DELETE_CHUNK, "?")) + ")";
+            + Statements.placeholders(DELETE_CHUNK) + ")";
     private static final MultiRowInsert<Sequenced> LOG_INSERT = new MultiRowInsert<>(
             "INSERT INTO notifications (seq, " + OutboxRow.COLUMNS + ") VALUES ", "(?, ?, ?, ?, ?, ?)",
             (statement, index, row) -> {
@@ -40,6 +41,9 @@ public class NotificationLedger {
 
     @Resource(lookup = "jdbc/switchboard")
     DataSource dataSource;
+
+    @Inject
+    Statements statements;
 
     private record Sequenced(long seq, OutboxRow row) {
     }
@@ -182,8 +186,8 @@ public class NotificationLedger {
      */
     public List<LogEntry> entriesOf(long after, long upTo, List<String> methods, int limit) {
         String sql = "SELECT seq, " + OutboxRow.COLUMNS + " FROM notifications WHERE seq > ? AND seq <= ? AND method IN ("
-                + String.join(", ", Collections.nCopies(methods.size(), "?")) + ") ORDER BY seq FETCH FIRST ? ROWS ONLY";
-        try (Connection c = dataSource.getConnection(); PreparedStatement read = c.prepareStatement(sql)) {
+                + Statements.placeholders(methods.size()) + ") ORDER BY seq FETCH FIRST ? ROWS ONLY";
+        return statements.query(sql, read -> {
             int i = 1;
             read.setLong(i++, after);
             read.setLong(i++, upTo);
@@ -191,17 +195,8 @@ public class NotificationLedger {
                 read.setString(i++, method);
             }
             read.setInt(i, limit);
-            List<LogEntry> entries = new ArrayList<>();
-            try (ResultSet rs = read.executeQuery()) {
-                while (rs.next()) {
-                    entries.add(new LogEntry(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                            rs.getString(5), rs.getLong(6)));
-                }
-            }
-            return entries;
-        } catch (SQLException e) {
-            throw new IllegalStateException("reading the notification log failed", e);
-        }
+        }, rs -> new LogEntry(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
+                rs.getLong(6)), "reading the notification log");
     }
 
     /** The highest seq handed out; everything up to it is committed. */

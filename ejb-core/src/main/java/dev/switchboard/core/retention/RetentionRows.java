@@ -6,7 +6,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.util.Collections;
 import java.util.List;
 
 /**
@@ -107,7 +106,7 @@ public class RetentionRows {
             s.setInt(3, limit);
         }, rs -> rs.getLong(1), "finding aged thread items");
         if (!ids.isEmpty()) {
-            statements.update(String.format(DELETE_ITEMS, placeholders(ids.size())), s -> {
+            statements.update(String.format(DELETE_ITEMS, Statements.placeholders(ids.size())), s -> {
                 for (int i = 0; i < ids.size(); i++) {
                     s.setLong(i + 1, ids.get(i));
                 }
@@ -151,7 +150,7 @@ public class RetentionRows {
     }
 
     private int deleteIn(String sql, List<String> ids) {
-        return statements.update(String.format(sql, placeholders(ids.size())), s -> bind(s, ids),
+        return statements.update(String.format(sql, Statements.placeholders(ids.size())), s -> bind(s, ids),
                 "deleting aged rows");
     }
 
@@ -159,9 +158,5 @@ public class RetentionRows {
         for (int i = 0; i < ids.size(); i++) {
             s.setString(i + 1, ids.get(i));
         }
-    }
-
-    private static String placeholders(int n) {
-        return String.join(", ", Collections.nCopies(n, "?"));
     }
 }

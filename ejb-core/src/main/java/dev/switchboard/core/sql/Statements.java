@@ -70,6 +70,11 @@ public final class Statements {
         }
     }
 
+    /** {@code n} parameters for an {@code IN (…)} list: {@code ?, ?, …}. */
+    public static String placeholders(int n) {
+        return String.join(", ", java.util.Collections.nCopies(n, "?"));
+    }
+
     /** Binds a nullable BIGINT. */
     public static void setLong(PreparedStatement s, int index, Long value) throws SQLException {
         if (value == null) {

@@ -208,7 +208,7 @@ public class WebhookMessages {
         if (ids.isEmpty()) {
             return 0;
         }
-        String in = String.join(", ", java.util.Collections.nCopies(ids.size(), "?"));
+        String in = Statements.placeholders(ids.size());
         Statements.Binder bind = s -> {
             for (int i = 0; i < ids.size(); i++) {
                 s.setLong(i + 1, ids.get(i));
