@@ -52,6 +52,14 @@ public final class RetentionPolicy {
         return cutoff(runs.get(kind), nowMs);
     }
 
+    /**
+     * Delegation's journal entries written before this instant are deleted; empty keeps them. The
+     * journal is the record of delegated calls, so it ages with the delegated runs.
+     */
+    public Optional<Long> delegationJournalCutoff(long nowMs) {
+        return runsCutoff(RunKind.DELEGATED, nowMs);
+    }
+
     /** Thread items created before this instant are deleted; empty keeps them. */
     public Optional<Long> itemsCutoff(long nowMs) {
         return cutoff(items, nowMs);

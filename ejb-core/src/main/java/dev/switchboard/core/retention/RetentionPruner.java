@@ -106,10 +106,9 @@ public class RetentionPruner {
                 deleted += batches(kind.wire() + "-runs", deadline, () -> pruneRuns(kind, after, cutoff.get(), dirs));
             }
         }
-        Optional<Long> delegated = policy.runsCutoff(RunKind.DELEGATED, now);
-        if (delegated.isPresent()) {
-            deleted += batches("delegation-journal", deadline, () -> ledger.pruneJournal(delegated.get(),
-                    settings.batch()));
+        Optional<Long> journal = policy.delegationJournalCutoff(now);
+        if (journal.isPresent()) {
+            deleted += batches("delegation-journal", deadline, () -> ledger.pruneJournal(journal.get(), settings.batch()));
         }
         Optional<Long> items = policy.itemsCutoff(now);
         if (items.isPresent()) {

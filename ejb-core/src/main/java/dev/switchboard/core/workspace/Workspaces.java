@@ -73,17 +73,18 @@ public final class Workspaces {
 
     /**
      * Moves the thread's whole directory aside in one rename, so that its next turn starts a fresh
-     * repository at the start (retention of an idle workspace); returns where it went, for the
-     * caller to delete once the thread's reset is committed, or empty when the thread has none.
+     * repository at the start (retention of an idle workspace), beside the others as
+     * {@code retired-t<thread>-<uuid>}, for retention to delete once the thread's reset is committed;
+     * nothing when the thread has no directory.
      */
-    public Optional<Path> retire(long threadId) {
+    public void retire(long threadId) {
         Path dir = threadDir(threadId);
         if (!Files.isDirectory(dir)) {
-            return Optional.empty();
+            return;
         }
         Path aside = root.resolve("retired-t" + threadId + "-" + java.util.UUID.randomUUID());
         try {
-            return Optional.of(Files.move(dir, aside, java.nio.file.StandardCopyOption.ATOMIC_MOVE));
+            Files.move(dir, aside, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot retire the workspace of thread " + threadId, e);
         }

@@ -28,6 +28,16 @@ class RetentionPolicyTest {
     }
 
     @Test
+    void delegationsJournalAgesWithTheDelegatedRuns() {
+        RetentionPolicy policy = RetentionPolicy.of(Duration.ofDays(30), Map.of(RunKind.DELEGATED, Duration.ofDays(90)),
+                Duration.ZERO, Duration.ZERO);
+        assertEquals(Optional.of(NOW - 90 * DAY), policy.delegationJournalCutoff(NOW));
+        RetentionPolicy kept = RetentionPolicy.of(Duration.ofDays(30), Map.of(RunKind.DELEGATED, Duration.ZERO),
+                Duration.ZERO, Duration.ZERO);
+        assertEquals(Optional.empty(), kept.delegationJournalCutoff(NOW));
+    }
+
+    @Test
     void zeroKeepsForEverAndTheHistoryIsKeptByDefault() {
         RetentionPolicy policy = RetentionPolicy.of(Duration.ZERO, Map.of(RunKind.CHAT, Duration.ofDays(7)),
                 Duration.ZERO, Duration.ZERO);
