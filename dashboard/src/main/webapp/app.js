@@ -196,9 +196,11 @@ const serverView = {
 // is the server's rule alone: a notification updates the active turns of a thread on the page, and
 // one of a thread not on it reloads the page (at most every 300 ms) instead of adding it, so an
 // internal thread never slips into the default list. A thread a reload did not bring onto the
-// page (internal, filtered out or on another page) reloads nothing more until the page changes.
+// page (internal, filtered out or on another page) reloads nothing more until the page changes;
+// nor does one whose key the search's text is not in (it cannot be listed while the search stands).
 const THREADS_PAGE = 50;
 const THREADS_SEARCH_CALLS = 10; // a search may answer a page short (docs/rpc.md): ask on up to this often
+const THREADS_ABSENT_MAX = 10000; // threads remembered as off the page, at most
 
 const threads = new Map(); // thread_id → active turns, of the threads on the page (the turns view reads it)
 
@@ -244,7 +246,10 @@ const threadsView = {
     rows.forEach(t => threads.set(t.thread_id, t.active_turns));
     notified.forEach(thread => {
       this.waiting.delete(thread);
-      if (!threads.has(thread)) this.absent.add(thread);
+      if (!threads.has(thread)) {
+        if (this.absent.size >= THREADS_ABSENT_MAX) this.absent.clear();
+        this.absent.add(thread);
+      }
     });
     this.render();
   },
@@ -260,6 +265,13 @@ const threadsView = {
     if (!thread || !['turn/started', 'turn/completed', 'turn/interrupted'].includes(n.method)) return;
     if (!threads.has(thread)) {
       if (this.absent.has(thread)) return;
+      const {query} = this.filter();
+      if (query && !thread.toLowerCase().includes(query.toLowerCase())) {
+        // The search can never list it: no reload (each may read thousands of keys on the server).
+        if (this.absent.size >= THREADS_ABSENT_MAX) this.absent.clear(); // a page left open for days
+        this.absent.add(thread);
+        return;
+      }
       this.waiting.add(thread);
       if (!this.reload) {
         this.reload = setTimeout(() => {
