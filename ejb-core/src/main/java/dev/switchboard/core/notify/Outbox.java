@@ -5,7 +5,6 @@ import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
-import jakarta.transaction.Status;
 import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.sql.Connection;
@@ -56,11 +55,10 @@ public class Outbox {
 
                 @Override
                 public void afterCompletion(int status) {
-                    if (status == Status.STATUS_COMMITTED) {
-                        signal.raise();
-                    }
+                    // the pump is woken by the signal's own synchronization, below
                 }
             });
+            signal.raiseOnCommit(transactions);
             pending = rows;
         }
         // Insertion order is the identity order, which orders one transaction's notifications.

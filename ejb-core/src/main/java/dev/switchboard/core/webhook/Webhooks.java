@@ -3,11 +3,13 @@ package dev.switchboard.core.webhook;
 import dev.switchboard.core.clock.InstanceClock;
 import dev.switchboard.core.credential.Credentials;
 import dev.switchboard.core.json.Jsons;
+import jakarta.annotation.Resource;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
+import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.net.URI;
 import java.util.List;
 import java.util.Set;
@@ -45,6 +47,9 @@ public class Webhooks {
     @Inject
     WebhookSignal signal;
 
+    @Resource
+    TransactionSynchronizationRegistry transactions;
+
     public JsonObject create(String userKey, JsonObject body, Set<String> doorMembers) {
         EndpointChange change = EndpointChange.parse(body, true, doorMembers);
         String url = allowedUrl(change.url());
@@ -81,7 +86,7 @@ public class Webhooks {
         Endpoint changed = change.applyTo(e, url, now);
         endpoints.update(changed);
         if (changed.enabled() && !e.enabled()) {
-            signal.raise();
+            signal.raiseOnCommit(transactions);
         }
         return WebhookJson.endpoint(changed, null, now);
     }
@@ -145,7 +150,7 @@ public class Webhooks {
             throw new WebhookException(409, "message_sending", "message " + messageId
                     + " is being sent right now; its attempt's outcome is in the delivery log shortly");
         }
-        signal.raise();
+        signal.raiseOnCommit(transactions);
         return WebhookJson.message(messages.find(id, messageId), now);
     }
 
