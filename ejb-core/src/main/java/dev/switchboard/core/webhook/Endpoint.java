@@ -15,6 +15,16 @@ public record Endpoint(String id, String userKey, String url, String description
         return enabled && eventTypes.contains(type) && (threadKey == null || threadKey.equals(thread));
     }
 
+    /**
+     * The endpoint with a new secret: the one it had still signs for {@code graceSeconds} (none
+     * with 0), so that a receiver can take the new one before the old stops working.
+     */
+    public Endpoint rotated(String sealedSecret, long graceSeconds, long now) {
+        boolean grace = graceSeconds > 0;
+        return new Endpoint(id, userKey, url, description, eventTypes, threadKey, sealedSecret, grace ? secret : null,
+                grace ? now + graceSeconds * 1000 : null, enabled, disabledReason, createdAt, now);
+    }
+
     /** The sealed secrets that sign a message sent at {@code now}: the current one, and the previous while it lasts. */
     public List<String> signingSecrets(long now) {
         return previousSecret != null && previousUntil != null && now < previousUntil

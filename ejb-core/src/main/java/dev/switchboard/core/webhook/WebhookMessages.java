@@ -58,8 +58,9 @@ public class WebhookMessages {
             + " + ?, attempts = attempts + 1 WHERE id = ? AND state = 'pending' AND due_at = ? AND due_at <= " + NOW;
     private static final String FINISH = "UPDATE webhook_messages SET state = ?, due_at = " + NOW + " + ?, sending_until = NULL,"
             + " ended_at = ? WHERE id = ? AND state = 'pending' AND attempts = ?";
+    /* Only while the message is there: an endpoint deleted during the attempt took its log with it. */
     private static final String ATTEMPT = "INSERT INTO webhook_attempts (message_id, endpoint_id, attempt, at, status,"
-            + " latency_ms, outcome, response) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
+            + " latency_ms, outcome, response) SELECT ?, ?, ?, ?, ?, ?, ?, ? FROM webhook_messages WHERE id = ?";
     private static final String FIND = "SELECT " + COLUMNS + " FROM webhook_messages WHERE endpoint_id = ? AND msg_id = ?";
     private static final String PAGE = "SELECT " + COLUMNS + " FROM webhook_messages WHERE endpoint_id = ? AND id < ?"
             + " ORDER BY id DESC FETCH FIRST ? ROWS ONLY";
@@ -157,6 +158,7 @@ public class WebhookMessages {
             s.setLong(6, latencyMs);
             s.setString(7, outcome);
             s.setString(8, response);
+            s.setLong(9, m.id());
         }, "logging a webhook attempt");
     }
 

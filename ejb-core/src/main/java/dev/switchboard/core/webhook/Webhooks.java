@@ -110,9 +110,7 @@ public class Webhooks {
         Endpoint e = own(userKey, id);
         long now = clock.millis();
         String secret = WebhookSignature.newSecret();
-        Endpoint rotated = new Endpoint(e.id(), userKey, e.url(), e.description(), e.eventTypes(), e.threadKey(),
-                credentials.seal(userKey, purpose(id), secret), grace == 0 ? null : e.secret(),
-                grace == 0 ? null : now + grace * 1000, e.enabled(), e.disabledReason(), e.createdAt(), now);
+        Endpoint rotated = e.rotated(credentials.seal(userKey, purpose(id), secret), grace, now);
         endpoints.update(rotated);
         return WebhookJson.endpoint(rotated, secret, now);
     }
