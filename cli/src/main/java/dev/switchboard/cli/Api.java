@@ -18,6 +18,7 @@ import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
+import java.util.StringJoiner;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -131,6 +132,17 @@ final class Api {
     }
 
     /** A path segment or query value, escaped. */
+    /** {@code ?name=value&…} of the parameters that have a value, escaped; empty when none has. */
+    static String query(Map<String, String> parameters) {
+        StringJoiner joined = new StringJoiner("&", "?", "").setEmptyValue("");
+        parameters.forEach((name, value) -> {
+            if (value != null) {
+                joined.add(name + "=" + escape(value));
+            }
+        });
+        return joined.toString();
+    }
+
     static String escape(String value) {
         return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
     }

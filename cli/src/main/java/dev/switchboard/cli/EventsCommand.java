@@ -6,7 +6,6 @@ import jakarta.json.JsonValue;
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.StringJoiner;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -72,13 +71,7 @@ final class EventsCommand implements Callable<Integer> {
         String cursor = null;
         do {
             query.put("cursor", cursor);
-            StringJoiner parameters = new StringJoiner("&", "?", "");
-            query.forEach((name, value) -> {
-                if (value != null) {
-                    parameters.add(name + "=" + Api.escape(value));
-                }
-            });
-            JsonObject page = api.get("/v1/" + record + parameters);
+            JsonObject page = api.get("/v1/" + record + Api.query(query));
             for (JsonValue value : page.getJsonArray("data")) {
                 out.println(json ? value.toString() : line(record, value.asJsonObject()));
             }

@@ -12,9 +12,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.StringJoiner;
 import java.util.function.Function;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -135,12 +135,10 @@ final class WebhooksCommand {
     @Command(name = "messages", description = {"Lists the messages queued for an endpoint and their state.",
             "Lines: '<msg_id>  <state>  <event_type>  attempts:<n>  <created_at>",
             "  [next:<at>|ended:<at>]  [thread:<id>]'."})
-    int messages(@Parameters(paramLabel = "<id>") String id,
-                 @Option(names = "--limit", paramLabel = "<n>", defaultValue = "50", description = "at most this many, 1-200 (default: ${DEFAULT-VALUE})") long limit,
-                 @Option(names = "--cursor", paramLabel = "<cursor>", description = "the page after this one (printed as 'more: --cursor …')") String cursor,
+    int messages(@Parameters(paramLabel = "<id>") String id, @Mixin Page page,
                  @Option(names = "--json", description = "print the answer as JSON") boolean json) {
-        String query = query(inRange("--limit", "<n>", limit, 1, MAX_LIMIT), cursor, null);
-        printPage(Switchboard.of(spec).api().get(endpointPath(id) + "/messages" + query), json, WebhooksCommand::messageLine);
+        printPage(Switchboard.of(spec).api().get(endpointPath(id) + "/messages" + page.query(null)), json,
+                WebhooksCommand::messageLine);
         return 0;
     }
 
@@ -148,11 +146,10 @@ final class WebhooksCommand {
             "Lines: '<at>  <msg_id>  #<attempt>  <outcome>  <status|->  <latency>ms  <response>'."})
     int attempts(@Parameters(paramLabel = "<id>") String id,
                  @Option(names = "--message", paramLabel = "<msg_id>", description = "only this message's attempts") String message,
-                 @Option(names = "--limit", paramLabel = "<n>", defaultValue = "50", description = "at most this many, 1-200 (default: ${DEFAULT-VALUE})") long limit,
-                 @Option(names = "--cursor", paramLabel = "<cursor>", description = "the page after this one (printed as 'more: --cursor …')") String cursor,
+                 @Mixin Page page,
                  @Option(names = "--json", description = "print the answer as JSON") boolean json) {
-        String query = query(inRange("--limit", "<n>", limit, 1, MAX_LIMIT), cursor, message);
-        printPage(Switchboard.of(spec).api().get(endpointPath(id) + "/attempts" + query), json, WebhooksCommand::attemptLine);
+        printPage(Switchboard.of(spec).api().get(endpointPath(id) + "/attempts" + page.query(message)), json,
+                WebhooksCommand::attemptLine);
         return 0;
     }
 
@@ -204,16 +201,22 @@ final class WebhooksCommand {
         return "/v1/webhooks/" + Api.escape(id);
     }
 
-    static String query(long limit, String cursor, String messageId) {
-        StringJoiner parameters = new StringJoiner("&", "?", "");
-        parameters.add("limit=" + limit);
-        if (cursor != null) {
-            parameters.add("cursor=" + Api.escape(cursor));
+    /** The options of a log read a page at a time. */
+    static final class Page {
+        @Option(names = "--limit", paramLabel = "<n>", defaultValue = "50", description = "at most this many, 1-200 (default: ${DEFAULT-VALUE})")
+        long limit;
+
+        @Option(names = "--cursor", paramLabel = "<cursor>", description = "the page after this one (printed as 'more: --cursor …')")
+        String cursor;
+
+        /** The page's query, of one message's entries when {@code messageId} is given. */
+        String query(String messageId) {
+            Map<String, String> parameters = new java.util.LinkedHashMap<>();
+            parameters.put("limit", Long.toString(inRange("--limit", "<n>", limit, 1, MAX_LIMIT)));
+            parameters.put("cursor", cursor);
+            parameters.put("message_id", messageId);
+            return Api.query(parameters);
         }
-        if (messageId != null) {
-            parameters.add("message_id=" + Api.escape(messageId));
-        }
-        return parameters.toString();
     }
 
     /** The command line's own check, worded as the jagc options' ({@link RunWaits#positive}). */
