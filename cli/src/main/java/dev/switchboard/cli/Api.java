@@ -106,6 +106,11 @@ final class Api {
         }
     }
 
+    /** DELETE whose answer is a JSON object (expecting 2xx). */
+    JsonObject deleteJson(String path) {
+        return call("DELETE", path, null, Map.of(), Duration.ZERO).object();
+    }
+
     /** A JSON-RPC call on {@code POST /rpc}: its {@code result}, or its error's message thrown. */
     JsonObject rpc(String method, JsonObject params) {
         JsonObject request = Json.createObjectBuilder().add("jsonrpc", "2.0").add("id", rpcIds.incrementAndGet())

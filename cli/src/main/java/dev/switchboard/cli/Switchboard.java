@@ -19,7 +19,8 @@ import picocli.CommandLine.ScopeType;
         subcommands = {HealthCommand.class, MessageCommand.class, RunCommand.class, ThreadsCommand.class,
                 TailCommand.class, RuntimeCommands.Status.class, RuntimeCommands.Pause.class, RuntimeCommands.Resume.class,
                 EventsCommand.class, IngressCommand.class, WebhooksCommand.class, AuthCommand.class, ChatCommand.class,
-                ThreadRuntimeCommands.Model.class, ThreadRuntimeCommands.Thinking.class},
+                ThreadRuntimeCommands.Model.class, ThreadRuntimeCommands.Thinking.class, ThreadSessionCommands.Cancel.class,
+                ThreadSessionCommands.New.class, ThreadSessionCommands.Share.class},
         footer = {"", "Environment: SWITCHBOARD_URL (or jagc's JAGC_API_URL), SWITCHBOARD_TOKEN.",
                 "Errors print the server's message on stderr; the exit status is then 1."})
 public final class Switchboard {

@@ -77,11 +77,30 @@ class ColdBurstIT {
     /** A request that waits for its run: the client's timeout (and /wait's), longer than the queue of runs takes. */
     private static final long RUN_DEADLINE_MS = 30_000;
     private static final long GRACE_MS = 2_000;
+    /**
+     * A client waiting for its run is answered this soon after the run's end is recorded, however
+     * many wait (the goal is ~100 ms; this bound leaves a loaded machine ten times that). Before
+     * waiting answers were written by the server's own threads, a burst's answered 11–20 s late.
+     */
+    private static final long WAKE_BOUND_MS = 1_000;
     /** A refusal is "at once". */
     private static final long REFUSAL_MS = 1_000;
 
-    /** What one request got: its kind, status (or -1: no answer), when, and the deadline it had. */
-    private record Outcome(String kind, int status, long ms, long deadlineMs, String retryAfter, String detail) {
+    /**
+     * What one request got: its kind, status (or -1: no answer), when, and the deadline it had;
+     * for a client that waited for its run, the run's id and when the answer arrived (epoch ms).
+     */
+    private record Outcome(String kind, int status, long ms, long deadlineMs, String retryAfter, String detail,
+            String runId, long askedAtMs, long answeredAtMs) {
+
+        Outcome(String kind, int status, long ms, long deadlineMs, String retryAfter, String detail) {
+            this(kind, status, ms, deadlineMs, retryAfter, detail, null, 0, System.currentTimeMillis());
+        }
+
+        /** The client asked at {@code asked} (epoch ms) for the end of {@code run}. */
+        Outcome waitedFor(String run, long asked) {
+            return new Outcome(kind, status, ms, deadlineMs, retryAfter, detail, run, asked, answeredAtMs);
+        }
 
         boolean refused() {
             return status == 429 || status == 503;
@@ -98,13 +117,13 @@ class ColdBurstIT {
         env.put("SWITCHBOARD_HEALTH_PORT", Integer.toString(HEALTH_PORT));
         Instance instance = Instance.start(NAME, PORT, env);
         try {
-            burst(instance.api, engineMs);
+            burst(instance.api, db, engineMs);
         } finally {
             instance.stopNow();
         }
     }
 
-    private static void burst(Api api, long engineMs) throws Exception {
+    private static void burst(Api api, String db, long engineMs) throws Exception {
         ExecutorService clients = Executors.newFixedThreadPool(RESPONSES + STREAMED + WAITS + CHATS + MESSAGES + RPCS);
         ScheduledExecutorService prober = Executors.newSingleThreadScheduledExecutor();
         ExecutorService probeClients = Executors.newCachedThreadPool();
@@ -180,6 +199,7 @@ class ColdBurstIT {
         }
         System.out.println("cold burst, engine " + engineMs + " ms: " + summary(outcomes) + "; readiness probes "
                 + percentiles(healthMs) + "; on the API's port " + percentiles(apiPortHealthMs));
+        assertWokenSoonAfterTheirRunsEnded(db, outcomes, engineMs);
         for (Outcome o : outcomes) {
             if (o.refused()) {
                 assertTrue(o.ms() <= REFUSAL_MS, "a refusal comes at once: " + o);
@@ -205,6 +225,44 @@ class ColdBurstIT {
         }
     }
 
+    /**
+     * Each client that waited for its run got its answer soon after the run ended: every non-streamed
+     * response (its request made the run, so it was in the server before the run could end), and the
+     * {@code /wait}s when the engine takes long enough that they are all waiting before their runs end
+     * (with a short one a {@code /wait} may still sit in the server's queue of the burst's requests
+     * when its run ends, and its answer measures that queue, not a wake-up).
+     */
+    private static void assertWokenSoonAfterTheirRunsEnded(String db, List<Outcome> outcomes, long engineMs)
+            throws Exception {
+        Map<String, Long> ends = new java.util.HashMap<>();
+        try (java.sql.Connection c = TestDatabase.connect(db);
+                java.sql.PreparedStatement s = c.prepareStatement("SELECT finished_at FROM runs WHERE run_id = ?")) {
+            for (Outcome o : outcomes) {
+                if (o.runId() != null && o.status() == 200) {
+                    s.setString(1, o.runId());
+                    try (java.sql.ResultSet rs = s.executeQuery()) {
+                        assertTrue(rs.next(), "run " + o.runId() + " is stored");
+                        ends.put(o.runId(), rs.getLong(1));
+                    }
+                }
+            }
+        }
+        List<Long> wakes = new ArrayList<>();
+        List<String> late = new ArrayList<>();
+        for (Outcome o : outcomes) {
+            if (ends.containsKey(o.runId()) && (o.kind().equals("response") || engineMs >= 1_000)) {
+                long wake = o.answeredAtMs() - ends.get(o.runId());
+                wakes.add(wake);
+                if (wake > WAKE_BOUND_MS) {
+                    late.add(o.kind() + " " + o.runId() + " answered " + wake + " ms after its run ended");
+                }
+            }
+        }
+        System.out.println("wake-ups after the run's end: " + percentiles(wakes));
+        assertTrue(wakes.size() >= RESPONSES / 2, "most waiting clients were served: " + wakes.size());
+        assertEquals(List.of(), late, "waiting clients answered late; wake-ups " + percentiles(wakes));
+    }
+
     private static void probe(String url, List<Long> times) {
         long t0 = System.nanoTime();
         long ms;
@@ -227,12 +285,18 @@ class ColdBurstIT {
 
     private static Outcome response(Api api, String body) throws Exception {
         long t0 = System.nanoTime();
+        long asked = System.currentTimeMillis();
         HttpResponse<String> r = Api.CLIENT.send(post(api, "/v1/responses", body, RUN_DEADLINE_MS), HttpResponse.BodyHandlers.ofString());
         String detail = r.body();
         if (r.statusCode() == 200 && !detail.contains("\"status\":\"completed\"")) {
             return outcome("response", -1, t0, RUN_DEADLINE_MS, r, "not completed: " + detail);
         }
-        return outcome("response", r.statusCode(), t0, RUN_DEADLINE_MS, r, detail);
+        Outcome answered = outcome("response", r.statusCode(), t0, RUN_DEADLINE_MS, r, detail);
+        // A response's id is its run's, without the dashes.
+        Matcher id = Pattern.compile("\"id\":\"resp_([0-9a-f]{8})([0-9a-f]{4})([0-9a-f]{4})([0-9a-f]{4})([0-9a-f]{12})\"")
+                .matcher(detail);
+        return r.statusCode() == 200 && id.find() ? answered.waitedFor(String.join("-", id.group(1), id.group(2),
+                id.group(3), id.group(4), id.group(5)), asked) : answered;
     }
 
     private static Outcome streamedResponse(Api api, String body) throws Exception {
@@ -255,13 +319,14 @@ class ColdBurstIT {
             return outcome("wait", posted.statusCode(), t0, RUN_DEADLINE_MS, posted, posted.body());
         }
         String runId = Rpc.parse(posted.body()).getString("run_id");
+        long asked = System.currentTimeMillis();
         HttpResponse<String> r = Api.CLIENT.send(HttpRequest.newBuilder(URI.create(api.base + "/v1/runs/" + runId
                 + "/wait?timeout=" + RUN_DEADLINE_MS / 1000)).timeout(Duration.ofMillis(RUN_DEADLINE_MS + GRACE_MS)).GET().build(),
                 HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() == 200 && !r.body().contains("\"state\":\"succeeded\"")) {
             return outcome("wait", -1, t0, RUN_DEADLINE_MS, r, "not succeeded: " + r.body());
         }
-        return outcome("wait", r.statusCode(), t0, RUN_DEADLINE_MS, r, r.body());
+        return outcome("wait", r.statusCode(), t0, RUN_DEADLINE_MS, r, r.body()).waitedFor(runId, asked);
     }
 
     /** Posts a chat message, then follows the chat thread's events from its start until its turn completed. */

@@ -37,6 +37,8 @@ import org.junit.jupiter.api.Test;
 class HostileInputIT {
 
     private static final int PORT = 9198;
+    /** The health endpoints' own port (SWITCHBOARD_HEALTH_PORT), which probes reach beside hostile clients. */
+    private static final int HEALTH_PORT = 9199;
     private static final String NAME = "it-hostile";
     private static final String DATABASE = "switchboard_it_hostile";
     private static final long MAX_MILLIS = 2_000;
@@ -51,7 +53,8 @@ class HostileInputIT {
             "unauthorized", "forbidden_origin", "run_not_found", "workspace_not_found", "thread_not_found", "route_not_found",
             "event_not_found", "method_not_allowed", "not_acceptable", "event_not_requeueable",
             "idempotency_payload_mismatch", "payload_too_large", "unsupported_media_type", "bad_request",
-            "invalid_value", "request_timeout", "length_required", "uri_too_long", "headers_too_large");
+            "invalid_value", "request_timeout", "length_required", "uri_too_long", "headers_too_large", "invalid_scope",
+            "invalid_name", "invalid_format", "share_not_found");
     /** docs/rpc.md's error table, less -32603 (a request's fault is never an internal error). */
     private static final Set<Integer> RPC_CODES = Set.of(-32700, -32600, -32601, -32602);
     /** What a container page, a stack trace or an internal name looks like. */
@@ -68,6 +71,7 @@ class HostileInputIT {
         Map<String, String> env = Instance.defaults(db, PORT, NAME);
         env.put("SWITCHBOARD_ENGINE", "echo");
         env.put("SWITCHBOARD_ENGINE_ECHO_DELAY_MS", "0");
+        env.put("SWITCHBOARD_HEALTH_PORT", Integer.toString(HEALTH_PORT));
         instance = Instance.start(NAME, PORT, env);
     }
 
@@ -441,6 +445,103 @@ class HostileInputIT {
             }
         }
         assertEquals(200, send("GET", "/v1/events", null).status());
+    }
+
+    /**
+     * What Liberty's own endpoints and the dashboard answered on their own (issue 49): a malformed
+     * query on {@code /metrics} and {@code /openapi} was a 500 page naming a stack frame, a missing
+     * file of the dashboard or the API's UI a page naming {@code SRVE0190E}, {@code DELETE} on the
+     * dashboard its page, TRACE and PUT text pages. Each is now an envelope; the pages are served.
+     */
+    @Test
+    void libertysOwnEndpointsAndTheDashboardAnswerInTheEnvelope() {
+        for (String target : List.of("/metrics?%zz=1", "/openapi?%zz=1", "/metrics?scope=nope", "/metrics?name=a%20b",
+                "/openapi?format=xml", "/dashboard/nope", "/dashboard/nope/", "/dashboard/WEB-INF/web.xml",
+                "/openapi/ui/nope", "/openapi/ui/nope.js", "/openapi/ui/..%2Fx", "/shared/nope", "/shared/" + "a".repeat(43))) {
+            RawClient.Answer a = send("GET", target, null);
+            assertTrue(a.status() >= 400, () -> target + " answered " + a.status());
+        }
+        for (String path : List.of("/metrics", "/openapi", "/openapi/ui/", "/dashboard/", "/dashboard/app.js", "/favicon.ico",
+                "/shared/x")) {
+            for (String method : List.of("POST", "PUT", "DELETE", "PATCH", "TRACE", "FOO")) {
+                RawClient.Answer a = send(method, path, new byte[0]);
+                assertTrue(a.status() == 404 || a.status() == 405, () -> method + " " + path + " answered " + a.status());
+            }
+        }
+        RawClient.Answer metrics = RawClient.http(PORT, "GET", "/metrics", null);
+        assertEquals(200, metrics.status(), metrics.body());
+        assertTrue(metrics.body().contains("switchboard_runs_executing"), "Liberty's exposition, relayed");
+        RawClient.Answer json = RawClient.http(PORT, "GET", "/openapi?format=json", null);
+        assertEquals(200, json.status());
+        assertTrue(json.body().contains("\"title\" : \"Switchboard\"") || json.body().contains("\"title\":\"Switchboard\""),
+                json.body().substring(0, 200));
+        for (String page : List.of("/openapi/ui/", "/dashboard/")) {
+            RawClient.Answer a = RawClient.http(PORT, "GET", page, null);
+            assertEquals(200, a.status(), page);
+            assertTrue(a.contentType().startsWith("text/html") && a.body().toLowerCase().contains("<html"), page);
+        }
+        RawClient.Answer moved = RawClient.http(PORT, "GET", "/dashboard", null);
+        assertEquals(301, moved.status(), "the dashboard's page names its files relative to its folder");
+        RawClient.Answer icon = RawClient.http(PORT, "GET", "/favicon.ico", null);
+        assertEquals(200, icon.status(), "browsers ask every page's server for its icon");
+        assertEquals("image/x-icon", icon.contentType());
+    }
+
+    /**
+     * What Liberty's HTTP channel refuses before any code of ours can answer — a request line or a
+     * header over 32 KB, more than 500 headers — is a 400 with an empty body and the connection
+     * closed, exactly as docs/api.md says (it names no class, message id or server).
+     */
+    @Test
+    void whatLibertysChannelRefusesIsTheEmpty400TheDocsDescribe() {
+        List<String[]> requests = new ArrayList<>();
+        requests.add(new String[] {"/v1/runs/" + "a".repeat(40_000)});
+        requests.add(new String[] {"/v1/runs/x", "X-Big", "b".repeat(40_000)});
+        String[] many = new String[1 + 2 * 600];
+        many[0] = "/v1/runs/x";
+        for (int i = 0; i < 600; i++) {
+            many[1 + 2 * i] = "X-H" + i;
+            many[2 + 2 * i] = "v";
+        }
+        requests.add(many);
+        for (String[] r : requests) {
+            String[] headers = java.util.Arrays.copyOfRange(r, 1, r.length);
+            RawClient.Answer a = RawClient.http(PORT, "GET", r[0], null, headers);
+            assertEquals(400, a.status(), () -> RawClient.abbreviate(r[0]) + " with " + headers.length / 2 + " headers");
+            assertEquals("", a.body(), "Liberty's channel answers with no body");
+        }
+    }
+
+    /**
+     * The health port beside clients that send half a request, a TLS hello or nothing (issue 49: one
+     * such client stalled every probe on the port until it went away): hundreds of them stay
+     * connected while every probe is answered.
+     */
+    @Test
+    void theHealthPortAnswersProbesBesideStalledAndHostileClients() throws Exception {
+        List<java.net.Socket> hostile = new ArrayList<>();
+        try {
+            for (int i = 0; i < 200; i++) {
+                java.net.Socket s = new java.net.Socket("127.0.0.1", HEALTH_PORT);
+                s.getOutputStream().write(i % 2 == 0 ? "GET /health/ready HTTP/1.1\r\nHost: x\r\n".getBytes(StandardCharsets.ISO_8859_1)
+                        : new byte[] {0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, (byte) 0xfc, 0x03, 0x03});
+                s.getOutputStream().flush();
+                hostile.add(s);
+            }
+            java.net.http.HttpClient client = java.net.http.HttpClient.newBuilder()
+                    .version(java.net.http.HttpClient.Version.HTTP_1_1).build();
+            for (int i = 0; i < 10; i++) {
+                java.net.http.HttpResponse<String> probe = client.send(java.net.http.HttpRequest.newBuilder(
+                        java.net.URI.create("http://127.0.0.1:" + HEALTH_PORT + "/health/ready"))
+                        .timeout(java.time.Duration.ofSeconds(10)).GET().build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+                assertEquals(200, probe.statusCode(), probe.body());
+                assertTrue(probe.body().contains("\"status\":\"UP\""), probe.body());
+            }
+        } finally {
+            for (java.net.Socket s : hostile) {
+                s.close();
+            }
+        }
     }
 
     @Test

@@ -42,6 +42,9 @@ public class ThreadItems {
             + " WHERE thread_id = ? AND id > ? ORDER BY id FETCH FIRST ? ROWS ONLY";
     private static final String SELECT = "SELECT id, item_id, run_id, turn_id, item, created_at FROM thread_items";
     private static final String RECENT = SELECT + " WHERE thread_id = ? ORDER BY id DESC FETCH FIRST ? ROWS ONLY";
+    private static final String RECENT_UP_TO = SELECT
+            + " WHERE thread_id = ? AND id <= ? ORDER BY id DESC FETCH FIRST ? ROWS ONLY";
+    private static final String COUNT_UP_TO = "SELECT COUNT(*) FROM thread_items WHERE thread_id = ? AND id <= ?";
 
     @Resource(lookup = "jdbc/switchboard")
     DataSource dataSource;
@@ -89,6 +92,25 @@ public class ThreadItems {
         }, ThreadItems::item, "reading the items of thread " + threadId));
         Collections.reverse(items);
         return items;
+    }
+
+    /** The thread's latest {@code limit} items up to {@code upToSeq}, oldest first. */
+    public List<StoredItem> recentUpTo(long threadId, long upToSeq, int limit) {
+        List<StoredItem> items = new ArrayList<>(statements.query(RECENT_UP_TO, s -> {
+            s.setLong(1, threadId);
+            s.setLong(2, upToSeq);
+            s.setInt(3, limit);
+        }, ThreadItems::item, "reading the items of thread " + threadId));
+        Collections.reverse(items);
+        return items;
+    }
+
+    /** How many items the thread holds up to {@code upToSeq}. */
+    public long countUpTo(long threadId, long upToSeq) {
+        return statements.query(COUNT_UP_TO, s -> {
+            s.setLong(1, threadId);
+            s.setLong(2, upToSeq);
+        }, rs -> rs.getLong(1), "counting the items of thread " + threadId).get(0);
     }
 
     /** The latest {@code limit} items of the thread inside {@code window}, oldest first. */

@@ -81,6 +81,9 @@ public class IngressLedger {
 
     public EventOutcome record(String userKey, EventEnvelope e, String sessionKey, long threadId, String claimFor) {
         long now = clock.millis();
+        if (em.find(IngressEventRecord.class, new IngressEventRecord.Key(userKey, e.id())) != null) {
+            e = e.withId(IngressService.newEventId()); // the sender reused one of its own ids: recorded under a fresh one
+        }
         String dedupeKey = e.dedupeKey().isEmpty() ? null : e.dedupeKey();
         IngressEventRecord journal = new IngressEventRecord(e.id(), userKey, e.source(), e.type(),
                 e.scope().repo(), dedupeKey, sessionKey, e.toJson().toString(), now);
@@ -190,8 +193,9 @@ public class IngressLedger {
      * decision and an {@code accepted} action. Only an event whose last run failed can be requeued.
      */
     public EventOutcome requeue(String userKey, String eventId, String claimFor) {
-        IngressEventRecord event = em.find(IngressEventRecord.class, eventId, LockModeType.PESSIMISTIC_WRITE);
-        if (event == null || !event.getUserKey().equals(userKey)) {
+        IngressEventRecord event = em.find(IngressEventRecord.class, new IngressEventRecord.Key(userKey, eventId),
+                LockModeType.PESSIMISTIC_WRITE);
+        if (event == null) {
             throw new RequeueRefusedException(true, "event " + eventId + " not found");
         }
         RunRecord last = event.getRunId() == null ? null : repository.run(event.getRunId());
@@ -202,7 +206,7 @@ public class IngressLedger {
         long threadId = threads.find(userKey, event.getSessionKey()).orElseThrow(
                 () -> new IllegalStateException("the lane of event " + eventId + " is missing"));
         long now = clock.millis();
-        decide(eventId, "requeue_event", "requeued by " + userKey, false, now);
+        decide(userKey, eventId, "requeue_event", "requeued by " + userKey, false, now);
         return run(event, threadId, claimFor, now, null);
     }
 
@@ -222,19 +226,20 @@ public class IngressLedger {
                 e.scope().repo(), e.dedupeKey(), thread, e.toJson().toString(), turn.at());
         em.persist(journal);
         em.flush(); // the decision and action rows reference it, and EclipseLink orders inserts by class
-        decide(e.id(), "forward_event", null, false, turn.at());
+        decide(turn.userKey(), e.id(), "forward_event", null, false, turn.at());
         accepted(journal, turn.runId(), turn.turnId(), turn.at());
     }
 
     /** The event was handed to run {@code runId}: its {@code accepted} action, and the event points at the run. */
     private void accepted(IngressEventRecord journal, String runId, String turnId, long now) {
-        em.persist(new ActionRecord(TurnIds.itemId("actres"), journal.getEventId(), "accepted", runId, now));
+        em.persist(new ActionRecord(TurnIds.itemId("actres"), journal.getUserKey(), journal.getEventId(), "accepted",
+                runId, now));
         journal.settle(EventStatus.ACCEPTED, runId, turnId);
     }
 
     private EventOutcome duplicate(IngressEventRecord journal, String reason, String originalRunId, long threadId,
             long now) {
-        decide(journal.getEventId(), "forward_event", reason, true, now);
+        decide(journal.getUserKey(), journal.getEventId(), "forward_event", reason, true, now);
         RunRecord original = originalRunId == null ? null : repository.run(originalRunId);
         String turnId = original == null ? null : original.getTurnId();
         journal.settle(EventStatus.DUPLICATE, originalRunId, turnId);
@@ -242,19 +247,19 @@ public class IngressLedger {
                 originalRunId, turnId, threadId, ClaimResult.none());
     }
 
-    private void decide(String eventId, String type, String reason, boolean skipped, long now) {
-        em.persist(new DecisionRecord(TurnIds.itemId("decision"), eventId, type, reason, skipped, now));
+    private void decide(String userKey, String eventId, String type, String reason, boolean skipped, long now) {
+        em.persist(new DecisionRecord(TurnIds.itemId("decision"), userKey, eventId, type, reason, skipped, now));
     }
 
     private EventOutcome hold(IngressEventRecord journal, String reason, long threadId, long now) {
-        decide(journal.getEventId(), "defer_event", reason, false, now);
+        decide(journal.getUserKey(), journal.getEventId(), "defer_event", reason, false, now);
         journal.settle(EventStatus.HELD, null, null);
         return new EventOutcome(journal.getEventId(), EventStatus.HELD, journal.getSessionKey(), null, null,
                 threadId, ClaimResult.none());
     }
 
     private EventOutcome handOff(IngressEventRecord journal, long threadId, String claimFor, long now) {
-        decide(journal.getEventId(), "forward_event", null, false, now);
+        decide(journal.getUserKey(), journal.getEventId(), "forward_event", null, false, now);
         return run(journal, threadId, claimFor, now, journal.getDedupeKey());
     }
 

@@ -70,7 +70,7 @@ public class IngressOutcomes implements TurnEndings {
         }
         IngressEventRecord event = found.get(0);
         Instant now = clock.now();
-        em.persist(ActionRecord.finished(TurnIds.itemId("actres"), event.getEventId(), turn.outcome(),
+        em.persist(ActionRecord.finished(TurnIds.itemId("actres"), event.getUserKey(), event.getEventId(), turn.outcome(),
                 turn.message(), turn.firstRunId(), turn.firstRunCreatedAt(), now.toEpochMilli()));
         if (turn.isCompleted() && !SessionRouting.MAIN.equals(event.getSessionKey())) {
             AnnounceOutcome outcome = AnnounceOutcome.derive(null, null, turn.message());

@@ -45,7 +45,7 @@ public class IngressRecords {
         Where w = new Where(userKey, q, "d.createdAt", "d.decisionId");
         w.eq("e.runId", "runId", q.runId());
         List<Object[]> found = w.bind(em.createQuery("SELECT d, e FROM DecisionRecord d, IngressEventRecord e"
-                + " WHERE d.eventId = e.eventId AND " + w.text() + " ORDER BY d.createdAt, d.decisionId", Object[].class))
+                + " WHERE d.userKey = e.userKey AND d.eventId = e.eventId AND " + w.text() + " ORDER BY d.createdAt, d.decisionId", Object[].class))
                 .setMaxResults(q.limit() + 1).getResultList();
         return page(found, q.limit(), row -> decision((DecisionRecord) row[0], (IngressEventRecord) row[1]),
                 row -> new RecordQuery.Cursor(((DecisionRecord) row[0]).getCreatedAt(),
@@ -57,7 +57,7 @@ public class IngressRecords {
         w.eq("a.status", "status", q.status());
         w.eq("a.runId", "runId", q.runId());
         List<Object[]> found = w.bind(em.createQuery("SELECT a, e FROM ActionRecord a, IngressEventRecord e"
-                + " WHERE a.eventId = e.eventId AND " + w.text() + " ORDER BY a.startedAt, a.actionId", Object[].class))
+                + " WHERE a.userKey = e.userKey AND a.eventId = e.eventId AND " + w.text() + " ORDER BY a.startedAt, a.actionId", Object[].class))
                 .setMaxResults(q.limit() + 1).getResultList();
         return page(found, q.limit(), row -> action((ActionRecord) row[0], (IngressEventRecord) row[1]),
                 row -> new RecordQuery.Cursor(((ActionRecord) row[0]).getStartedAt(),

@@ -106,7 +106,7 @@ public class IngressScheduler {
         Instant now = clock.now();
         Instant at = now.isBefore(due) ? due : now; // an early wake-up still ticks for its own bucket
         try {
-            EventOutcome outcome = ingress.receive(settings.user(),
+            EventOutcome outcome = ingress.receive(settings.user(), IngressDoor.TIMER,
                     TimerTicks.tick(IngressService.newEventId(), repo, at, schedule.interval()));
             LOG.fine(() -> "Timer tick for " + repo + " at " + at + ": " + outcome.status());
         } catch (Throwable e) { // NOPMD: whatever happens, the next tick must stay scheduled

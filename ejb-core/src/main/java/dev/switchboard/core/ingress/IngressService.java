@@ -48,7 +48,8 @@ public class IngressService {
     @EJB
     IngressRecords records;
 
-    public EventOutcome receive(String userKey, EventEnvelope event) {
+    /** Records an event that came in through {@code door}, and hands it to its lane as the pipeline decides. */
+    public EventOutcome receive(String userKey, IngressDoor door, EventEnvelope event) {
         String sessionKey = SessionRouting.route(event);
         long threadId = threads.idOf(userKey, sessionKey);
         EventOutcome outcome;
@@ -58,9 +59,10 @@ public class IngressService {
             if (!UniqueViolation.in(e)) {
                 throw e;
             }
-            // The event id is taken (a sender's id reused, or an id minted in the same instant elsewhere),
-            // or a concurrent first delivery took the dedupe key: once more under a fresh id, which
-            // records the delivery — as the duplicate it then is, in the second case.
+            // Two deliveries of the user's with one id at the same instant (a reused id found first is
+            // renamed without a failure: IngressLedger.record), or a concurrent first delivery took the
+            // dedupe key: once more under a fresh id, which records the delivery — as the duplicate it
+            // then is, in the second case.
             outcome = admit(userKey, event.withId(newEventId()), sessionKey, threadId);
         }
         if (EventStatus.ACCEPTED.equals(outcome.status()) && outcome.claim().claim().isEmpty()) {
@@ -68,7 +70,7 @@ public class IngressService {
         } else if (EventStatus.HELD.equals(outcome.status())) {
             scheduler.releaseSoon(userKey); // the runtime may have resumed after this event read it as paused
         }
-        meters.ingressEvent(event.source(), outcome.status());
+        meters.ingressEvent(door.label(), outcome.status());
         return outcome;
     }
 

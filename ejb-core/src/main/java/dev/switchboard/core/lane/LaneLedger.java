@@ -177,12 +177,27 @@ public class LaneLedger implements LaneStore {
      * result is fenced out. Returns the cancelled run ids.
      */
     public List<String> cancel(long threadId) {
+        return cancel(threadId, false);
+    }
+
+    /**
+     * As {@link #cancel(long)} for the run the lane executes only; the queued runs stay queued, and
+     * the lane, free, claims its head on its next wake-up.
+     */
+    public List<String> cancelExecuting(long threadId) {
+        return cancel(threadId, true);
+    }
+
+    private List<String> cancel(long threadId, boolean executingOnly) {
         LaneRows.Lane lane = rows.lock(threadId);
         if (lane == null) {
             return List.of();
         }
         List<String> cancelled = new ArrayList<>();
         for (LaneRows.LaneRun run : rows.unfinished(threadId)) {
+            if (executingOnly && run.state() != RunState.EXECUTING) {
+                continue;
+            }
             LaneRows.RunEnd end = LaneRows.RunEnd.failed("cancelled", "cancelled");
             rows.end(run.runId(), end, clock.millis());
             cancelled.add(run.runId());

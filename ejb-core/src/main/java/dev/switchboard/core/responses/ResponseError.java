@@ -25,6 +25,26 @@ public class ResponseError extends RuntimeException {
         this.param = param;
     }
 
+    /**
+     * A refusal made elsewhere (the API's own envelope: authentication, a full pool, the database,
+     * the router), in these terms: the specification's type for its status, no field at fault.
+     */
+    public static ResponseError of(int status, String code, String message) {
+        return new ResponseError(status, typeFor(status), code, "", message);
+    }
+
+    /** The specification's type for an HTTP status (§7): its table's four, any other 4xx an invalid request. */
+    public static String typeFor(int status) {
+        if (status >= 500) {
+            return "server_error";
+        }
+        return switch (status) {
+            case 404 -> "not_found";
+            case 429 -> "too_many_requests";
+            default -> "invalid_request";
+        };
+    }
+
     /** A field with the wrong type or value. */
     static ResponseError invalid(String param, String message) {
         return new ResponseError(400, "invalid_request", "invalid_value", param, message);

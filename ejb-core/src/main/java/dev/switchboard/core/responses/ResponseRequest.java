@@ -29,6 +29,22 @@ public record ResponseRequest(JsonObject echo, List<JsonObject> input, Optional<
         boolean stream, boolean store, boolean background) {
 
     public static ResponseRequest parse(JsonValue body) {
+        ResponseRequest request = parseFields(body);
+        if (request.input().isEmpty()) {
+            throw ResponseError.invalid("input", "input is required");
+        }
+        return request;
+    }
+
+    /**
+     * A {@code POST /responses/compact} body (spec §10): as {@link #parse}, but {@code input} may be
+     * absent, null or empty — the conversation of {@code previous_response_id} alone is compacted.
+     */
+    public static ResponseRequest parseCompaction(JsonValue body) {
+        return parseFields(body);
+    }
+
+    private static ResponseRequest parseFields(JsonValue body) {
         if (!(body instanceof JsonObject request)) {
             throw new ResponseError(400, "invalid_request", "invalid_json", "", "the request body must be a JSON object");
         }
@@ -75,9 +91,6 @@ public record ResponseRequest(JsonObject echo, List<JsonObject> input, Optional<
         }
         Optional<String> previous = RequestFields.nullableString(request, "previous_response_id");
         List<JsonObject> input = RequestInput.items(request.get("input"));
-        if (input.isEmpty()) {
-            throw ResponseError.invalid("input", "input is required");
-        }
         return new ResponseRequest(echo.build(), List.copyOf(input), previous, stream, store, background);
     }
 

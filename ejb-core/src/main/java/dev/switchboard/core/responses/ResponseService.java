@@ -14,6 +14,7 @@ import dev.switchboard.persistence.run.RunKind;
 import dev.switchboard.core.run.RunService;
 import dev.switchboard.core.run.RunView;
 import dev.switchboard.core.thread.ThreadKinds;
+import dev.switchboard.core.turn.TurnRejectedException;
 import dev.switchboard.core.turn.TurnService;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -123,10 +124,11 @@ public class ResponseService {
 
     /**
      * Starts compacting a conversation (spec §10): the engine summarises the transcript of the
-     * previous response's conversation and the input, in a run of its own that is not stored;
-     * {@link #compaction} makes the answer once it ended.
+     * previous response's conversation and the input (either may be absent, not both), in a run of
+     * its own that is not stored; {@link #compaction} makes the answer once it ended.
      *
-     * @throws ResponseError 400 without {@code model}, as {@link #create} for the previous response
+     * @throws ResponseError 400 without {@code model} or with nothing to compact, as {@link #create}
+     *         for the previous response
      */
     public Response compact(String userKey, ResponseRequest request) {
         if (!(request.echo().get("model") instanceof JsonString)) {
@@ -136,6 +138,9 @@ public class ResponseService {
         List<JsonObject> conversation = new ArrayList<>();
         previous.ifPresent(p -> conversation.addAll(p.prior().getValuesAs(JsonObject.class)));
         conversation.addAll(Compactions.expand(request.input(), sealed -> compactionKeys.ring().open(userKey, sealed)));
+        if (Compactions.transcript(conversation).isEmpty()) {
+            throw ResponseError.invalid("input", "there is nothing to compact: give input, previous_response_id or both");
+        }
         JsonObject echo = Jsons.createObjectBuilder(request.echo()).add("instructions", Compactions.INSTRUCTIONS)
                 .add("tools", JsonValue.EMPTY_JSON_ARRAY).add("tool_choice", "none").add("store", false)
                 .add("background", false).build();
@@ -199,7 +204,7 @@ public class ResponseService {
                 e.addSuppressed(alsoFailed);
             }
             if (e instanceof QueueFullException full) {
-                throw new ResponseError(429, "rate_limit_error", "queue_full", "", full.getMessage());
+                throw ResponseError.of(429, "queue_full", full.getMessage());
             }
             throw e;
         }
@@ -242,14 +247,39 @@ public class ResponseService {
                 r.record().prior().getValuesAs(JsonObject.class), r.record().input().getValuesAs(JsonObject.class)), query));
     }
 
-    /** Cancels the response's run if it has not ended; returns the response as it then stands. */
+    /**
+     * Cancels the response's run if it has not ended; returns the response as it then stands:
+     * {@code cancelled}, or as it ended when its run ended first (between the read and the
+     * interrupt, which then finds no active turn).
+     */
     public Optional<Response> cancel(String userKey, String responseId) {
         Optional<Response> response = find(userKey, responseId);
-        if (response.isPresent() && !response.get().state().isTerminal() && response.get().turnId() != null) {
-            turns.interrupt(userKey, response.get().turnId(), "cancelled through POST /responses/" + responseId + "/cancel");
-            return find(userKey, responseId);
+        if (response.isEmpty() || response.get().state().isTerminal() || response.get().turnId() == null) {
+            return response;
         }
-        return response;
+        try {
+            turns.interrupt(userKey, response.get().turnId(), "cancelled through POST /responses/" + responseId + "/cancel");
+        } catch (TurnRejectedException e) {
+            if (e.reason() != TurnRejectedException.Reason.NOT_ACTIVE) {
+                throw e;
+            }
+            // the run ended first: the response stands as it ended
+        }
+        return find(userKey, responseId);
+    }
+
+    /**
+     * OpenAI's {@code DELETE /responses/{id}}: the response is forgotten as an unstored one is once
+     * answered (its record, its items in the thread, its streamed text, its run's input and output),
+     * after its run is cancelled if it has not ended — so nothing it would still write outlives it.
+     * Afterwards it is not found, and a continuation naming it is refused as one naming an unknown id.
+     *
+     * @return false when the user has no stored response of that id
+     */
+    public boolean delete(String userKey, String responseId) {
+        Optional<Response> ended = cancel(userKey, responseId);
+        ended.ifPresent(r -> records.forget(r.record()));
+        return ended.isPresent();
     }
 
     /**

@@ -46,8 +46,7 @@ public class WebhookMethods {
     }
 
     JsonObject rotate(String userKey, Params params) {
-        Long grace = params.raw("grace_seconds") == null ? null : params.integer("grace_seconds", -1);
-        return answer(() -> webhooks.rotate(userKey, id(params), grace));
+        return answer(() -> webhooks.rotate(userKey, id(params), params.object(), ID));
     }
 
     JsonObject messages(String userKey, Params params) {

@@ -1,9 +1,13 @@
 package dev.switchboard.core.run;
 
 import dev.switchboard.core.clock.InstanceClock;
+import dev.switchboard.core.history.ContextWindow;
+import dev.switchboard.core.history.ThreadContexts;
+import dev.switchboard.core.history.ThreadItems;
 import dev.switchboard.core.idempotency.IdempotencyConflictException;
 import dev.switchboard.core.idempotency.IdempotencyKeys;
 import dev.switchboard.core.lane.LaneHead;
+import dev.switchboard.core.lane.LaneLedger;
 import dev.switchboard.core.lifecycle.Lifecycle;
 import dev.switchboard.core.lifecycle.TurnEvents;
 import dev.switchboard.core.lifecycle.TurnIds;
@@ -14,13 +18,16 @@ import dev.switchboard.core.thread.ThreadRepository;
 import dev.switchboard.persistence.run.RunRecord;
 import dev.switchboard.persistence.run.RunState;
 import dev.switchboard.persistence.thread.ThreadRecord;
+import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
@@ -52,6 +59,28 @@ public class RunLedger {
 
     @Inject
     QueueCaps caps;
+
+    @EJB
+    LaneLedger laneLedger;
+
+    @Inject
+    ThreadItems items;
+
+    @Inject
+    ThreadContexts contexts;
+
+    /**
+     * jagc's session reset of the thread, in one transaction under its lane lock: the run it
+     * executes is cancelled — it belongs to the conversation that ends — and its context window
+     * opens after the last item stored, so the engine of its next run is given nothing from before.
+     * The stored history stays whole, and queued runs stay queued (they run in the new conversation).
+     * Returns the cancelled run, if one executed.
+     */
+    public List<String> resetConversation(long threadId) {
+        List<String> stopped = laneLedger.cancelExecuting(threadId);
+        contexts.write(threadId, new ContextWindow(List.of(), items.lastSeq(threadId) + 1), clock.millis());
+        return stopped;
+    }
 
     /**
      * Stores the message as a queued run, or returns the run its idempotency key already names,
@@ -163,6 +192,11 @@ public class RunLedger {
     public Optional<RunView> find(String userKey, String runId) {
         RunRecord run = repository.run(runId);
         return run == null || !run.getUserKey().equals(userKey) ? Optional.empty() : Optional.of(view(run));
+    }
+
+    /** Which of {@code runIds} have ended: one statement ({@link RunWaits}' sweep). */
+    public Set<String> ended(Collection<String> runIds) {
+        return repository.ended(runIds);
     }
 
     /** Null when the user has no such thread. */

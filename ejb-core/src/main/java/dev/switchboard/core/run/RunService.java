@@ -5,7 +5,6 @@ import dev.switchboard.core.delegation.PathReads;
 import dev.switchboard.core.idempotency.UniqueViolation;
 import dev.switchboard.core.lane.LaneController;
 import dev.switchboard.core.lane.LaneLedger;
-import dev.switchboard.core.lane.RunWatch;
 import dev.switchboard.core.metrics.Meters;
 import dev.switchboard.core.thread.ThreadDirectory;
 import jakarta.ejb.EJB;
@@ -18,8 +17,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 
 
 /**
@@ -30,9 +27,6 @@ import java.util.concurrent.TimeUnit;
 @Stateless
 @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
 public class RunService {
-
-    /** While waiting, the database is re-read this often for runs finishing on other instances. */
-    private static final long WAIT_RECHECK_MS = 500;
 
     @EJB
     RunLedger ledger;
@@ -46,8 +40,6 @@ public class RunService {
     @EJB
     LaneLedger laneLedger;
 
-    @Inject
-    RunWatch watch;
 
     @Inject
     ThreadDirectory threads;
@@ -100,6 +92,24 @@ public class RunService {
         return Optional.of(cancelled);
     }
 
+    /**
+     * jagc's {@code DELETE /v1/threads/{key}/session}: the thread's next run starts a fresh
+     * conversation ({@link RunLedger#resetConversation}); its executing run, if any, is cancelled
+     * and stopped here, and the lane is woken for what is queued. A thread the user does not have
+     * yet needs nothing: its first run starts fresh. Returns the cancelled run ids.
+     */
+    public List<String> resetConversation(String userKey, String threadKey) {
+        Optional<Long> threadId = threads.find(userKey, threadKey);
+        if (threadId.isEmpty()) {
+            return List.of();
+        }
+        List<String> stopped = ledger.resetConversation(threadId.get());
+        lanes.cancelled(stopped);
+        meters.runsCancelled(stopped.size());
+        lanes.wake(threadId.get());
+        return stopped;
+    }
+
     public Optional<RunView> find(String userKey, String runId) {
         return ledger.find(userKey, runId);
     }
@@ -122,40 +132,14 @@ public class RunService {
 
     /**
      * Completes with the run once it is terminal, or with its current state when the timeout
-     * passes first; empty when the user has no such run.
+     * passes first; empty when the user has no such run ({@link RunWaits}).
      *
      * @throws dev.switchboard.core.input.ServerBusy when the instance has as many clients waiting as it takes
      */
     public CompletionStage<Optional<RunView>> awaitTerminal(String userKey, String runId, long timeoutMs) {
         CompletableFuture<Optional<RunView>> result = new CompletableFuture<>();
         waiters.admit(result);
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
-        check(userKey, runId, deadline, result);
+        waiters.runs().await(userKey, runId, timeoutMs, result);
         return result;
-    }
-
-    private void check(String userKey, String runId, long deadline, CompletableFuture<Optional<RunView>> result) {
-        CompletableFuture<Void> change = watch.register(runId);
-        Optional<RunView> run;
-        try {
-            run = ledger.find(userKey, runId);
-        } catch (RuntimeException e) {
-            watch.forget(runId, change);
-            result.completeExceptionally(e);
-            return;
-        }
-        long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-        if (run.isEmpty() || run.get().isTerminal() || left <= 0) {
-            watch.forget(runId, change);
-            result.complete(run);
-            return;
-        }
-        ScheduledFuture<?> recheck = waiters.executor().schedule(() -> change.complete(null),
-                Math.min(left, WAIT_RECHECK_MS), TimeUnit.MILLISECONDS);
-        change.thenRunAsync(() -> {
-            recheck.cancel(false);
-            watch.forget(runId, change);
-            check(userKey, runId, deadline, result);
-        }, waiters.executor());
     }
 }

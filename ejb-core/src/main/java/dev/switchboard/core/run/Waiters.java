@@ -1,12 +1,18 @@
 package dev.switchboard.core.run;
 
 import dev.switchboard.core.input.ServerBusy;
+import dev.switchboard.core.lane.RunWatch;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.util.Collection;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -14,13 +20,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * The threads that wake clients waiting for a run ({@code /wait}, a non-streamed response): their
- * re-check timers and the re-read when a run changed. Threads of their own, made with the
- * container's context, not the server's shared pool: a waiting request holds no thread, and what
- * wakes it must never queue behind requests that may themselves be waiting — on a cold instance
- * with few pool threads, that queue never drained. Each task is a timer or one short read.
- * At most {@code SWITCHBOARD_RUNS_MAX_WAITING} clients wait at once (each costs a timer and a
- * little memory); one more is refused at once ({@link ServerBusy}).
+ * The clients waiting for a run ({@code /wait}, a non-streamed response) and the threads that wake
+ * them ({@link RunWaits}): their deadline timers, the sweep for runs that ended elsewhere, and the
+ * one read each waiter's answer takes. Threads of their own, made with the container's context, not
+ * the server's shared pool: a waiting request holds no thread, and what wakes it must never queue
+ * behind requests that may themselves be waiting — on a cold instance with few pool threads, that
+ * queue never drained. At most {@code SWITCHBOARD_RUNS_MAX_WAITING} clients wait at once (each
+ * costs a timer and a little memory); one more is refused at once ({@link ServerBusy}).
  */
 @ApplicationScoped
 public class Waiters {
@@ -37,20 +43,49 @@ public class Waiters {
 
     private final AtomicInteger waiting = new AtomicInteger();
 
+    @EJB
+    RunLedger ledger;
+
+    @Inject
+    RunWatch watch;
+
     private ScheduledExecutorService executor;
+    private RunWaits runs;
 
     @PostConstruct
     void start() {
         executor = Executors.newScheduledThreadPool(THREADS, threadFactory);
+        runs = new RunWaits(new RunWaits.Store() {
+            @Override
+            public Optional<RunView> find(String userKey, String runId) {
+                return ledger.find(userKey, runId);
+            }
+
+            @Override
+            public Set<String> ended(Collection<String> runIds) {
+                return ledger.ended(runIds);
+            }
+        }, new RunWaits.Watch() {
+            @Override
+            public CompletableFuture<Void> register(String runId) {
+                return watch.register(runId);
+            }
+
+            @Override
+            public void forget(String runId, CompletableFuture<Void> change) {
+                watch.forget(runId, change);
+            }
+        }, executor);
+    }
+
+    /** The waits. */
+    RunWaits runs() {
+        return runs;
     }
 
     @PreDestroy
     void stop() {
         executor.shutdownNow();
-    }
-
-    public ScheduledExecutorService executor() {
-        return executor;
     }
 
     /**

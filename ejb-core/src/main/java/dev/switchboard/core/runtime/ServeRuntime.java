@@ -99,14 +99,41 @@ public class ServeRuntime {
         return now;
     }
 
-    /** A turn starts on {@code threadKey}: resume if paused and make it the session; writes only on change. */
-    public void turnStarting(String userKey, String threadKey) {
+    /** What a turn start needs of the user's runtime. */
+    public enum TurnStart {
+        /** Nothing: it runs, and the turn's thread is its session. */
+        NOTHING,
+        /** It runs with another session: the turn's thread becomes it after the turn ({@link #moveSession}). */
+        MOVE_SESSION,
+        /** It was paused (or new): resumed, with the thread as its session, in the turn's transaction. */
+        RESUMED
+    }
+
+    /**
+     * A turn starts on {@code threadKey}. A paused runtime (or a user's first) is locked, resumed and
+     * given the thread as its session here, in the turn's transaction (H10: a turn resumes it, and
+     * what it held is released in the same commit); a running one is only read — its session moves
+     * after the turn's commit, so turns on different threads never queue on this row.
+     */
+    public TurnStart turnStarting(String userKey, String threadKey) {
         RuntimeRecord current = read(userKey);
-        if (em.contains(current) && !current.isPaused() && current.getSessionId().equals(threadKey)) {
-            return;
+        if (em.contains(current) && !current.isPaused()) {
+            return current.getSessionId().equals(threadKey) ? TurnStart.NOTHING : TurnStart.MOVE_SESSION;
         }
         RuntimeRecord rt = locked(userKey);
         resume(rt);
         rt.useSession(threadKey);
+        return TurnStart.RESUMED;
+    }
+
+    /**
+     * The running runtime's session becomes {@code threadKey}; a no-op when it is already, when the
+     * runtime is paused, and when another transaction holds the row (skipped, not waited for: that
+     * transaction's change of the session or the runtime stands).
+     */
+    public void moveSession(String userKey, String threadKey) {
+        em.createNativeQuery("UPDATE serve_runtime SET session_id = ? WHERE user_key IN (SELECT user_key FROM"
+                + " serve_runtime WHERE user_key = ? AND paused = FALSE AND session_id <> ? FOR UPDATE SKIP LOCKED)")
+                .setParameter(1, threadKey).setParameter(2, userKey).setParameter(3, threadKey).executeUpdate();
     }
 }

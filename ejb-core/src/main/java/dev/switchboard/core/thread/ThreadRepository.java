@@ -1,5 +1,6 @@
 package dev.switchboard.core.thread;
 
+import dev.switchboard.core.sql.Statements;
 import dev.switchboard.persistence.run.RunRecord;
 import dev.switchboard.persistence.run.RunState;
 import dev.switchboard.persistence.thread.DatabaseClock;
@@ -9,10 +10,13 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The reads and locks of threads, their lanes' runs and their turns through the entities, in the
@@ -104,6 +108,21 @@ public class ThreadRepository {
 
     public RunRecord run(String runId) {
         return em.find(RunRecord.class, runId);
+    }
+
+    /** Which of {@code runIds} have ended (succeeded or failed): one statement for all of them. */
+    @SuppressWarnings("unchecked")
+    public Set<String> ended(Collection<String> runIds) {
+        if (runIds.isEmpty()) {
+            return Set.of();
+        }
+        var query = em.createNativeQuery("SELECT run_id FROM runs WHERE state IN ('succeeded', 'failed') AND run_id IN ("
+                + Statements.placeholders(runIds.size()) + ")");
+        int i = 1;
+        for (String id : runIds) {
+            query.setParameter(i++, id);
+        }
+        return new HashSet<>((List<String>) query.getResultList());
     }
 
     /** What run {@code runId} answered, when it succeeded. */

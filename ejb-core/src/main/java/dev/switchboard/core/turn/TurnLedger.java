@@ -70,10 +70,17 @@ public class TurnLedger {
 
     /**
      * What a turn call changed; {@code claim} is a run claimed for this instance, {@code stopped}
-     * runs to stop here, {@code waitingFor} the active turns a new turn queued behind.
+     * runs to stop here, {@code waitingFor} the active turns a new turn queued behind;
+     * {@code movesSession}: the user's runtime is to take the turn's thread as its session once the
+     * turn is committed ({@link #moveSession}).
      */
     public record Outcome(TurnView turn, long threadId, boolean deduplicated, int acceptedItems, ClaimResult claim,
-            List<String> stopped, int waitingFor) {
+            List<String> stopped, int waitingFor, boolean movesSession) {
+
+        Outcome(TurnView turn, long threadId, boolean deduplicated, int acceptedItems, ClaimResult claim,
+                List<String> stopped, int waitingFor) {
+            this(turn, threadId, deduplicated, acceptedItems, claim, stopped, waitingFor, false);
+        }
     }
 
     /** {@code turn/start}: a new turn with one run, queued in the thread's lane as {@code rule} admits it. */
@@ -99,7 +106,10 @@ public class TurnLedger {
                     () -> older.runs().stream().map(TurnLedger::inputOf).toList()));
         }
         TurnAdmission admission = rule.decide(threadKey, facts, input);
-        runtime.turnStarting(userKey, threadKey);
+        // Only a paused runtime (or a user's first) is locked here: it resumes with the turn (H10). A running
+        // one takes the thread as its session after the commit, so one user's turns on different threads
+        // never wait for each other on the runtime's row.
+        boolean movesSession = runtime.turnStarting(userKey, threadKey) == ServeRuntime.TurnStart.MOVE_SESSION;
         String turnId = TurnIds.turnId();
         List<String> stopped = new ArrayList<>();
         long now = clock.millis();
@@ -125,7 +135,7 @@ public class TurnLedger {
         ClaimResult claim = claim(lane.advanced(), claimFor);
         int waitingFor = active.size() - admission.superseded().size() - admission.interrupted().size();
         return new Outcome(TurnView.started(turnId, threadKey, now), threadId, false, full.size(), claim, stopped,
-                waitingFor);
+                waitingFor, movesSession);
     }
 
     /** {@code turn/steer}: another run under the same turn, queued behind the lane's current work. */
@@ -165,6 +175,15 @@ public class TurnLedger {
             }
         }
         return new Outcome(TurnView.of(turns.read(turnId)), threadId, false, 0, ClaimResult.none(), stopped, 0);
+    }
+
+    /**
+     * The running runtime takes {@code threadKey}, where a turn just started, as its session — in a
+     * transaction of its own, after the turn's; skipped when another transaction holds the runtime's
+     * row (a concurrent turn start, pause or resume, whose change then stands).
+     */
+    public void moveSession(String userKey, String threadKey) {
+        runtime.moveSession(userKey, threadKey);
     }
 
     /** Holon's untargeted {@code turn/interrupt}: pauses the runtime; returns the fresh turn id reported. */

@@ -11,6 +11,8 @@ import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 import java.util.Optional;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * The turn calls the web modules make. Each change is committed (with its notifications) before
@@ -20,6 +22,8 @@ import java.util.Optional;
 @Stateless
 @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
 public class TurnService {
+
+    private static final Logger LOG = Logger.getLogger(TurnService.class.getName());
 
     @EJB
     TurnLedger ledger;
@@ -57,6 +61,14 @@ public class TurnService {
         TurnLedger.Outcome outcome = UniqueViolation.retryOnce(() -> lanes.admit(threadId,
                 claimFor -> ledger.start(userKey, threadKey, input, idempotencyKey, threadId, claimFor, rule, door),
                 TurnLedger.Outcome::claim));
+        if (outcome.movesSession()) {
+            try {
+                ledger.moveSession(userKey, threadKey);
+            } catch (RuntimeException e) { // the turn is stored and answered; the session is the runtime's label
+                LOG.log(Level.WARNING, "The runtime of " + userKey + " did not take thread " + threadKey
+                        + " as its session; it stays where it was", e);
+            }
+        }
         return settled(outcome);
     }
 

@@ -23,14 +23,26 @@ public class Authenticator {
     @ConfigProperty(name = "switchboard.auth.operators")
     Optional<String> operatorsConfig;
 
+    /** A token of its own for scraping {@code /metrics} (Prometheus), which opens nothing else. */
+    @Inject
+    @ConfigProperty(name = "switchboard.metrics.token")
+    Optional<String> metricsTokenConfig;
+
     private TokenDirectory directory;
     private Set<String> operators;
+    private MetricsAccess metricsAccess;
 
     @PostConstruct
     void load() {
         directory = TokenDirectory.parse(tokensConfig.orElse(""));
         operators = Arrays.stream(operatorsConfig.orElse("").split(",")).map(String::strip)
                 .filter(s -> !s.isEmpty()).collect(Collectors.toUnmodifiableSet());
+        metricsAccess = new MetricsAccess(directory, operators, metricsTokenConfig);
+    }
+
+    /** Whether a caller connected from {@code remoteAddress} may read {@code /metrics} ({@link MetricsAccess}). */
+    public MetricsAccess.Verdict metricsAccess(String authorization, String remoteAddress) {
+        return metricsAccess.decide(authorization, isLoopback(remoteAddress));
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.switchboard.core.webhook;
 
+import com.google.common.net.InetAddresses;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
@@ -12,22 +13,42 @@ import java.util.Locale;
 
 /**
  * Which URLs an endpoint may have, and which addresses a delivery may reach. A URL is {@code https}
- * (or {@code http} to an allowed network) without credentials or fragment. Every address its host
- * resolves to must be public — not loopback, private, link-local (the cloud metadata address),
- * carrier-grade NAT, unique-local, multicast or otherwise reserved — unless it lies in a network
- * the operator allowed. Checked at registration and again before every attempt, on the addresses
- * of that moment: a name that resolves elsewhere later is refused then.
+ * (or {@code http} to an allowed network) without credentials or fragment, and its host is a name
+ * or an IP literal in its one unambiguous form (dotted decimal without leading zeros, or IPv6 in
+ * brackets): {@code 0177.0.0.1}, {@code 127.1} or {@code 0x7f000001} mean 127.0.0.1 to resolvers and
+ * curl but 177.0.0.1 or a name to the JVM, so they are refused rather than guessed. Every address
+ * its host resolves to must be public — outside every block of IANA's IPv4 and IPv6 special-purpose
+ * address registries (loopback, private, link-local with the cloud metadata address, shared,
+ * documentation, benchmarking, translation and transition prefixes…), outside multicast, and for
+ * IPv6 inside global unicast ({@code 2000::/3}); an IPv6 address that embeds an IPv4 one (mapped,
+ * compatible, 6to4, Teredo, NAT64) is judged by what it embeds too — unless it lies in a network the
+ * operator allowed. Checked at registration and again before every attempt, on the addresses of
+ * that moment: a name that resolves elsewhere later is refused then.
  */
 public final class AddressPolicy {
 
     static final int MAX_URL_LENGTH = 2048;
 
-    /** Blocks the JDK's classification does not cover: none of them is a public destination. */
-    private static final List<Network> RESERVED = List.of(
-            Network.parse("0.0.0.0/8"), Network.parse("100.64.0.0/10"), Network.parse("192.0.0.0/24"),
-            Network.parse("192.0.2.0/24"), Network.parse("198.18.0.0/15"), Network.parse("198.51.100.0/24"),
-            Network.parse("203.0.113.0/24"), Network.parse("240.0.0.0/4"), Network.parse("fc00::/7"),
-            Network.parse("64:ff9b::/96"), Network.parse("2001:db8::/32"), Network.parse("::/128"));
+    /**
+     * IANA's IPv4 Special-Purpose Address Registry (RFC 6890 and its updates), the limited broadcast
+     * address, and multicast (its own registry): none of them is a destination for a webhook, those
+     * the registry calls globally reachable (AS112, AMT) included.
+     */
+    private static final List<Network> SPECIAL_IPV4 = Network.parseList("0.0.0.0/8 10.0.0.0/8 100.64.0.0/10"
+            + " 127.0.0.0/8 169.254.0.0/16 172.16.0.0/12 192.0.0.0/24 192.0.2.0/24 192.31.196.0/24 192.52.193.0/24"
+            + " 192.88.99.0/24 192.168.0.0/16 192.175.48.0/24 198.18.0.0/15 198.51.100.0/24 203.0.113.0/24"
+            + " 224.0.0.0/4 240.0.0.0/4 255.255.255.255/32");
+
+    /**
+     * IANA's IPv6 Special-Purpose Address Registry inside global unicast (everything outside
+     * {@code 2000::/3} is refused as a whole: loopback, unspecified, mapped and compatible forms,
+     * discard, NAT64, unique-local, link-local, multicast): IETF protocol assignments (Teredo,
+     * benchmarking, ORCHID, AMT, AS112 among them), documentation, 6to4, AS112, SRv6 SIDs.
+     */
+    private static final List<Network> SPECIAL_IPV6 = Network.parseList("2001::/23 2001:db8::/32 2002::/16"
+            + " 2620:4f:8000::/48 3fff::/20 5f00::/16");
+
+    private static final Network GLOBAL_UNICAST = Network.parse("2000::/3");
 
     private final List<Network> allowed;
 
@@ -62,7 +83,28 @@ public final class AddressPolicy {
         if (uri.getRawFragment() != null) {
             throw WebhookException.invalid("invalid_url", "url must not have a fragment");
         }
+        if (ambiguousNumericHost(uri.getHost())) {
+            throw WebhookException.invalid("invalid_url", "url's host " + uri.getHost() + " is a number in a form that"
+                    + " clients read differently (octal, hexadecimal, shortened or with leading zeros); write the"
+                    + " address as four decimal numbers, or use a name");
+        }
         return uri;
+    }
+
+    /**
+     * Whether {@code host} is read as an IPv4 address by URL parsers (its last label is a number,
+     * decimal or {@code 0x} hexadecimal, as the WHATWG URL standard and curl decide) without being
+     * one in the strict dotted-decimal form.
+     */
+    static boolean ambiguousNumericHost(String host) {
+        if (host.startsWith("[")) {
+            return false; // an IPv6 literal: one form
+        }
+        String name = host.endsWith(".") ? host.substring(0, host.length() - 1) : host;
+        String last = name.substring(name.lastIndexOf('.') + 1);
+        boolean numeric = last.matches("[0-9]+") || last.matches("(?i)0x[0-9a-f]*");
+        return numeric && (host.endsWith(".") || !InetAddresses.isInetAddress(name)
+                || !(InetAddresses.forString(name) instanceof Inet4Address));
     }
 
     /**
@@ -92,7 +134,7 @@ public final class AddressPolicy {
             allAllowed &= isAllowed;
             if (!isAllowed && isInternal(address)) {
                 return "the host " + uri.getHost() + " resolves to " + address.getHostAddress()
-                        + ", a private, loopback, link-local or reserved address, which is not in the allowed networks";
+                        + ", a loopback, private, link-local or other special-purpose address, which is not in the allowed networks";
             }
         }
         if (!"https".equalsIgnoreCase(uri.getScheme()) && !allAllowed) {
@@ -111,18 +153,23 @@ public final class AddressPolicy {
         return false;
     }
 
-    /** True for any address that is not a public destination. */
+    /** True for any address that is not a public destination (see the class comment). */
     static boolean isInternal(InetAddress address) {
         InetAddress a = unmapped(address);
-        if (a.isLoopbackAddress() || a.isSiteLocalAddress() || a.isLinkLocalAddress() || a.isAnyLocalAddress()
-                || a.isMulticastAddress()) {
+        if (a instanceof Inet4Address v4) {
+            return in(SPECIAL_IPV4, v4);
+        }
+        Inet6Address v6 = (Inet6Address) a;
+        if (!GLOBAL_UNICAST.contains(v6) || in(SPECIAL_IPV6, v6)) {
             return true;
         }
-        if (a instanceof Inet4Address && (a.getAddress()[0] & 0xff) == 255) {
-            return true; // broadcast
-        }
-        for (Network n : RESERVED) {
-            if (n.contains(a)) {
+        return InetAddresses.hasEmbeddedIPv4ClientAddress(v6)
+                && in(SPECIAL_IPV4, InetAddresses.getEmbeddedIPv4ClientAddress(v6));
+    }
+
+    private static boolean in(List<Network> blocks, InetAddress address) {
+        for (Network n : blocks) {
+            if (n.contains(address)) {
                 return true;
             }
         }

@@ -24,8 +24,6 @@ import java.util.UUID;
 @Stateless
 public class Webhooks {
 
-    static final long DEFAULT_GRACE_SECONDS = 86_400;
-    static final long MAX_GRACE_SECONDS = 7 * 86_400;
     static final int DEFAULT_PAGE = 50;
     static final int MAX_PAGE = 200;
 
@@ -99,14 +97,12 @@ public class Webhooks {
     }
 
     /**
-     * A new secret; the one it replaces keeps signing beside it for {@code graceSeconds} (null: a
-     * day), so receivers can switch over without missing a message.
+     * A new secret; the one it replaces keeps signing beside it for the request's
+     * {@code grace_seconds} ({@link Rotation}: a day when absent), so receivers can switch over
+     * without missing a message. {@code doorMembers} names members the door itself uses (an id).
      */
-    public JsonObject rotate(String userKey, String id, Long graceSeconds) {
-        long grace = graceSeconds == null ? DEFAULT_GRACE_SECONDS : graceSeconds;
-        if (grace < 0 || grace > MAX_GRACE_SECONDS) {
-            throw WebhookException.invalid("invalid_grace_seconds", "grace_seconds is from 0 to " + MAX_GRACE_SECONDS);
-        }
+    public JsonObject rotate(String userKey, String id, JsonObject request, Set<String> doorMembers) {
+        long grace = Rotation.graceSeconds(request, doorMembers);
         Endpoint e = own(userKey, id);
         long now = clock.millis();
         String secret = WebhookSignature.newSecret();

@@ -25,8 +25,10 @@ import org.eclipse.jgit.lib.ObjectInserter;
  * What is in a worktree now, as a git tree. Files are compared by their {@link FileStamp}s and
  * hashed only when those cannot be trusted, so a turn that touched three files of a thousand
  * hashes three; the stamps each look finds are the next look's. Empty directories are not kept
- * (git keeps files, not directories); nothing named {@code .git} is taken into a tree, nor a link
- * leading outside the worktree, nor a hard link. The head's submodule commits are kept as they are.
+ * (git keeps files, not directories); nothing named {@code .git} is taken into a tree, nor a hard
+ * link, nor a link leading outside the worktree that the turn made or changed — a link the head
+ * already held, as it was, is the user's own and stays exactly as it was (tools refuse to go
+ * through it all the same). The head's submodule commits are kept as they are.
  */
 final class WorktreeSnapshots {
 
@@ -38,6 +40,8 @@ final class WorktreeSnapshots {
     private final Confinement confinement;
     /** The head's submodule commits by path: kept as they are (they are not files of the worktree). */
     private final Map<String, ObjectId> gitlinks;
+    /** The head's symbolic links by path, their targets' blobs: one that leads outside is kept while unchanged. */
+    private final Map<String, ObjectId> headLinks;
     /** The files as the worktree was prepared, then as the last {@link #take} found them. */
     private Map<String, FileStamp> stamps;
 
@@ -49,6 +53,12 @@ final class WorktreeSnapshots {
         this.confinement = confinement;
         this.gitlinks = gitlinks;
         this.stamps = stamps;
+        this.headLinks = new HashMap<>();
+        stamps.forEach((path, stamp) -> {
+            if (stamp.mode() == FileMode.SYMLINK) {
+                headLinks.put(path, stamp.blob());
+            }
+        });
     }
 
     /** The stamps of the worktree's files as the last look found them. */
@@ -77,12 +87,15 @@ final class WorktreeSnapshots {
                 FileMode mode;
                 ObjectId blob;
                 if (attributes.isSymbolicLink()) {
-                    if (leadsOutside(file)) {
-                        return notCommitted(path);
-                    }
+                    byte[] target = Files.readSymbolicLink(file).toString().getBytes(StandardCharsets.UTF_8);
                     mode = FileMode.SYMLINK;
-                    blob = inserter.insert(Constants.OBJ_BLOB,
-                            Files.readSymbolicLink(file).toString().getBytes(StandardCharsets.UTF_8));
+                    blob = inserter.idFor(Constants.OBJ_BLOB, target);
+                    if (!blob.equals(headLinks.get(path))) {
+                        if (leadsOutside(file)) {
+                            return notCommitted(path);
+                        }
+                        blob = inserter.insert(Constants.OBJ_BLOB, target);
+                    }
                 } else if (attributes.isRegularFile()) {
                     Map<String, Object> now = FileStamp.read(file); // one look at the file for all that follows
                     if (FileStamp.hardLinked(now)) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.switchboard.core.ingress.EventEnvelope;
 import dev.switchboard.core.ingress.EventOutcome;
+import dev.switchboard.core.ingress.IngressDoor;
 import dev.switchboard.core.ingress.IngressService;
 import dev.switchboard.core.run.IngestOutcome;
 import dev.switchboard.core.run.MessageCommand;
@@ -56,11 +57,11 @@ class IngressRetentionIT {
     @Test
     void recordsPastTheirRetentionAreDeletedButHeldEventsAreKept() throws Exception {
         String user = "user-" + UUID.randomUUID();
-        EventOutcome done = ingress.receive(user, event("acme/" + UUID.randomUUID()));
+        EventOutcome done = ingress.receive(user, IngressDoor.EVENTS, event("acme/" + UUID.randomUUID()));
         assertTrue(runs.awaitTerminal(user, done.runId(), 30_000).toCompletableFuture().get(40, TimeUnit.SECONDS)
                 .orElseThrow().isTerminal());
         runtime.pause(user);
-        EventOutcome held = ingress.receive(user, event("acme/" + UUID.randomUUID()));
+        EventOutcome held = ingress.receive(user, IngressDoor.EVENTS, event("acme/" + UUID.randomUUID()));
         try {
             assertEquals("deferred", held.status());
             assertEquals(2, probe.ageEvents(user, Duration.ofDays(31).toMillis()));
@@ -86,16 +87,16 @@ class IngressRetentionIT {
     void aDedupeKeyIsForgottenAfterItsRetentionAndOnlyThen() throws Exception {
         String user = "user-" + UUID.randomUUID();
         String repo = "acme/" + UUID.randomUUID();
-        EventOutcome first = ingress.receive(user, event(repo));
+        EventOutcome first = ingress.receive(user, IngressDoor.EVENTS, event(repo));
         assertEquals("accepted", first.status());
         IngestOutcome message = runs.ingest(new MessageCommand(user, "http", "t", null, "hi", "followUp", "k-1"));
 
         ingress.forgetDedupeKeys(Duration.ofDays(30));
-        assertEquals("duplicate", ingress.receive(user, event(repo)).status(), "a fresh key is kept");
+        assertEquals("duplicate", ingress.receive(user, IngressDoor.EVENTS, event(repo)).status(), "a fresh key is kept");
 
         assertEquals(2, probe.age(user, Duration.ofDays(31).toMillis()));
         assertTrue(ingress.forgetDedupeKeys(Duration.ofDays(30)) >= 1);
-        EventOutcome again = ingress.receive(user, event(repo));
+        EventOutcome again = ingress.receive(user, IngressDoor.EVENTS, event(repo));
         assertEquals("accepted", again.status(), "the same delivery is new after the retention");
         assertNotEquals(first.runId(), again.runId());
         assertEquals(message.run().runId(),

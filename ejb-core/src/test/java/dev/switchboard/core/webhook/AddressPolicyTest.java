@@ -36,8 +36,56 @@ class AddressPolicyTest {
         assertNotNull(STRICT.refusal(URI.create("https://hooks.example.com/x"), List.of(ip(literal))), literal);
     }
 
+    /**
+     * What a sweep over the four doors found accepted (issue 49): IPv6 forms that stand for loopback,
+     * metadata or private addresses — IPv4-compatible, NAT64 (well-known and local-use), 6to4 of
+     * loopback and of the metadata address, Teredo, discard — and IPv4 blocks of IANA's registry the
+     * JDK does not classify, each refused with an allowed list that does not name it.
+     */
     @ParameterizedTest
-    @ValueSource(strings = {"93.184.216.34", "8.8.8.8", "2606:4700::1111", "172.32.0.1", "100.128.0.1"})
+    @ValueSource(strings = {"::127.0.0.1", "::7f00:1", "::a9fe:a9fe", "64:ff9b::7f00:1", "64:ff9b::808:808",
+            "64:ff9b:1::7f00:1", "2002:7f00:1::", "2002:a9fe:a9fe::", "2002:808:808::1", "2001:0:4136:e378:8000:63bf:3fff:fdd2",
+            "2001::1", "100::1", "2001:db8::1", "3fff::1", "5f00::1", "2620:4f:8000::1", "ff02::1",
+            "192.88.99.1", "192.0.0.170", "192.31.196.1", "192.52.193.1", "192.175.48.1", "198.51.100.7", "203.0.113.9",
+            "192.0.2.1", "240.0.0.1", "100.127.255.254", "0.1.2.3"})
+    void everySpecialPurposeBlockAndEveryAddressEmbeddingOneIsRefused(String literal) {
+        assertTrue(AddressPolicy.isInternal(ip(literal)), literal);
+        assertNotNull(STRICT.refusal(URI.create("https://hooks.example.com/x"), List.of(ip(literal))), literal);
+    }
+
+    /**
+     * A URL's host written as a number in a form that resolvers and the JVM read differently is
+     * refused as it is registered: {@code 0177.0.0.1} is 127.0.0.1 to curl and 177.0.0.1 to the JVM.
+     * (Forms whose last label is not a name, {@code 0x7f.0.0.1}, are hostless to {@link URI} already.)
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"https://0177.0.0.1/", "https://0x7f.0.0.1/", "https://0x7f000001/", "https://2130706433/",
+            "https://127.1/", "https://127.0.0.1./", "https://010.0.0.1/", "https://1.2.3/", "https://0x/",
+            "https://example.0x10/", "https://example.123/"})
+    void ambiguousNumericHostsAreRefused(String url) {
+        WebhookException e = assertThrows(WebhookException.class, () -> AddressPolicy.parse(url));
+        assertEquals("invalid_url", e.code(), url);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"0177.0.0.1", "0x7f000001", "2130706433", "127.1", "127.0.0.1.", "010.0.0.1", "1.2.3",
+            "0x", "example.0x10", "example.123", "1.2.3.4.5"})
+    void aHostThatEndsInANumberMustBeFourDecimalNumbers(String host) {
+        assertTrue(AddressPolicy.ambiguousNumericHost(host), host);
+        WebhookException e = assertThrows(WebhookException.class, () -> AddressPolicy.parse("https://0177.0.0.1/"));
+        assertTrue(e.getMessage().contains("four decimal numbers"), e.getMessage());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"https://93.184.216.34/x", "https://hooks.example.com/x", "https://[2606:4700::1111]/x",
+            "https://cafe.be/", "https://deadbeef.com/", "https://1.2.3.4.example.com/"})
+    void hostsInTheirOneFormAreKept(String url) {
+        assertEquals(URI.create(url), AddressPolicy.parse(url));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"93.184.216.34", "8.8.8.8", "2606:4700::1111", "172.32.0.1", "100.128.0.1",
+            "2a00:1450:4001:82a::200e", "::ffff:8.8.8.8"})
     void publicAddressesAreAllowedOverHttps(String literal) {
         assertFalse(AddressPolicy.isInternal(ip(literal)), literal);
         assertNull(STRICT.refusal(URI.create("https://hooks.example.com/x"), List.of(ip(literal))));

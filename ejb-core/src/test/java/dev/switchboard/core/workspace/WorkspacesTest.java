@@ -210,6 +210,54 @@ class WorkspacesTest {
         assertNull(null);
     }
 
+    /**
+     * A user's repository whose base holds links that lead outside the worktree (issue 49: every
+     * turn's commit recorded them as deleted): a turn that leaves them alone commits them exactly as
+     * they were; only a link the turn itself made or changed to lead outside is left out.
+     */
+    @Test
+    void linksLeadingOutsideThatTheBaseHeldStayAsTheyWereAndOnlyTheTurnsOwnAreLeftOut() throws Exception {
+        Path source = root.resolve("source");
+        try (Git git = Git.init().setDirectory(source.toFile()).setInitialBranch("main").call()) {
+            Files.writeString(source.resolve("README"), "hello\n");
+            Files.createDirectories(source.resolve("l"));
+            Files.createSymbolicLink(source.resolve("l/abs"), Path.of("/opt/x"));
+            Files.createSymbolicLink(source.resolve("l/rel"), Path.of("../../outside"));
+            Files.createSymbolicLink(source.resolve("l/in"), Path.of("../README"));
+            git.add().addFilepattern(".").call();
+            git.commit().setMessage("base").setAuthor("t", "t@t").setCommitter("t", "t@t").setSign(false).call();
+        }
+        Workspaces workspaces = new Workspaces(root.resolve("ws"), Optional.of(source));
+        ChangeSet first;
+        try (Worktree tree = workspaces.open(9, Workspaces.START, "run-1.1")) {
+            assertEquals(Path.of("/opt/x"), Files.readSymbolicLink(tree.dir().resolve("l/abs")));
+            Files.writeString(tree.dir().resolve("README"), "hello, world\n");
+            first = tree.changes("Turn 1", Instant.now());
+        }
+        assertEquals(List.of(new ChangeSet.FileChange("README", "M")), first.files(),
+                "the base's links are not the turn's change: " + first.diff());
+        ChangeSet second;
+        try (Worktree tree = workspaces.open(9, first.commit(), "run-2.1")) {
+            assertEquals(Path.of("../../outside"), Files.readSymbolicLink(tree.dir().resolve("l/rel")),
+                    "the next turn finds them as they were");
+            Files.delete(tree.dir().resolve("l/rel"));
+            Files.createSymbolicLink(tree.dir().resolve("l/rel"), Path.of("../../elsewhere")); // changed by the turn
+            Files.createSymbolicLink(tree.dir().resolve("l/new"), Path.of("/etc/passwd")); // made by the turn
+            Files.delete(tree.dir().resolve("l/in"));
+            second = tree.changes("Turn 2", Instant.now());
+        }
+        assertEquals(List.of(new ChangeSet.FileChange("l/in", "D"), new ChangeSet.FileChange("l/rel", "D")),
+                second.files(), "what the turn made or changed to lead outside is left out; what it deleted is deleted");
+        try (Git git = Git.open(root.resolve("ws/t9/repo.git").toFile())) {
+            var repository = git.getRepository();
+            var commit = repository.parseCommit(repository.resolve(second.commit()));
+            try (var walk = org.eclipse.jgit.treewalk.TreeWalk.forPath(repository, "l/abs", commit.getTree())) {
+                assertEquals("/opt/x", new String(repository.open(walk.getObjectId(0)).getBytes(), StandardCharsets.UTF_8),
+                        "the untouched outward link is still in the line");
+            }
+        }
+    }
+
     @Test
     void aUnifiedDiffAppliesWholeOrNotAtAllAndOnlyInsideTheWorktree() throws Exception {
         Workspaces workspaces = new Workspaces(root, Optional.empty());

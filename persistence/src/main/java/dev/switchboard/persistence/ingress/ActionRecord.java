@@ -9,8 +9,9 @@ import jakarta.persistence.Table;
 /** What followed a forwarded event (Holon's actions journal): {@code accepted} into a run. */
 @Entity
 @Table(name = "ingress_actions")
-@NamedQuery(name = ActionRecord.PRUNE, query = "DELETE FROM ActionRecord a WHERE a.eventId IN"
-        + " (SELECT e.eventId FROM IngressEventRecord e WHERE e.receivedAt < :before AND e.status <> 'deferred')")
+@NamedQuery(name = ActionRecord.PRUNE, query = "DELETE FROM ActionRecord a WHERE EXISTS (SELECT e FROM"
+        + " IngressEventRecord e WHERE e.userKey = a.userKey AND e.eventId = a.eventId AND e.receivedAt < :before"
+        + " AND e.status <> 'deferred')")
 public class ActionRecord {
 
     /** Deletes the actions of the events {@link IngressEventRecord#PRUNE} deletes. */
@@ -20,6 +21,9 @@ public class ActionRecord {
     @Id
     @Column(name = "action_id")
     private String actionId;
+
+    @Column(name = "user_key", nullable = false, updatable = false)
+    private String userKey;
 
     @Column(name = "event_id", nullable = false, updatable = false)
     private String eventId;
@@ -42,8 +46,9 @@ public class ActionRecord {
     protected ActionRecord() {
     }
 
-    public ActionRecord(String actionId, String eventId, String status, String runId, long startedAt) {
+    public ActionRecord(String actionId, String userKey, String eventId, String status, String runId, long startedAt) {
         this.actionId = actionId;
+        this.userKey = userKey;
         this.eventId = eventId;
         this.status = status;
         this.runId = runId;
@@ -51,9 +56,9 @@ public class ActionRecord {
     }
 
     /** The final outcome of the run the event was handed off to (H9: a second action, after {@code accepted}). */
-    public static ActionRecord finished(String actionId, String eventId, String status, String message, String runId,
+    public static ActionRecord finished(String actionId, String userKey, String eventId, String status, String message, String runId,
             long startedAt, long endedAt) {
-        ActionRecord action = new ActionRecord(actionId, eventId, status, runId, startedAt);
+        ActionRecord action = new ActionRecord(actionId, userKey, eventId, status, runId, startedAt);
         action.message = message;
         action.endedAt = endedAt;
         return action;

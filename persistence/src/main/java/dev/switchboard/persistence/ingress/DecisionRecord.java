@@ -9,8 +9,9 @@ import jakarta.persistence.Table;
 /** What was decided for an event (Holon's decisions journal): forwarded, or skipped with a reason. */
 @Entity
 @Table(name = "ingress_decisions")
-@NamedQuery(name = DecisionRecord.PRUNE, query = "DELETE FROM DecisionRecord d WHERE d.eventId IN"
-        + " (SELECT e.eventId FROM IngressEventRecord e WHERE e.receivedAt < :before AND e.status <> 'deferred')")
+@NamedQuery(name = DecisionRecord.PRUNE, query = "DELETE FROM DecisionRecord d WHERE EXISTS (SELECT e FROM"
+        + " IngressEventRecord e WHERE e.userKey = d.userKey AND e.eventId = d.eventId AND e.receivedAt < :before"
+        + " AND e.status <> 'deferred')")
 public class DecisionRecord {
 
     /** Deletes the decisions of the events {@link IngressEventRecord#PRUNE} deletes. */
@@ -20,6 +21,9 @@ public class DecisionRecord {
     @Id
     @Column(name = "decision_id")
     private String decisionId;
+
+    @Column(name = "user_key", nullable = false, updatable = false)
+    private String userKey;
 
     @Column(name = "event_id", nullable = false, updatable = false)
     private String eventId;
@@ -39,9 +43,10 @@ public class DecisionRecord {
     protected DecisionRecord() {
     }
 
-    public DecisionRecord(String decisionId, String eventId, String type, String reason, boolean skipped,
+    public DecisionRecord(String decisionId, String userKey, String eventId, String type, String reason, boolean skipped,
             long createdAt) {
         this.decisionId = decisionId;
+        this.userKey = userKey;
         this.eventId = eventId;
         this.type = type;
         this.reason = reason;

@@ -3,8 +3,11 @@ package dev.switchboard.persistence.ingress;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
+import jakarta.persistence.IdClass;
 import jakarta.persistence.NamedQuery;
 import jakarta.persistence.Table;
+import java.io.Serializable;
+import java.util.Objects;
 
 /** A received ingress event (Holon's events journal), with the lane it routed to and its run. */
 @Entity
@@ -25,7 +28,35 @@ import jakarta.persistence.Table;
                 + " AND e.status = 'accepted'")
 @NamedQuery(name = IngressEventRecord.PRUNE,
         query = "DELETE FROM IngressEventRecord e WHERE e.receivedAt < :before AND e.status <> 'deferred'")
+@IdClass(IngressEventRecord.Key.class)
 public class IngressEventRecord {
+
+    /** An event's key: ids are each user's own. */
+    public static final class Key implements Serializable {
+
+        private static final long serialVersionUID = 1L;
+
+        private String userKey;
+        private String eventId;
+
+        public Key() {
+        }
+
+        public Key(String userKey, String eventId) {
+            this.userKey = userKey;
+            this.eventId = eventId;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Key k && Objects.equals(userKey, k.userKey) && Objects.equals(eventId, k.eventId);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(userKey, eventId);
+        }
+    }
 
     /** Deletes events received before {@code :before}, except held ones (their decisions and actions first). */
     public static final String PRUNE = "IngressEventRecord.prune";
@@ -38,11 +69,12 @@ public class IngressEventRecord {
 
 
     @Id
-    @Column(name = "event_id")
-    private String eventId;
-
     @Column(name = "user_key", nullable = false, updatable = false)
     private String userKey;
+
+    @Id
+    @Column(name = "event_id")
+    private String eventId;
 
     @Column(name = "source", nullable = false, updatable = false)
     private String source;

@@ -25,7 +25,9 @@ import java.util.Set;
 public class CallerFilter implements ContainerRequestFilter {
 
     private static final Set<String> PUBLIC_PATHS = Set.of("healthz", "health", "health/live", "health/ready",
-            "health/started");
+            "health/started", "favicon.ico");
+    /** The path of the shared transcripts' links ({@code /shared/{token}}), opened without a bearer token. */
+    public static final String SHARED_TRANSCRIPTS = "shared";
     private static final Set<String> WEBHOOK_PATHS = Set.of("ingress/github/webhook", "webhook");
 
     @Inject
@@ -46,6 +48,15 @@ public class CallerFilter implements ContainerRequestFilter {
         String relative = path.startsWith("/") ? path.substring(1) : path;
         if (PUBLIC_PATHS.contains(relative)) {
             return;
+        }
+        if (relative.equals("openapi") || relative.equals("openapi/ui") || relative.startsWith("openapi/ui/")) {
+            return; // the API's documentation, public as it was when Liberty served it directly
+        }
+        if (relative.equals("metrics")) {
+            return; // MetricsResource decides: an operator's token, or the metrics token that is nobody's
+        }
+        if (relative.startsWith(SHARED_TRANSCRIPTS + "/")) {
+            return; // a transcript link: its unguessable token is the key
         }
         if (WEBHOOK_PATHS.contains(relative) && ingress.githubSecret().isPresent()) {
             return; // GitHub cannot send a bearer token: the delivery's signature authenticates it

@@ -1,5 +1,6 @@
 package dev.switchboard.rest.ingress;
 
+import dev.switchboard.core.ingress.IngressDoor;
 import dev.switchboard.core.ingress.IngressService;
 import dev.switchboard.core.ingress.IngressSettings;
 import dev.switchboard.rest.JsonBody;
@@ -37,7 +38,7 @@ public class GenericEventsResource {
     @Consumes(MediaType.WILDCARD)
     public Response receive(InputStream body) {
         byte[] bytes = JsonBody.readLimited(body, settings.maxBodyBytes());
-        return IngressBodies.accepted(ingress.receive(caller.user(),
+        return IngressBodies.accepted(ingress.receive(caller.user(), IngressDoor.EVENTS,
                 IngressBodies.envelope(IngressBodies.object(bytes), settings.repoHint())));
     }
 }

@@ -3,6 +3,7 @@ package dev.switchboard.rest.ingress;
 import dev.switchboard.core.ingress.EventEnvelope;
 import dev.switchboard.core.ingress.GenericEvents;
 import dev.switchboard.core.ingress.GithubEvents;
+import dev.switchboard.core.ingress.IngressDoor;
 import dev.switchboard.core.ingress.IngressService;
 import dev.switchboard.core.ingress.IngressSettings;
 import dev.switchboard.core.ingress.UnsupportedEventException;
@@ -62,7 +63,7 @@ public class GithubWebhookResource {
         JsonBody.storable(delivery, "X-GitHub-Delivery");
         JsonObject body = IngressBodies.object(bytes);
         if (GenericEvents.isEnvelope(body)) {
-            return IngressBodies.accepted(ingress.receive(user(), IngressBodies.envelope(body, settings.repoHint())));
+            return IngressBodies.accepted(ingress.receive(user(), IngressDoor.GITHUB, IngressBodies.envelope(body, settings.repoHint())));
         }
         EventEnvelope envelope;
         try {
@@ -73,7 +74,7 @@ public class GithubWebhookResource {
             return Response.accepted(Jsons.createObjectBuilder().add("status", "ignored")
                     .add("reason", e.getMessage()).build().toString()).type(MediaType.APPLICATION_JSON).build();
         }
-        return IngressBodies.accepted(ingress.receive(user(), envelope));
+        return IngressBodies.accepted(ingress.receive(user(), IngressDoor.GITHUB, envelope));
     }
 
     /** Signed deliveries belong to the configured ingress user; unsigned ones to the authenticated caller. */

@@ -13,8 +13,11 @@ import dev.switchboard.rest.streams.OpenStreams;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
+import jakarta.servlet.AsyncContext;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -29,7 +32,6 @@ import jakarta.ws.rs.core.Response;
 import java.io.InputStream;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -40,7 +42,8 @@ import java.util.logging.Logger;
  * or, with {@code stream: true}, its events as server-sent events ({@link ResponseEvents});
  * {@code GET /v1/responses/{id}} reads a stored response (or follows its events),
  * {@code GET /v1/responses/{id}/input_items} lists what it was made from,
- * {@code POST /v1/responses/{id}/cancel} cancels one. Every route is also under {@code /responses}
+ * {@code POST /v1/responses/{id}/cancel} cancels one, {@code DELETE /v1/responses/{id}} deletes one
+ * (OpenAI's, which the official SDKs call). Every route is also under {@code /responses}
  * ({@link ResponsesAliasResource}). A client that goes away does not cancel its response. Errors are the
  * specification's body, {@code {"error":{"message","type","param","code"}}}; a {@link ResponseError} thrown
  * here, before or after the request is suspended, is answered by {@link ResponseErrorMapper}.
@@ -50,8 +53,6 @@ import java.util.logging.Logger;
 public class ResponsesResource {
 
     private static final Logger LOG = Logger.getLogger(ResponsesResource.class.getName());
-    /** How long after the run timeout a suspended request is answered anyway. */
-    private static final long ANSWER_GRACE_MS = 5_000;
 
     @Inject
     ResponseService responses;
@@ -138,6 +139,16 @@ public class ResponsesResource {
         return responses.cancel(caller.user(), id).map(r -> json(200, r.object())).orElseGet(() -> notFound(id));
     }
 
+    /** OpenAI's answer, {@code {"id","object":"response","deleted":true}}; 404 for an id the caller has no response of. */
+    @DELETE
+    @Path("{id}")
+    public Response delete(@PathParam("id") String id) {
+        if (!responses.delete(caller.user(), id)) {
+            return notFound(id);
+        }
+        return json(200, Jsons.createObjectBuilder().add("id", id).add("object", "response").add("deleted", true).build());
+    }
+
     /**
      * {@code POST /v1/responses/compact} (spec §10): the conversation of {@code previous_response_id}
      * and {@code input} summarised by the engine into one {@code compaction} item, to start a new
@@ -145,21 +156,22 @@ public class ResponsesResource {
      */
     @POST
     @Path("compact")
-    public void compact(@Context HttpHeaders headers, InputStream body, @Suspended AsyncResponse answer) {
-        ResponseService.Response started = responses.compact(caller.user(), request(headers, body));
-        whenEnded(started, answer, ended -> json(200, responses.compaction(ended)));
+    public void compact(@Context HttpHeaders headers, InputStream body, @Context HttpServletRequest request,
+            @Suspended AsyncResponse answer) {
+        ResponseService.Response started = responses.compact(caller.user(),
+                ResponseRequest.parseCompaction(body(headers, body)));
+        whenEnded(started, request, answer, ended -> json(200, responses.compaction(ended)));
     }
 
     /**
-     * Answers {@code answer} with {@code reply} of the response once its run ended (or as it stands
-     * after the run timeout). The request holds no thread meanwhile: the run's end wakes it
-     * ({@link ResponseService#awaitEnd}), on the threads that wake waiting clients.
+     * Answers the suspended request with {@code reply} of the response once its run ended (or as it
+     * stands when the run timeout passed first). The request holds no thread meanwhile: the run's
+     * end wakes it ({@link ResponseService#awaitEnd}), on the threads that wake waiting clients, and
+     * the answer is written by the streams' writers the moment it is ready ({@link OpenStreams#answer}),
+     * not queued behind a burst on the container's pool.
      */
-    private void whenEnded(ResponseService.Response started, AsyncResponse answer,
+    private void whenEnded(ResponseService.Response started, HttpServletRequest request, AsyncResponse answer,
             Function<ResponseService.Response, Response> reply) {
-        answer.setTimeout(settings.runTimeoutMs() + ANSWER_GRACE_MS, TimeUnit.MILLISECONDS);
-        answer.setTimeoutHandler(late -> late.resume(error(new ResponseError(500, "server_error", "internal_error", "",
-                "the response did not end within the run timeout"))));
         CompletionStage<ResponseService.Response> end;
         try {
             end = responses.awaitEnd(started, settings.runTimeoutMs());
@@ -167,33 +179,38 @@ public class ResponsesResource {
             answer.resume(busy(e));
             return;
         }
-        end.whenComplete((ended, failure) -> {
-            if (failure != null) {
-                LOG.log(Level.WARNING, "Waiting for response " + started.record().responseId() + " failed", failure);
-                answer.resume(error(new ResponseError(500, "server_error", "internal_error", "",
-                        "waiting for the response failed")));
-                return;
-            }
-            try {
-                answer.resume(reply.apply(ended));
-            } catch (ResponseError e) {
-                answer.resume(error(e));
-            } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "Answering response " + started.record().responseId() + " failed", e);
-                answer.resume(error(new ResponseError(500, "server_error", "internal_error", "",
-                        "answering the response failed")));
-            }
-        });
+        AsyncContext context = openStreams.suspended(request);
+        end.whenComplete((ended, failure) -> openStreams.answer(context, answerOf(started, ended, failure, reply)));
+    }
+
+    private static Response answerOf(ResponseService.Response started, ResponseService.Response ended, Throwable failure,
+            Function<ResponseService.Response, Response> reply) {
+        if (failure != null) {
+            LOG.log(Level.WARNING, "Waiting for response " + started.record().responseId() + " failed", failure);
+            return error(new ResponseError(500, "server_error", "internal_error", "", "waiting for the response failed"));
+        }
+        try {
+            return reply.apply(ended);
+        } catch (ResponseError e) {
+            return error(e);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "Answering response " + started.record().responseId() + " failed", e);
+            return error(new ResponseError(500, "server_error", "internal_error", "", "answering the response failed"));
+        }
     }
 
     private ResponseRequest request(HttpHeaders headers, InputStream body) {
-        JsonBody.Parsed parsed;
+        return ResponseRequest.parse(body(headers, body));
+    }
+
+    /** The request's JSON body, refused in the specification's terms when it is not one. */
+    private JsonValue body(HttpHeaders headers, InputStream body) {
         try {
-            parsed = JsonBody.read(JsonBody.mediaType(headers.getHeaderString(HttpHeaders.CONTENT_TYPE)), body, settings.maxBodyBytes());
+            return JsonBody.read(JsonBody.mediaType(headers.getHeaderString(HttpHeaders.CONTENT_TYPE)), body,
+                    settings.maxBodyBytes()).value();
         } catch (ApiException e) {
             throw refused(e);
         }
-        return ResponseRequest.parse(parsed.value());
     }
 
     /** A body (or WebSocket message) refused before it is read as a request, in the specification's terms. */
@@ -216,7 +233,7 @@ public class ResponsesResource {
         } else if (request.background()) {
             answer.resume(json(200, created.object()));
         } else {
-            whenEnded(created, answer, ended -> {
+            whenEnded(created, httpRequest, answer, ended -> {
                 responses.answered(ended);
                 JsonObject object = ended.object();
                 if ("failed".equals(object.getString("status"))) {

@@ -2,15 +2,21 @@ package dev.switchboard.rest.runs;
 
 import dev.switchboard.core.run.RunJson;
 import dev.switchboard.core.run.RunService;
+import dev.switchboard.core.run.RunView;
 import dev.switchboard.core.thread.WorkspaceService;
 import dev.switchboard.core.user.Authenticator;
 import dev.switchboard.rest.JsonBody;
 import dev.switchboard.rest.QueryParams;
 import dev.switchboard.rest.auth.Caller;
 import dev.switchboard.rest.errors.ApiException;
+import dev.switchboard.rest.errors.ErrorAnswer;
+import dev.switchboard.rest.errors.ErrorBody;
+import dev.switchboard.rest.streams.OpenStreams;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -18,8 +24,11 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.container.AsyncResponse;
 import jakarta.ws.rs.container.Suspended;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
-import java.util.concurrent.TimeUnit;
+import jakarta.ws.rs.core.Response;
+import java.util.Optional;
+import java.util.concurrent.CompletionStage;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 
 /** {@code GET /v1/runs/{run_id}} and its long-poll {@code /wait}. */
@@ -42,6 +51,9 @@ public class RunsResource {
 
     @Inject
     Authenticator authenticator;
+
+    @Inject
+    OpenStreams streams;
 
     @Operation(hidden = true) // only refuses: not an operation of the API
     @GET
@@ -87,20 +99,15 @@ public class RunsResource {
      */
     @GET
     @Path("{run_id}/wait")
-    public void await(@PathParam("run_id") String runId,
-            @QueryParam("timeout") String timeout, @Suspended AsyncResponse response) {
+    public void await(@PathParam("run_id") String runId, @QueryParam("timeout") String timeout,
+            @Context HttpServletRequest request, @Suspended AsyncResponse response) {
         String id = checkedId(runId);
         int seconds = (int) QueryParams.bounded(timeout, DEFAULT_WAIT_SECONDS, 0, MAX_WAIT_SECONDS, "timeout");
-        response.setTimeout(seconds + 30L, TimeUnit.SECONDS);
-        runs.awaitTerminal(caller.user(), id, seconds * 1000L).whenComplete((found, error) -> {
-            if (error != null) {
-                response.resume(error);
-            } else if (found.isEmpty()) {
-                response.resume(notFound(id));
-            } else {
-                response.resume(RunJson.of(found.get()).toString());
-            }
-        });
+        CompletionStage<Optional<RunView>> end = runs.awaitTerminal(caller.user(), id, seconds * 1000L);
+        AsyncContext context = streams.suspended(request); // answered by the writers that wake it, not the container's pool
+        end.whenComplete((found, error) -> streams.answer(context, error != null ? ErrorAnswer.of(error).response()
+                : found.isEmpty() ? ErrorBody.response(notFound(id))
+                : Response.ok(RunJson.of(found.get()).toString(), MediaType.APPLICATION_JSON_TYPE).build()));
     }
 
     private static String checkedId(String runId) {

@@ -5,6 +5,7 @@ import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.run.RunJson;
 import dev.switchboard.core.run.RunPage;
 import dev.switchboard.core.run.RunService;
+import dev.switchboard.core.run.Transcripts;
 import dev.switchboard.core.engine.ModelChoice;
 import dev.switchboard.core.thread.ThreadRuntimes;
 import dev.switchboard.core.thread.WorkspaceService;
@@ -19,6 +20,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonValue;
+import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.PUT;
@@ -29,19 +31,23 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.UriInfo;
 import java.io.InputStream;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * A thread's runs: {@code GET /v1/threads/{thread_key}/runs?after_seq=&limit=} lists them in lane
  * (FIFO) order, paged by per-thread sequence; {@code GET /v1/threads/{thread_key}/items} lists its
  * conversation history, paged by item sequence; {@code POST /v1/threads/{thread_key}/cancel} cancels
- * its queued and executing runs. Thread keys may contain {@code /} (e.g. {@code event:o/r}); the
- * query forms {@code /v1/threads/runs?thread_key=}, {@code /v1/threads/items?thread_key=} and
- * {@code /v1/threads/cancel?thread_key=} reach
- * any key, also where a client escapes its slash as {@code %2F}.
+ * its queued and executing runs; jagc's {@code DELETE /v1/threads/{thread_key}/session} starts its
+ * next run in a fresh conversation and {@code POST|DELETE /v1/threads/{thread_key}/share} make and
+ * revoke read-only links to its transcript ({@link SharedTranscriptResource} serves them). Thread
+ * keys may contain {@code /} (e.g. {@code event:o/r}); the query forms
+ * ({@code /v1/threads/runs?thread_key=}, {@code …/items}, {@code …/cancel}, {@code …/session},
+ * {@code …/share}) reach any key, also where a client escapes its slash as {@code %2F}.
  */
 @Path("/v1/threads")
 @ApplicationScoped
@@ -57,6 +63,14 @@ public class ThreadsResource {
 
     @EJB
     TurnService turns;
+
+    @EJB
+    Transcripts transcripts;
+
+    /** The server's address as its users reach it (behind a proxy), for the links it hands out; else the request's. */
+    @Inject
+    @ConfigProperty(name = "switchboard.public-url")
+    Optional<String> publicUrl;
 
     @EJB
     ThreadRuntimes runtimes;
@@ -127,14 +141,81 @@ public class ThreadsResource {
         return cancel(threadKey);
     }
 
+    /**
+     * Cancels the thread's queued and executing runs: {@code {"thread_key","cancelled","cancelled_run_ids"}}
+     * ({@code cancelled} as jagc's CLI reads it: whether a run was stopped). A thread the caller has
+     * not made has nothing to cancel.
+     */
     @POST
     @Path("{thread_key: .+}/cancel")
     public String cancel(@PathParam("thread_key") String threadKey) {
         String key = checkedKey(threadKey);
-        List<String> cancelled = runs.cancelThread(caller.user(), key).orElseThrow(() -> notFound(key));
+        List<String> cancelled = runs.cancelThread(caller.user(), key).orElse(List.of());
         JsonArrayBuilder ids = Jsons.createArrayBuilder();
         cancelled.forEach(ids::add);
-        return Jsons.createObjectBuilder().add("thread_key", key).add("cancelled_run_ids", ids).build().toString();
+        return Jsons.createObjectBuilder().add("thread_key", key).add("cancelled", !cancelled.isEmpty())
+                .add("cancelled_run_ids", ids).build().toString();
+    }
+
+    /** The query form, {@code DELETE /v1/threads/session?thread_key=}. */
+    @DELETE
+    @Path("session")
+    public String resetByQuery(@QueryParam("thread_key") String threadKey) {
+        return reset(threadKey);
+    }
+
+    /**
+     * jagc's {@code new}: the thread's next run starts a fresh conversation (its engine is given
+     * nothing from before); a run it executes is cancelled, what is queued stays, nothing stored is
+     * deleted. {@code {"thread_key","reset":true,"cancelled_run_ids"}}.
+     */
+    @DELETE
+    @Path("{thread_key: .+}/session")
+    public String reset(@PathParam("thread_key") String threadKey) {
+        String key = checkedKey(threadKey);
+        JsonArrayBuilder ids = Jsons.createArrayBuilder();
+        runs.resetConversation(caller.user(), key).forEach(ids::add);
+        return Jsons.createObjectBuilder().add("thread_key", key).add("reset", true).add("cancelled_run_ids", ids)
+                .build().toString();
+    }
+
+    /** The query form, {@code POST /v1/threads/share?thread_key=}. */
+    @POST
+    @Path("share")
+    public String shareByQuery(@QueryParam("thread_key") String threadKey, @Context UriInfo uri) {
+        return share(threadKey, uri);
+    }
+
+    /**
+     * jagc's {@code share}: a new read-only, unguessable link to the thread's transcript as it is
+     * now, served by this server ({@code GET /shared/{token}}, no token needed to open it):
+     * {@code {"thread_key","share_url","gist_url"}} — {@code gist_url} is the same link (no gist is
+     * made; jagc's CLI prints both). Links are revoked with {@code DELETE} on the same path.
+     */
+    @POST
+    @Path("{thread_key: .+}/share")
+    public String share(@PathParam("thread_key") String threadKey, @Context UriInfo uri) {
+        String key = checkedKey(threadKey);
+        String token = transcripts.share(caller.user(), key).orElseThrow(() -> notFound(key));
+        String url = SharedTranscriptResource.url(publicUrl.orElse(uri.getBaseUri().toString()), token);
+        return Jsons.createObjectBuilder().add("thread_key", key).add("share_url", url).add("gist_url", url)
+                .build().toString();
+    }
+
+    /** The query form, {@code DELETE /v1/threads/share?thread_key=}. */
+    @DELETE
+    @Path("share")
+    public String revokeByQuery(@QueryParam("thread_key") String threadKey) {
+        return revoke(threadKey);
+    }
+
+    /** Revokes every link to the thread's transcript: {@code {"thread_key","revoked":n}}. */
+    @DELETE
+    @Path("{thread_key: .+}/share")
+    public String revoke(@PathParam("thread_key") String threadKey) {
+        String key = checkedKey(threadKey);
+        int revoked = transcripts.revoke(caller.user(), key).orElseThrow(() -> notFound(key));
+        return Jsons.createObjectBuilder().add("thread_key", key).add("revoked", revoked).build().toString();
     }
 
     /** jagc's thread runtime: the engine (provider), model and thinking level its turns run with. */

@@ -11,7 +11,9 @@ import jakarta.inject.Inject;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import jakarta.ws.rs.core.Response;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -107,6 +109,54 @@ public class OpenStreams {
             return;
         }
         stream.attach();
+    }
+
+    /**
+     * Answers a suspended request once with {@code answer} — its status, headers and entity (a
+     * string or bytes) — written by this class's writers with the servlet's non-blocking output the
+     * moment it is ready, like a stream's frame. Resumed the JAX-RS way instead, a request's answer
+     * is written by the container's pool, where during a burst it waits behind every request that
+     * arrived before it: seconds after the run it waited for had ended (issue 49). A slow client
+     * holds no thread; the answer is not counted among the open streams.
+     *
+     * @param context the request's asynchronous context, as {@link #suspended} took it
+     */
+    public void answer(AsyncContext context, Response answer) {
+        HttpServletResponse response = (HttpServletResponse) context.getResponse();
+        Object entity = answer.getEntity();
+        byte[] body = entity == null ? new byte[0] : entity instanceof byte[] bytes ? bytes
+                : entity.toString().getBytes(StandardCharsets.UTF_8);
+        response.setStatus(answer.getStatus());
+        answer.getStringHeaders().forEach((name, values) -> {
+            if (!name.equalsIgnoreCase("Content-Type") && !name.equalsIgnoreCase("Content-Length")) {
+                values.forEach(value -> response.addHeader(name, value));
+            }
+        });
+        if (answer.getMediaType() != null) {
+            response.setContentType(answer.getMediaType().toString());
+        }
+        response.setContentLength(body.length);
+        OpenStream once = new OpenStream(this, context, StreamFeed.once(body));
+        once.start();
+        try {
+            response.flushBuffer();
+        } catch (IOException gone) {
+            once.end();
+            return;
+        }
+        once.attach();
+        once.wake(); // the writers pump at once; the container's first onWritePossible may come later
+    }
+
+    /**
+     * The asynchronous context of a request its resource suspended ({@code @Suspended}), taken on the
+     * request's own thread, to be answered later by {@link #answer}: with no time limit of the
+     * container's, as the wait it stands for has its own.
+     */
+    public AsyncContext suspended(HttpServletRequest request) {
+        AsyncContext context = request.getAsyncContext();
+        context.setTimeout(0);
+        return context;
     }
 
     void write(Runnable pump) {

@@ -27,4 +27,30 @@ public interface StreamFeed {
 
     /** The stream is over (ended, its client gone, the server stopping): let go of what it took. Called once. */
     void close();
+
+    /** A feed of one frame, {@code body}, and then its end: a one-time answer ({@link OpenStreams#answer}). */
+    static StreamFeed once(byte[] body) {
+        return new StreamFeed() {
+            @Override
+            public void start(Runnable wake) {
+                wake.run();
+            }
+
+            @Override
+            public boolean fill(Consumer<byte[]> out) {
+                out.accept(body);
+                return true;
+            }
+
+            @Override
+            public byte[] keepAlive() {
+                return new byte[0];
+            }
+
+            @Override
+            public void close() {
+                // nothing was taken
+            }
+        };
+    }
 }

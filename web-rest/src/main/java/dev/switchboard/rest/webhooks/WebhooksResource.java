@@ -8,7 +8,6 @@ import dev.switchboard.rest.errors.ApiException;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 import jakarta.ws.rs.DELETE;
@@ -84,22 +83,8 @@ public class WebhooksResource {
     public String rotate(@PathParam("id") String id, @Context HttpHeaders headers, InputStream body) {
         JsonBody.Parsed parsed = JsonBody.read(JsonBody.mediaType(headers.getHeaderString(HttpHeaders.CONTENT_TYPE)), body,
                 maxBodyBytes);
-        Long grace = null;
-        if (parsed.value() != null) {
-            JsonObject o = asObject(parsed.value());
-            for (String name : o.keySet()) {
-                if (!name.equals("grace_seconds")) {
-                    throw new ApiException(400, "invalid_body", "unknown member " + name + "; known: grace_seconds");
-                }
-            }
-            if (o.containsKey("grace_seconds")) {
-                if (!(o.get("grace_seconds") instanceof JsonNumber n) || !n.isIntegral()) {
-                    throw new ApiException(400, "invalid_grace_seconds", "grace_seconds must be a whole number of seconds");
-                }
-                grace = n.longValue();
-            }
-        }
-        return webhooks.rotate(caller.user(), id, grace).toString();
+        JsonObject request = parsed.value() == null ? JsonValue.EMPTY_JSON_OBJECT : asObject(parsed.value());
+        return webhooks.rotate(caller.user(), id, request, Set.of()).toString();
     }
 
     @GET
