@@ -91,6 +91,30 @@ const fresh = await client.responses.create({
 });
 expect(fresh.output_text === "after compaction", "a new chain from the compaction, got " + fresh.output_text);
 
+// compact({model, previous_response_id}) as the SDK's own example calls it: no input.
+const compactedChain = await client.responses.compact({ model: "echo", previous_response_id: second.id });
+expect(compactedChain.object === "response.compaction" && compactedChain.output[0].type === "compaction",
+  "a compaction of the chain alone, got " + JSON.stringify(compactedChain));
+
+// delete: afterwards the response is not found, and a continuation naming it is refused.
+const doomed = await client.responses.create({ model: "echo", input: "delete me" });
+await client.responses.delete(doomed.id);
+let gone = null;
+try {
+  await client.responses.retrieve(doomed.id);
+} catch (e) {
+  gone = e;
+}
+expect(gone instanceof NotFoundError, "a deleted response is not found");
+let orphan = null;
+try {
+  await client.responses.create({ model: "echo", input: "x", previous_response_id: doomed.id });
+} catch (e) {
+  orphan = e;
+}
+expect(orphan instanceof NotFoundError && orphan.code === "previous_response_not_found",
+  "a continuation of a deleted response is refused as one of an unknown response");
+
 // WebSocket mode: two responses on one connection, the second continuing the first, which was not stored.
 const socket = new ResponsesWS(client);
 await new Promise((resolve, reject) => {
@@ -142,6 +166,8 @@ console.log(JSON.stringify({
   tool_answer: answered.output_text,
   not_found: notFound.code,
   compacted: fresh.output_text,
+  compacted_chain: compactedChain.object,
+  deleted: gone.status,
   input_items: listed.length,
   socket: wsFirst.output[0].content[0].text,
   socket_error: wsError.error.error.code,

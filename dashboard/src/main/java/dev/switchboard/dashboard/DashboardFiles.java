@@ -43,7 +43,7 @@ public class DashboardFiles extends HttpServlet {
             return;
         }
         String path = request.getServletPath() + (request.getPathInfo() == null ? "" : request.getPathInfo());
-        if (path.isEmpty()) { // the module's root without its slash: its page names its files relative to the folder
+        if (request.getRequestURI().equals(request.getContextPath())) { // its root without the slash: the page names its files relative to the folder
             response.setStatus(HttpServletResponse.SC_MOVED_PERMANENTLY);
             response.setHeader("Location", request.getContextPath() + "/");
             return;

@@ -10,10 +10,12 @@ import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import java.net.URI;
 import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.net.http.WebSocketHandshakeException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -27,6 +29,8 @@ class AuthIT {
     private static final String ALICE = "alice-token-0123456789";
     private static final String BOB = "bob-token-0123456789abc";
     private static final String CAROL = "carol-token-0123456789";
+    /** Prometheus' token: it reads /metrics and nothing else. */
+    private static final String SCRAPER = "scrape-token-0123456789";
     private static Instance instance;
     private static Api api;
 
@@ -36,6 +40,7 @@ class AuthIT {
         Map<String, String> env = Instance.defaults(db, PORT, "it-auth");
         env.put("SWITCHBOARD_AUTH_TOKENS", ALICE + "=alice," + BOB + "=bob," + CAROL + "=carol");
         env.put("SWITCHBOARD_AUTH_OPERATORS", "carol");
+        env.put("SWITCHBOARD_METRICS_TOKEN", SCRAPER);
         instance = Instance.start("it-auth", PORT, env);
         api = instance.api;
     }
@@ -177,5 +182,121 @@ class AuthIT {
             assertFalse(line.contains("\n") || line.contains("Exception") || line.matches(".*\\bat [a-z]+\\.[a-z].*\\(.*"),
                     "a log line written for clients has no stack trace or exception class: " + line);
         }
+    }
+
+    private static Api.Reply send(String token, String method, String path, String body) {
+        HttpRequest.Builder b = api.request(path).header("Content-Type", "application/json")
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        if (token != null) {
+            b.header("Authorization", "Bearer " + token);
+        }
+        return api.send(b);
+    }
+
+    private static String log() throws java.io.IOException {
+        return java.nio.file.Files.readString(Instance.outputDir("it-auth").resolve("switchboard/logs/messages.log"));
+    }
+
+    /**
+     * {@code /metrics} shows every user's traffic (issue 49: it needed no token, and a Basic header
+     * made Liberty log an error and an incident): an operator or the metrics token reads it, another
+     * user is forbidden, no token or a Basic one is refused as unauthorized — in the envelope, with
+     * {@code WWW-Authenticate}, and nothing in the server's log.
+     */
+    @Test
+    void metricsAreForOperatorsAndTheScrapeTokenOnly() throws Exception {
+        String logBefore = log();
+        assertEquals(200, send(CAROL, "GET", "/metrics?scope=application", null).status());
+        Api.Reply scraped = send(SCRAPER, "GET", "/metrics", null);
+        assertEquals(200, scraped.status(), scraped.body());
+        assertTrue(scraped.body().contains("switchboard_runs_executing"), "the exposition");
+        Api.Reply bob = send(BOB, "GET", "/metrics", null);
+        assertEquals(403, bob.status(), bob.body());
+        assertEquals("forbidden", bob.errorCode());
+        for (String token : new String[] {null, "Basic Zm9vOmJhcg==", "wrong-token-0123456789"}) {
+            HttpResponse<String> refused = Api.CLIENT.send(token == null ? api.request("/metrics").GET().build()
+                    : api.request("/metrics").header("Authorization", token.startsWith("Basic ") ? token : "Bearer " + token)
+                            .GET().build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(401, refused.statusCode(), refused.body());
+            assertTrue(refused.headers().firstValue("WWW-Authenticate").orElse("").startsWith("Bearer"), refused.headers().toString());
+        }
+        assertEquals(401, send(SCRAPER, "GET", "/v1/threads/x/runs", null).status(), "the metrics token opens nothing else");
+        String added = log().substring(logBefore.length());
+        assertFalse(added.contains("CWWKS") || added.contains("FFDC"), "no security error or incident: " + added);
+    }
+
+    /**
+     * A response is its owner's to delete, under both bases (OpenAI's {@code DELETE}); afterwards it
+     * is not found and a continuation naming it is refused as an unknown one. A refusal made before
+     * the resource (no token) carries the specification's {@code type} and {@code param} too.
+     */
+    @Test
+    void aResponseIsItsOwnersToDeleteAndEveryErrorHasTheSpecificationsMembers() {
+        for (String base : List.of("/v1/responses", "/responses")) {
+            String id = send(ALICE, "POST", base, "{\"input\":\"keep me\"}").json().getString("id");
+            Api.Reply bobs = send(BOB, "DELETE", base + "/" + id, null);
+            assertEquals(404, bobs.status(), bobs.body());
+            assertEquals("not_found", bobs.json().getJsonObject("error").getString("type"));
+            assertEquals(200, send(ALICE, "GET", base + "/" + id, null).status(), "still alice's");
+            Api.Reply deleted = send(ALICE, "DELETE", base + "/" + id, null);
+            assertEquals(200, deleted.status(), deleted.body());
+            assertEquals(Json.createObjectBuilder().add("id", id).add("object", "response").add("deleted", true).build(),
+                    deleted.json());
+            assertEquals(404, send(ALICE, "GET", base + "/" + id, null).status());
+            Api.Reply continued = send(ALICE, "POST", base, "{\"input\":\"more\",\"previous_response_id\":\"" + id + "\"}");
+            assertEquals(404, continued.status());
+            assertEquals("previous_response_not_found", continued.json().getJsonObject("error").getString("code"));
+            assertEquals(404, send(ALICE, "DELETE", base + "/" + id, null).status(), "deleted once");
+        }
+        for (String[] refused : new String[][] {{null, "POST", "/v1/responses"}, {BOB, "PUT", "/v1/responses/x"},
+                {ALICE, "GET", "/responses/x/nope"}}) {
+            Api.Reply r = send(refused[0], refused[1], refused[2], "{}");
+            JsonObject error = r.json().getJsonObject("error");
+            assertTrue(error.containsKey("type") && error.containsKey("param") && error.containsKey("code")
+                    && error.containsKey("message"), String.join(" ", java.util.Arrays.asList(refused)) + ": " + r.body());
+        }
+    }
+
+    /**
+     * An ingress event's id is its sender's own (issue 49: another user's id gave a fresh one — an
+     * existence oracle — and logged a duplicate key): both users keep the id they sent, and a user
+     * who reuses one of its own gets a fresh id, with nothing logged.
+     */
+    @Test
+    void ingressEventIdsAreEachUsersOwn() throws Exception {
+        String logBefore = log();
+        String id = "evt-shared-" + UUID.randomUUID().toString().substring(0, 8);
+        String body = "{\"source\":\"ci\",\"type\":\"ci.done\",\"id\":\"" + id + "\"}";
+        Api.Reply alices = send(ALICE, "POST", "/ingress/events", body);
+        assertEquals(202, alices.status(), alices.body());
+        assertEquals(id, alices.json().getString("event_id"));
+        Api.Reply bobs = send(BOB, "POST", "/ingress/events", body);
+        assertEquals(202, bobs.status(), bobs.body());
+        assertEquals(id, bobs.json().getString("event_id"), "bob's event keeps bob's id: nothing tells him of alice's");
+        Api.Reply again = send(ALICE, "POST", "/ingress/events", body);
+        assertEquals(202, again.status(), again.body());
+        assertNotEquals(id, again.json().getString("event_id"), "alice reused her own id: a fresh one records it");
+        assertEquals(1, send(BOB, "GET", "/v1/events?event_id=" + id, null).json().getJsonArray("data").size());
+        String added = log().substring(logBefore.length());
+        assertFalse(added.contains("duplicate key") || added.contains("CNTR0020E"), "a collision logs nothing: " + added);
+    }
+
+    /** A transcript link is its thread owner's to make and revoke; whoever has the link reads it, with no token. */
+    @Test
+    void aTranscriptLinkIsTheOwnersToMakeAndRevoke() throws Exception {
+        String thread = "share-" + UUID.randomUUID().toString().substring(0, 8);
+        assertEquals(202, send(ALICE, "POST", "/v1/messages", "{\"text\":\"alice's words\",\"thread_key\":\"" + thread + "\"}")
+                .status());
+        assertEquals(404, send(BOB, "POST", "/v1/threads/" + thread + "/share", null).status(), "bob has no such thread");
+        String url = send(ALICE, "POST", "/v1/threads/" + thread + "/share", null).json().getString("share_url");
+        HttpResponse<String> opened = Api.CLIENT.send(HttpRequest.newBuilder(URI.create(url)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, opened.statusCode(), "the link needs no token");
+        assertEquals(404, send(BOB, "DELETE", "/v1/threads/" + thread + "/share", null).status(), "bob cannot revoke it");
+        assertEquals(200, Api.CLIENT.send(HttpRequest.newBuilder(URI.create(url)).GET().build(),
+                HttpResponse.BodyHandlers.ofString()).statusCode());
+        assertEquals(1, send(ALICE, "DELETE", "/v1/threads/" + thread + "/share", null).json().getInt("revoked"));
+        assertEquals(404, Api.CLIENT.send(HttpRequest.newBuilder(URI.create(url)).GET().build(),
+                HttpResponse.BodyHandlers.ofString()).statusCode());
     }
 }

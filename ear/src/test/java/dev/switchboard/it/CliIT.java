@@ -104,6 +104,30 @@ class CliIT {
         assertEquals("thinking level must be one of: off, minimal, low, medium, high, xhigh\n", level.err());
     }
 
+    /** jagc 0.7's {@code cancel}, {@code new} and {@code share}, with jagc's lines, through this client. */
+    @Test
+    void jagcsCancelNewAndShareCommands() throws Exception {
+        String thread = key("session");
+        assertEquals("thread:" + thread + " no active run to stop (session preserved)\n",
+                ok("cancel", "--thread-key", thread).out());
+        String runId = ok("message", "sleep 20000; stopped", "--thread-key", thread).out().strip();
+        Await.until(java.time.Duration.ofSeconds(30), () -> api.isExecuting(runId, 1), "the run executes");
+        assertEquals("thread:" + thread + " run stopped (session preserved)\n", ok("cancel", "--thread-key", thread).out());
+        assertTrue(ok("cancel", "--thread-key", thread, "--json").out().contains("\"cancelled\":false"));
+
+        ok("message", "remember me", "--thread-key", thread, "--wait");
+        assertEquals("thread:" + thread + " session reset\n", ok("new", "--thread-key", thread).out());
+        String fresh = ok("message", "history", "--thread-key", thread).out().strip();
+        JsonObject run = (JsonObject) Json.createReader(new java.io.StringReader(ok("run", "wait", fresh, "--json").out())).read();
+        assertEquals("history(0): ", run.getJsonObject("output").getString("text"), "the next run starts fresh");
+
+        List<String> shared = ok("share", "--thread-key", thread).lines();
+        assertEquals("thread:" + thread, shared.get(0));
+        assertTrue(shared.get(1).matches("share:http://\\S+/shared/[A-Za-z0-9_-]{43}"), shared.toString());
+        assertEquals("gist:" + shared.get(1).substring("share:".length()), shared.get(2));
+        assertEquals("thread:" + thread + " revoked:1\n", ok("share", "--thread-key", thread, "--revoke").out());
+    }
+
     @Test
     void aRefusedRequestPrintsTheServersOwnMessage() {
         Cli.Result blank = Cli.run(url, "message", "", "--thread-key", key("blank"));

@@ -39,7 +39,6 @@ final class Instance implements AutoCloseable {
         env.put("DB_USER", TestDatabase.user());
         env.put("DB_PASSWORD", TestDatabase.password());
         env.put("HTTP_PORT", Integer.toString(port));
-        env.put("SWITCHBOARD_INTERNAL_PORT", Integer.toString(port + 10_000)); // Liberty's own endpoints, one port each
         env.put("SWITCHBOARD_INSTANCE_ID", name);
         env.put("SWITCHBOARD_ENGINE", "scripted");
         env.put("SWITCHBOARD_ENGINE_SCRIPTED_JOURNAL", journalDir().resolve(name + ".jsonl").toString());

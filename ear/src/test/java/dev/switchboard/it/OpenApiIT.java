@@ -20,7 +20,7 @@ import org.junit.jupiter.api.parallel.ResourceAccessMode;
 import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
- * {@code /openapi} on a running server: Liberty serves the document web-rest carries (which
+ * {@code /openapi} on a running server: the application serves the document web-rest carries (which
  * {@code OpenApiDocumentTest} holds to the code) as it is written, nothing generated added or
  * lost, valid for OpenAPI tooling in both of its formats, with its browsing UI beside it.
  */

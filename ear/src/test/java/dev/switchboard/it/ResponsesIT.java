@@ -425,6 +425,8 @@ class ResponsesIT {
             assertEquals("previous_response_not_found", seen.getString("not_found"));
             assertTrue(seen.getJsonArray("stream_types").toString().contains("response.output_text.delta"), output);
             assertEquals("after compaction", seen.getString("compacted"));
+            assertEquals("response.compaction", seen.getString("compacted_chain"), "compact() without input");
+            assertEquals(404, seen.getInt("deleted"), "delete(), then retrieve() finds nothing");
             assertEquals("over the socket", seen.getString("socket"), base);
             assertEquals("previous_response_not_found", seen.getString("socket_error"));
         }
@@ -492,6 +494,49 @@ class ResponsesIT {
                         .add("encrypted_content", sealed))).build());
         assertEquals(200, alias.status(), alias.body());
         assertEquals("response.compaction", alias.json().getString("object"));
+    }
+
+    /**
+     * The specification requires only {@code model} (issue 49: {@code compact({model,
+     * previous_response_id})} without input was refused, as the official SDKs call it): input
+     * absent, null or empty compacts the chain alone; with neither input nor a previous response
+     * there is nothing to compact.
+     */
+    @Test
+    void aCompactionOfAChainNeedsNoInput() {
+        JsonObject first = create(Json.createObjectBuilder().add("input", "the sea is red").build());
+        for (JsonObject body : List.of(
+                Json.createObjectBuilder().add("model", "echo").add("previous_response_id", first.getString("id")).build(),
+                Json.createObjectBuilder().add("model", "echo").add("previous_response_id", first.getString("id"))
+                        .addNull("input").build(),
+                Json.createObjectBuilder().add("model", "echo").add("previous_response_id", first.getString("id"))
+                        .add("input", Json.createArrayBuilder()).build())) {
+            Api.Reply compacted = post("/v1/responses/compact", body);
+            assertEquals(200, compacted.status(), body + ": " + compacted.body());
+            assertEquals(words("user: the sea is red\nassistant: the sea is red"),
+                    compacted.json().getJsonObject("usage").getInt("input_tokens"), "the chain alone was summarised");
+        }
+        assertError(post("/v1/responses/compact", Json.createObjectBuilder().add("model", "echo").build()), 400,
+                "invalid_request", "invalid_value", "input");
+    }
+
+    /**
+     * Every error under either base carries the specification's members, whatever refused the
+     * request (issue 49: the router's, the Accept filter's and the container's came in the API's
+     * envelope, without {@code type} and {@code param}).
+     */
+    @Test
+    void everyErrorUnderEitherBaseCarriesTheSpecificationsMembers() {
+        for (String base : List.of("/v1/responses", "/responses")) {
+            assertError(api.send(api.request(base + "/x").PUT(HttpRequest.BodyPublishers.noBody())), 404, "not_found",
+                    "route_not_found", "");
+            assertError(api.get(base + "/x/nope"), 404, "not_found", "route_not_found", "");
+            assertError(api.send(api.request(base + "/x").header("Accept", "///").GET()), 400, "invalid_request",
+                    "bad_request", "");
+            assertError(api.send(api.request(base).header("Content-Type", "application/xml")
+                    .POST(HttpRequest.BodyPublishers.ofString("<x/>"))), 415, "invalid_request", "unsupported_media_type", "");
+            assertError(api.send(api.request(base + "/resp_none").DELETE()), 404, "not_found", "response_not_found", "");
+        }
     }
 
     @Test

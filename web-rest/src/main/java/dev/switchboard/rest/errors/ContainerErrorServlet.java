@@ -1,5 +1,7 @@
 package dev.switchboard.rest.errors;
 
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.annotation.WebServlet;
 import jakarta.servlet.http.HttpServlet;
@@ -23,6 +25,9 @@ public class ContainerErrorServlet extends HttpServlet {
 
     static final String PATH = "/_error";
 
+    @Inject
+    transient Instance<ErrorBodies> doors;
+
     @Override
     protected void service(HttpServletRequest request, HttpServletResponse response) throws IOException {
         Object status = request.getAttribute(RequestDispatcher.ERROR_STATUS_CODE);
@@ -33,6 +38,7 @@ public class ContainerErrorServlet extends HttpServlet {
         }
         // The container refuses TRACE (it would echo the request's headers) with 403: it is a method not allowed.
         ContainerErrors.Answer answer = ContainerErrors.forStatus("TRACE".equals(request.getMethod()) ? 405 : code);
+        String body = bodyFor(request, answer);
         response.resetBuffer();
         response.setStatus(answer.status());
         response.setContentType("application/json");
@@ -40,7 +46,20 @@ public class ContainerErrorServlet extends HttpServlet {
         if (answer.status() == 405) {
             response.setHeader("Allow", "GET, POST");
         }
-        response.getWriter().write(ErrorBody.json(answer.code(), answer.message()));
+        response.getWriter().write(body);
+    }
+
+    /** The envelope, or the body of the door the failed request was for ({@link ErrorBodies}). */
+    private String bodyFor(HttpServletRequest request, ContainerErrors.Answer answer) {
+        Object uri = request.getAttribute(RequestDispatcher.ERROR_REQUEST_URI);
+        String path = uri == null ? "" : uri.toString().substring(Math.min(uri.toString().length(),
+                request.getContextPath().length())).replaceFirst("^/", "");
+        for (ErrorBodies door : doors) {
+            if (door.covers(path)) {
+                return door.body(answer.status(), answer.code(), answer.message());
+            }
+        }
+        return ErrorBody.json(answer.code(), answer.message());
     }
 
     /**

@@ -2,6 +2,8 @@ package dev.switchboard.rest.responses;
 
 import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.responses.ResponseError;
+import dev.switchboard.rest.errors.ErrorBodies;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
 import jakarta.json.JsonValue;
@@ -20,10 +22,22 @@ import java.io.StringReader;
  * answer, a full pool, the database — comes in the API's own envelope and is put into the
  * specification's here, with the type of its status ({@link ResponseError#typeFor}), its code and
  * message, and no field at fault. An SDK that reads {@code type} and {@code param} finds them on
- * every error.
+ * every error. What the container answers on its own for these paths (its error page) is put in
+ * the same body ({@link ErrorBodies}).
  */
 @Provider
-public class ResponsesErrorBodies implements ContainerResponseFilter {
+@ApplicationScoped
+public class ResponsesErrorBodies implements ContainerResponseFilter, ErrorBodies {
+
+    @Override
+    public boolean covers(String path) {
+        return isResponsesPath(path);
+    }
+
+    @Override
+    public String body(int status, String code, String message) {
+        return ResponsesResource.errorBody(ResponseError.of(status, code, message)).toString();
+    }
 
     @Override
     public void filter(ContainerRequestContext request, ContainerResponseContext response) {
@@ -35,9 +49,8 @@ public class ResponsesErrorBodies implements ContainerResponseFilter {
         if (error == null || error.containsKey("type")) {
             return; // not an envelope, or already the specification's body
         }
-        ResponseError translated = ResponseError.of(response.getStatus(), error.getString("code", "internal_error"),
-                error.getString("message", ""));
-        response.setEntity(ResponsesResource.errorBody(translated).toString(), null, MediaType.APPLICATION_JSON_TYPE);
+        response.setEntity(body(response.getStatus(), error.getString("code", "internal_error"), error.getString("message", "")),
+                null, MediaType.APPLICATION_JSON_TYPE);
     }
 
     static boolean isResponsesPath(String path) {

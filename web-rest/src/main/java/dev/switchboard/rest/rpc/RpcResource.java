@@ -8,6 +8,7 @@ import dev.switchboard.core.rpc.RpcError;
 import dev.switchboard.core.rpc.RpcException;
 import dev.switchboard.core.rpc.RpcMethods;
 import dev.switchboard.rest.JsonBody;
+import dev.switchboard.rest.Undocumented;
 import dev.switchboard.rest.auth.Caller;
 import dev.switchboard.rest.errors.ApiException;
 import dev.switchboard.rest.errors.ErrorBody;
@@ -27,7 +28,6 @@ import java.io.InputStream;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.eclipse.microprofile.openapi.annotations.Operation;
 
 /** {@code POST /rpc}: one JSON-RPC 2.0 request per POST, with Holon's status and error table. */
 @Path("rpc")
@@ -79,25 +79,25 @@ public class RpcResource {
         }
     }
 
-    @Operation(hidden = true) // only refuses: not an operation of the API
+    @Undocumented // only refuses: not an operation of the API
     @GET
     public Response get() {
         return notAllowed();
     }
 
-    @Operation(hidden = true) // only refuses: not an operation of the API
+    @Undocumented // only refuses: not an operation of the API
     @PUT
     public Response put() {
         return notAllowed();
     }
 
-    @Operation(hidden = true) // only refuses: not an operation of the API
+    @Undocumented // only refuses: not an operation of the API
     @DELETE
     public Response delete() {
         return notAllowed();
     }
 
-    @Operation(hidden = true) // only refuses: not an operation of the API
+    @Undocumented // only refuses: not an operation of the API
     @PATCH
     public Response patch() {
         return notAllowed();

@@ -8,6 +8,7 @@ import dev.switchboard.core.notify.NotifySettings;
 import dev.switchboard.core.runtime.RuntimeService;
 import dev.switchboard.rest.JsonBody;
 import dev.switchboard.rest.QueryParams;
+import dev.switchboard.rest.Undocumented;
 import dev.switchboard.rest.auth.Caller;
 import dev.switchboard.rest.errors.ApiException;
 import dev.switchboard.rest.errors.ErrorBody;
@@ -35,7 +36,6 @@ import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
-import org.eclipse.microprofile.openapi.annotations.Operation;
 
 /**
  * {@code GET /rpc/stream}: the notification stream as NDJSON (holon-serve spec §6), with
@@ -143,19 +143,19 @@ public class RpcStreamResource {
         return false;
     }
 
-    @Operation(hidden = true) // only refuses: not an operation of the API
+    @Undocumented // only refuses: not an operation of the API
     @POST
     public Response post() {
         return RpcResource.notAllowed();
     }
 
-    @Operation(hidden = true) // only refuses: not an operation of the API
+    @Undocumented // only refuses: not an operation of the API
     @PUT
     public Response put() {
         return RpcResource.notAllowed();
     }
 
-    @Operation(hidden = true) // only refuses: not an operation of the API
+    @Undocumented // only refuses: not an operation of the API
     @DELETE
     public Response delete() {
         return RpcResource.notAllowed();

@@ -7,6 +7,7 @@ import dev.switchboard.core.thread.WorkspaceService;
 import dev.switchboard.core.user.Authenticator;
 import dev.switchboard.rest.JsonBody;
 import dev.switchboard.rest.QueryParams;
+import dev.switchboard.rest.Undocumented;
 import dev.switchboard.rest.auth.Caller;
 import dev.switchboard.rest.errors.ApiException;
 import dev.switchboard.rest.errors.ErrorAnswer;
@@ -29,7 +30,6 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
-import org.eclipse.microprofile.openapi.annotations.Operation;
 
 /** {@code GET /v1/runs/{run_id}} and its long-poll {@code /wait}. */
 @Path("/v1/runs")
@@ -55,7 +55,7 @@ public class RunsResource {
     @Inject
     OpenStreams streams;
 
-    @Operation(hidden = true) // only refuses: not an operation of the API
+    @Undocumented // only refuses: not an operation of the API
     @GET
     public String blankId() {
         throw blank();
