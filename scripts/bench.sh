@@ -38,6 +38,9 @@
 #   scripts/bench.sh delegation  only the sub-agent delegation trees (DelegationBench, one tree at a
 #                             time after 20 unmeasured): a fork of 50 echo children from one outer run,
 #                             and a chain of 16 paths (scripted agents calling the next), 20 trees each
+#   scripts/bench.sh turns    only one user's bursts (TurnBurstBench): 30 JSON-RPC turn/start at once, each
+#                             on a new thread, against 30 POST /v1/messages at once, 20 rounds of each
+#                             after 5 unmeasured (echo engine, 50 ms); p50/p99 of each kind
 #   scripts/bench.sh workspace  only the per-turn workspaces (WorkspaceBench; no server, no database):
 #                             a thread repository of 1,000 files under target/, then 200 worktree
 #                             set-ups + tear-downs (from the thread's cached checkout), 20 cold ones
@@ -82,8 +85,8 @@ set -euo pipefail
 
 what="${1:-all}"
 case "$what" in
-  all|runs|echo0|batch|two|notify|crowd|ingress|responses|db|delegation|workspace|scale|webhooks) ;;
-  *) echo "usage: scripts/bench.sh [all|runs|echo0|batch|two|notify|crowd|ingress|responses|db|delegation|workspace|scale|webhooks]" >&2; exit 2 ;;
+  all|runs|echo0|batch|two|notify|crowd|ingress|responses|turns|db|delegation|workspace|scale|webhooks) ;;
+  *) echo "usage: scripts/bench.sh [all|runs|echo0|batch|two|notify|crowd|ingress|responses|turns|db|delegation|workspace|scale|webhooks]" >&2; exit 2 ;;
 esac
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -388,6 +391,13 @@ if [ "$what" = all ] || [ "$what" = responses ]; then
   # Below saturation: what a response costs when it does not queue behind 49 others on two cores.
   record "responses stream N=500 K=4" ./mvnw -q -pl bench exec:java -Dexec.mainClass=dev.switchboard.bench.ResponsesBench \
     -Dexec.args="--url $url --n 500 --k 4 --warm-up 0 --label 'responses stream N=500 K=4'"
+  stop_instance
+fi
+
+if [ "$what" = all ] || [ "$what" = turns ]; then
+  start_instance 50
+  record "turn bursts C=30" ./mvnw -q -pl bench exec:java -Dexec.mainClass=dev.switchboard.bench.TurnBurstBench \
+    -Dexec.args="--url $url --concurrency 30 --rounds 20 --warm-up 5 --label 'turn bursts C=30'"
   stop_instance
 fi
 

@@ -145,11 +145,12 @@ class OperationsRulesTest {
 
     @Test
     void theDocsPrometheusConfigurationLoadsTheRules() throws IOException {
-        // docs/operations.md's prometheus.yml, with the rules file copied beside it as the page says
+        // docs/operations.md's prometheus.yml, with the rules file and the metrics token's file beside it as the page says
         Path config = work.resolve("prometheus.yml");
         Files.writeString(config, blockAfter(OpsFiles.read(OpsFiles.OPERATIONS), "A `prometheus.yml`:", "yaml"),
                 StandardCharsets.UTF_8);
         Files.copy(OpsFiles.RULES, work.resolve("switchboard-alerts.yml"));
+        Files.writeString(work.resolve("switchboard-metrics-token"), "metrics-token-0123456789", StandardCharsets.UTF_8);
         OpsFiles.Outcome check = OpsFiles.promtool("check", "config", config.toString());
         assertEquals(0, check.exit(), check.output());
         assertTrue(check.output().contains("SUCCESS: 1 rule files found")
