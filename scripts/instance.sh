@@ -26,7 +26,7 @@ shift 2
 for assignment in "$@"; do export "${assignment?}"; done
 
 export WLP_OUTPUT_DIR="$root/target/instances/$name"
-# Liberty's own endpoints (metrics, OpenAPI) listen on a loopback port of their own: one per instance.
+# Liberty's own metrics endpoint listens on a loopback port of its own (server.xml): one per instance.
 export SWITCHBOARD_INTERNAL_PORT="${SWITCHBOARD_INTERNAL_PORT:-$(( ${HTTP_PORT:-9080} + 10000 ))}"
 pidfile="$WLP_OUTPUT_DIR/.pid/$server.pid"
 [ -x "$wlp/bin/server" ] || { echo "no Liberty runtime at $wlp: run ./mvnw verify -DskipTests first" >&2; exit 1; }

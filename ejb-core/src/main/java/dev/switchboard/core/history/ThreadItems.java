@@ -41,7 +41,6 @@ public class ThreadItems {
     private static final String AFTER = "SELECT id, item_id, run_id, turn_id, item, created_at FROM thread_items"
             + " WHERE thread_id = ? AND id > ? ORDER BY id FETCH FIRST ? ROWS ONLY";
     private static final String SELECT = "SELECT id, item_id, run_id, turn_id, item, created_at FROM thread_items";
-    private static final String RECENT = SELECT + " WHERE thread_id = ? ORDER BY id DESC FETCH FIRST ? ROWS ONLY";
     private static final String RECENT_UP_TO = SELECT
             + " WHERE thread_id = ? AND id <= ? ORDER BY id DESC FETCH FIRST ? ROWS ONLY";
     private static final String COUNT_UP_TO = "SELECT COUNT(*) FROM thread_items WHERE thread_id = ? AND id <= ?";
@@ -83,19 +82,14 @@ public class ThreadItems {
 
     /** The thread's latest {@code limit} items, oldest first. */
     public List<StoredItem> recent(long threadId, int limit) {
-        if (limit == 0) {
-            return List.of();
-        }
-        List<StoredItem> items = new ArrayList<>(statements.query(RECENT, s -> {
-            s.setLong(1, threadId);
-            s.setInt(2, limit);
-        }, ThreadItems::item, "reading the items of thread " + threadId));
-        Collections.reverse(items);
-        return items;
+        return recentUpTo(threadId, Long.MAX_VALUE, limit);
     }
 
     /** The thread's latest {@code limit} items up to {@code upToSeq}, oldest first. */
     public List<StoredItem> recentUpTo(long threadId, long upToSeq, int limit) {
+        if (limit == 0) {
+            return List.of();
+        }
         List<StoredItem> items = new ArrayList<>(statements.query(RECENT_UP_TO, s -> {
             s.setLong(1, threadId);
             s.setLong(2, upToSeq);

@@ -30,6 +30,11 @@ public class RunWatch {
         }
     }
 
+    /** How many watches are open (each waiter that let go has dropped its own). */
+    public int watching() {
+        return watches.values().stream().mapToInt(Set::size).sum();
+    }
+
     /** Drops a watch nobody waits for any more. */
     public void forget(String runId, CompletableFuture<Void> watch) {
         watches.computeIfPresent(runId, (id, set) -> {

@@ -1,5 +1,6 @@
 package dev.switchboard.core.run;
 
+import dev.switchboard.core.lane.RunWatch;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
@@ -22,8 +23,8 @@ import java.util.logging.Logger;
  * tells its watch); one that ends on another is found by one sweep every {@link #SWEEP_MS} that
  * asks the store which of all the waited-for runs have ended — one statement per
  * {@link #SWEEP_CHUNK} runs, not one per waiter — and a waiter whose time is up is answered at its
- * deadline by a timer of its own. Each waiter's run is read once, when it is answered. Plain: unit
- * tests drive it with a store and a watch of their own.
+ * deadline by a timer of its own. A change here costs its waiter one read, which answers it when the
+ * run ended. Plain: unit tests drive it with a store of their own and a {@link RunWatch}.
  */
 public final class RunWaits {
 
@@ -39,13 +40,6 @@ public final class RunWaits {
         Optional<RunView> find(String userKey, String runId);
 
         Set<String> ended(Collection<String> runIds);
-    }
-
-    /** What this instance knows of a run's changes: a future completed at its next change here (the lane's). */
-    public interface Watch {
-        CompletableFuture<Void> register(String runId);
-
-        void forget(String runId, CompletableFuture<Void> watch);
     }
 
     private static final class Waiting {
@@ -64,12 +58,12 @@ public final class RunWaits {
     }
 
     private final Store store;
-    private final Watch watch;
+    private final RunWatch watch;
     private final ScheduledExecutorService executor;
     private final Map<String, Set<Waiting>> byRun = new ConcurrentHashMap<>();
 
     /** @param executor the threads that read and answer; the sweep runs on them */
-    public RunWaits(Store store, Watch watch, ScheduledExecutorService executor) {
+    public RunWaits(Store store, RunWatch watch, ScheduledExecutorService executor) {
         this.store = store;
         this.watch = watch;
         this.executor = executor;
@@ -99,7 +93,7 @@ public final class RunWaits {
         }
         byRun.computeIfAbsent(runId, id -> ConcurrentHashMap.newKeySet()).add(waiting);
         waiting.deadline = executor.schedule(() -> answer(waiting), timeoutMs, TimeUnit.MILLISECONDS);
-        waiting.change.thenRunAsync(() -> changed(waiting), executor);
+        watchOn(waiting, waiting.change);
     }
 
     /** How many clients wait. */
@@ -107,32 +101,51 @@ public final class RunWaits {
         return byRun.values().stream().mapToInt(Set::size).sum();
     }
 
-    /** The run changed here: answered if it ended, else watched on (an attempt handed back, say). */
+    /** The run changed here: answered with what the one read finds if it ended, else watched on (an attempt handed back, say). */
     private void changed(Waiting waiting) {
         if (waiting.answered.get()) {
             return;
         }
         CompletableFuture<Void> next = watch.register(waiting.runId); // before the look: the next change is not missed
-        boolean ended;
+        Optional<RunView> run;
         try {
-            ended = !store.ended(List.of(waiting.runId)).isEmpty();
+            run = store.find(waiting.userKey, waiting.runId);
         } catch (RuntimeException e) {
             LOG.log(Level.FINE, "Looking at a waited-for run failed; the sweep looks again", e);
-            ended = false;
+            watchOn(waiting, next);
+            return;
         }
-        if (ended) {
+        if (run.isEmpty() || run.get().isTerminal()) {
             watch.forget(waiting.runId, next);
-            answer(waiting);
+            if (claim(waiting)) {
+                waiting.result.complete(run);
+            }
         } else {
-            waiting.change = next;
-            next.thenRunAsync(() -> changed(waiting), executor);
+            watchOn(waiting, next);
         }
     }
 
-    /** Reads the waiter's run and answers it, once. */
+    private void watchOn(Waiting waiting, CompletableFuture<Void> next) {
+        waiting.change = next;
+        next.thenRunAsync(() -> changed(waiting), executor);
+    }
+
+    /** Reads the waiter's run and answers it, once (its deadline, or the sweep found its run ended). */
     private void answer(Waiting waiting) {
-        if (!waiting.answered.compareAndSet(false, true)) {
+        if (!claim(waiting)) {
             return;
+        }
+        try {
+            waiting.result.complete(store.find(waiting.userKey, waiting.runId));
+        } catch (RuntimeException e) {
+            waiting.result.completeExceptionally(e);
+        }
+    }
+
+    /** Takes the waiter out of the waits, its watch and its deadline with it; false when it was answered already. */
+    private boolean claim(Waiting waiting) {
+        if (!waiting.answered.compareAndSet(false, true)) {
+            return false;
         }
         byRun.computeIfPresent(waiting.runId, (id, set) -> {
             set.remove(waiting);
@@ -142,11 +155,7 @@ public final class RunWaits {
         if (waiting.deadline != null) {
             waiting.deadline.cancel(false);
         }
-        try {
-            waiting.result.complete(store.find(waiting.userKey, waiting.runId));
-        } catch (RuntimeException e) {
-            waiting.result.completeExceptionally(e);
-        }
+        return true;
     }
 
     /** Answers the waiters of every waited-for run that ended, on this instance or another. */

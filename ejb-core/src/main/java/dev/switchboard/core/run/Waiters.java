@@ -12,7 +12,6 @@ import jakarta.inject.Inject;
 import java.util.Collection;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -65,17 +64,7 @@ public class Waiters {
             public Set<String> ended(Collection<String> runIds) {
                 return ledger.ended(runIds);
             }
-        }, new RunWaits.Watch() {
-            @Override
-            public CompletableFuture<Void> register(String runId) {
-                return watch.register(runId);
-            }
-
-            @Override
-            public void forget(String runId, CompletableFuture<Void> change) {
-                watch.forget(runId, change);
-            }
-        }, executor);
+        }, watch, executor);
     }
 
     /** The waits. */

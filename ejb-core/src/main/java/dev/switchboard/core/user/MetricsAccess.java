@@ -23,18 +23,16 @@ public final class MetricsAccess {
         }
     }
 
-    static final int MIN_TOKEN_LENGTH = 16;
-
     private final TokenDirectory directory;
     private final Set<String> operators;
     private final Optional<byte[]> scrapeToken;
 
-    /** @throws IllegalArgumentException for a scrape token shorter than {@value #MIN_TOKEN_LENGTH} characters */
+    /** @throws IllegalArgumentException for a scrape token shorter than {@value TokenDirectory#MIN_TOKEN_LENGTH} characters */
     MetricsAccess(TokenDirectory directory, Set<String> operators, Optional<String> scrapeToken) {
         this.directory = directory;
         this.operators = Set.copyOf(operators);
-        scrapeToken.filter(t -> !t.isBlank() && t.strip().length() < MIN_TOKEN_LENGTH).ifPresent(t -> {
-            throw new IllegalArgumentException("switchboard.metrics.token must have at least " + MIN_TOKEN_LENGTH
+        scrapeToken.filter(t -> !t.isBlank() && t.strip().length() < TokenDirectory.MIN_TOKEN_LENGTH).ifPresent(t -> {
+            throw new IllegalArgumentException("switchboard.metrics.token must have at least " + TokenDirectory.MIN_TOKEN_LENGTH
                     + " characters");
         });
         this.scrapeToken = scrapeToken.map(String::strip).filter(t -> !t.isEmpty())
@@ -57,9 +55,7 @@ public final class MetricsAccess {
     }
 
     private boolean isScrapeToken(String authorization) {
-        if (scrapeToken.isEmpty() || authorization == null || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
-            return false;
-        }
-        return MessageDigest.isEqual(authorization.substring(7).strip().getBytes(StandardCharsets.UTF_8), scrapeToken.get());
+        return scrapeToken.isPresent() && TokenDirectory.bearerToken(authorization)
+                .filter(t -> MessageDigest.isEqual(t.getBytes(StandardCharsets.UTF_8), scrapeToken.get())).isPresent();
     }
 }

@@ -16,7 +16,8 @@ public final class TokenDirectory {
 
     public static final String LOCAL_USER = "local";
     private static final Pattern USER = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._@-]{0,127}");
-    private static final int MIN_TOKEN_LENGTH = 16;
+    /** The shortest token taken: shorter ones are guessable. */
+    static final int MIN_TOKEN_LENGTH = 16;
 
     private final Map<String, String> usersByToken;
 
@@ -74,12 +75,21 @@ public final class TokenDirectory {
             return loopbackCaller ? Authentication.of(LOCAL_USER)
                     : Authentication.refused(Authentication.Refusal.REMOTE_WITHOUT_TOKENS);
         }
-        if (authorization == null || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
+        Optional<String> token = bearerToken(authorization);
+        if (token.isEmpty()) {
             return Authentication.refused(Authentication.Refusal.MISSING_TOKEN);
         }
-        return userFor(authorization.substring(7).strip())
+        return userFor(token.get())
                 .map(Authentication::of)
                 .orElseGet(() -> Authentication.refused(Authentication.Refusal.UNKNOWN_TOKEN));
+    }
+
+    /** The token of an {@code Authorization: Bearer <token>} header; empty for none or another scheme. */
+    static Optional<String> bearerToken(String authorization) {
+        if (authorization == null || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            return Optional.empty();
+        }
+        return Optional.of(authorization.substring(7).strip());
     }
 
     /** The user a bearer token stands for; compares in constant time per configured token. */

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.switchboard.core.lane.RunWatch;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -51,37 +52,6 @@ class RunWaitsTest {
         }
     }
 
-    /** A watch completed when the test says the run changed here. */
-    private static final class FakeWatch implements RunWaits.Watch {
-        final Map<String, Set<CompletableFuture<Void>>> watches = new ConcurrentHashMap<>();
-
-        @Override
-        public CompletableFuture<Void> register(String runId) {
-            CompletableFuture<Void> f = new CompletableFuture<>();
-            watches.computeIfAbsent(runId, id -> ConcurrentHashMap.newKeySet()).add(f);
-            return f;
-        }
-
-        @Override
-        public void forget(String runId, CompletableFuture<Void> watch) {
-            watches.computeIfPresent(runId, (id, set) -> {
-                set.remove(watch);
-                return set.isEmpty() ? null : set;
-            });
-        }
-
-        void changed(String runId) {
-            Set<CompletableFuture<Void>> waiting = watches.remove(runId);
-            if (waiting != null) {
-                waiting.forEach(w -> w.complete(null));
-            }
-        }
-
-        int open() {
-            return watches.values().stream().mapToInt(Set::size).sum();
-        }
-    }
-
     private static RunView view(String runId, boolean ended) {
         return new RunView(runId, ended ? "succeeded" : "running", ended ? "succeeded" : "executing", null, null, null,
                 "t", 1, "s", "followUp", 1, 0, 0, 0L, ended ? 1L : null, "turn");
@@ -103,7 +73,7 @@ class RunWaitsTest {
     @Test
     void aRunThatEndsHereWakesItsWaiterAtOnceBesideTenThousandOthers() throws Exception {
         FakeStore store = new FakeStore();
-        FakeWatch watch = new FakeWatch();
+        RunWatch watch = new RunWatch();
         RunWaits waits = new RunWaits(store, watch, executor);
         for (int i = 0; i < 10_000; i++) {
             store.ended.put("run-" + i, false);
@@ -125,7 +95,7 @@ class RunWaitsTest {
     @Test
     void theSweepFindsRunsThatEndedElsewhereWithOneStatementPerChunk() throws Exception {
         FakeStore store = new FakeStore();
-        RunWaits waits = new RunWaits(store, new FakeWatch(), executor);
+        RunWaits waits = new RunWaits(store, new RunWatch(), executor);
         List<CompletableFuture<Optional<RunView>>> results = new ArrayList<>();
         for (int i = 0; i < 1_200; i++) {
             store.ended.put("run-" + i, false);
@@ -146,25 +116,25 @@ class RunWaitsTest {
     @Test
     void aWaiterIsAnsweredAtItsDeadlineWithTheRunAsItStandsAndItsWatchIsLetGo() throws Exception {
         FakeStore store = new FakeStore();
-        FakeWatch watch = new FakeWatch();
+        RunWatch watch = new RunWatch();
         RunWaits waits = new RunWaits(store, watch, executor);
         store.ended.put("slow", false);
         Optional<RunView> answered = waitFor(waits, "slow", 50).get(10, TimeUnit.SECONDS);
         assertFalse(answered.get().isTerminal(), "as it stands");
         assertEquals(0, waits.waiting());
-        assertEquals(0, watch.open(), "no watch is left behind");
+        assertEquals(0, watch.watching(), "no watch is left behind");
     }
 
     @Test
     void aChangeThatIsNoEndKeepsTheWaiterWaitingAndTheNextEndWakesIt() throws Exception {
         FakeStore store = new FakeStore();
-        FakeWatch watch = new FakeWatch();
+        RunWatch watch = new RunWatch();
         RunWaits waits = new RunWaits(store, watch, executor);
         store.ended.put("handed-back", false);
         CompletableFuture<Optional<RunView>> result = waitFor(waits, "handed-back", 60_000);
         watch.changed("handed-back"); // an attempt handed back: queued again, not ended
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (watch.open() == 0 && System.nanoTime() < until) {
+        while (watch.watching() == 0 && System.nanoTime() < until) {
             Thread.onSpinWait(); // the waiter watches on once it has looked
         }
         assertFalse(result.isDone());
@@ -176,7 +146,7 @@ class RunWaitsTest {
     @Test
     void aRunAlreadyEndedOrNotTheUsersIsAnsweredOnTheCallersThread() {
         FakeStore store = new FakeStore();
-        RunWaits waits = new RunWaits(store, new FakeWatch(), executor);
+        RunWaits waits = new RunWaits(store, new RunWatch(), executor);
         store.ended.put("done", true);
         CompletableFuture<Optional<RunView>> done = new CompletableFuture<>();
         waits.await("u", "done", 60_000, done);

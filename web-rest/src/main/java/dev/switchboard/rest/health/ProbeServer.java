@@ -1,5 +1,6 @@
 package dev.switchboard.rest.health;
 
+import dev.switchboard.core.json.StatusAnswers;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
@@ -44,11 +45,9 @@ public final class ProbeServer implements AutoCloseable {
     static final int MAX_REQUEST_BYTES = 8_192;
 
     private static final Logger LOG = Logger.getLogger(ProbeServer.class.getName());
-    private static final Answer NOT_FOUND = new Answer(404, "{\"error\":{\"code\":\"route_not_found\",\"message\":\"route not found\"}}");
-    private static final Answer BAD_REQUEST = new Answer(400,
-            "{\"error\":{\"code\":\"bad_request\",\"message\":\"the request could not be read\"}}");
-    private static final Answer TOO_LARGE = new Answer(431,
-            "{\"error\":{\"code\":\"headers_too_large\",\"message\":\"the request headers are too large\"}}");
+    private static final Answer NOT_FOUND = refusal(404);
+    private static final Answer BAD_REQUEST = refusal(400);
+    private static final Answer TOO_LARGE = refusal(431);
 
     /** One connection's state. */
     private static final class Exchange {
@@ -256,6 +255,12 @@ public final class ProbeServer implements AutoCloseable {
             case 503 -> "Service Unavailable";
             default -> "Status";
         };
+    }
+
+    /** The API's envelope for what a web module refuses ({@link StatusAnswers}). */
+    private static Answer refusal(int status) {
+        StatusAnswers.Answer answer = StatusAnswers.forStatus(status);
+        return new Answer(answer.status(), answer.body());
     }
 
     /** How many connections are open. */

@@ -11,9 +11,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -26,8 +23,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 /**
  * Fetches what one of Liberty's own endpoints answers on the loopback-only port they listen on,
  * asynchronously: the request that asked holds no thread while Liberty — on its own pool —
- * answers. A few relays at a time (a scrape per interval, a person opening the API's UI); one more
- * is refused at once.
+ * answers. A few relays at a time (a scrape per interval); one more is refused at once.
  */
 @ApplicationScoped
 public class LibertyEndpoints {
@@ -35,9 +31,6 @@ public class LibertyEndpoints {
     /** Relays at once; more are refused (503) rather than queued. */
     static final int MAX_IN_FLIGHT = 8;
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
-    /** The answer's headers a client is given as Liberty sent them. */
-    private static final List<String> HEADERS = List.of("Content-Type", "Content-Security-Policy", "X-Frame-Options",
-            "X-Content-Type-Options", "Cache-Control", "ETag", "Last-Modified");
 
     /** Liberty's loopback-only port for its own endpoints ({@code SWITCHBOARD_INTERNAL_PORT}; server.xml's default). */
     @Inject
@@ -51,8 +44,8 @@ public class LibertyEndpoints {
     private ExecutorService executor;
     private HttpClient client;
 
-    /** What Liberty answered: its status, the headers of {@link #HEADERS} it sent, and its body. */
-    public record Answer(int status, Map<String, String> headers, byte[] body) {
+    /** What Liberty answered: its status, its body and the body's type. */
+    public record Answer(int status, String contentType, byte[] body) {
     }
 
     @PostConstruct
@@ -81,11 +74,8 @@ public class LibertyEndpoints {
         try {
             HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + internalPort + pathAndQuery))
                     .timeout(TIMEOUT).header("Accept", accept == null || accept.isBlank() ? "*/*" : accept).GET().build();
-            answer = client.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray()).thenApply(r -> {
-                Map<String, String> headers = new LinkedHashMap<>();
-                HEADERS.forEach(h -> r.headers().firstValue(h).ifPresent(v -> headers.put(h, v)));
-                return new Answer(r.statusCode(), headers, r.body());
-            });
+            answer = client.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray()).thenApply(r -> new Answer(
+                    r.statusCode(), r.headers().firstValue("Content-Type").orElse(null), r.body()));
         } catch (RuntimeException e) {
             inFlight.release();
             throw e;

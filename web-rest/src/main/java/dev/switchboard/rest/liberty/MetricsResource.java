@@ -17,6 +17,9 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import java.util.regex.Pattern;
 
 /**
@@ -29,6 +32,7 @@ import java.util.regex.Pattern;
 @ApplicationScoped
 public class MetricsResource {
 
+    private static final Logger LOG = Logger.getLogger(MetricsResource.class.getName());
     private static final Set<String> SCOPES = Set.of("application", "base", "vendor");
     private static final Pattern NAME = Pattern.compile("[A-Za-z_:][A-Za-z0-9_:.]{0,199}");
 
@@ -56,7 +60,28 @@ public class MetricsResource {
             throw new ApiException(400, "invalid_name", "name must be a metric's name (letters, digits, _ : .)");
         }
         String query = (scope == null ? "" : "&scope=" + scope) + (name == null ? "" : "&name=" + name);
-        Relayed.resume(answer, liberty, "/metrics" + (query.isEmpty() ? "" : "?" + query.substring(1)), "text/plain",
-                new ApiException(404, "metric_not_found", "no metric " + name + " in that scope"));
+        String path = "/metrics" + (query.isEmpty() ? "" : "?" + query.substring(1));
+        CompletableFuture<LibertyEndpoints.Answer> relayed = liberty.get(path, "text/plain").orElseThrow(
+                () -> new ApiException(503, "server_busy", "as many scrapes as this instance relays are under way; retry", 1));
+        relayed.whenComplete((exposition, failure) -> answer.resume(relayed(path, name, exposition, failure)));
+    }
+
+    /**
+     * Liberty's {@code 200} as it came, its {@code 404} (an unknown name) as {@code metric_not_found};
+     * anything else, and a relay that failed, {@code 503} in the envelope with the cause in the log.
+     */
+    private static Response relayed(String path, String name, LibertyEndpoints.Answer exposition, Throwable failure) {
+        if (failure == null && exposition.status() == 200) {
+            return Response.ok(exposition.body(), exposition.contentType()).build();
+        }
+        if (failure == null && exposition.status() == 404) {
+            return ErrorBody.response(new ApiException(404, "metric_not_found", "no metric " + name + " in that scope"));
+        }
+        if (failure != null) {
+            LOG.log(Level.WARNING, "Relaying " + path + " from Liberty's internal port failed", failure);
+        } else {
+            LOG.warning(() -> "Liberty's endpoint answered " + exposition.status() + " to " + path);
+        }
+        return ErrorBody.response(503, "unavailable", "the server could not read its metrics; retry");
     }
 }
