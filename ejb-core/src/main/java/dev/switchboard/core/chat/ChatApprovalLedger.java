@@ -10,6 +10,7 @@ import dev.switchboard.core.lifecycle.TurnEndings;
 import dev.switchboard.core.lifecycle.TurnEnded;
 import dev.switchboard.core.lifecycle.TurnOpened;
 import dev.switchboard.core.notify.Outbox;
+import dev.switchboard.core.sql.Store;
 import dev.switchboard.core.thread.ThreadRepository;
 import dev.switchboard.persistence.run.RunRecord;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -32,6 +33,7 @@ import java.util.UUID;
  * on any instance, and one survives a restart. A token given for the prompt is sealed into the
  * user's credentials in the transaction that ends auth mode ({@code auth/completed}).
  */
+@Store("runs")
 @ApplicationScoped
 public class ChatApprovalLedger implements TurnEndings {
 

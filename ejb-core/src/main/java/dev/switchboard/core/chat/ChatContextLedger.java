@@ -8,7 +8,7 @@ import dev.switchboard.core.history.ThreadContexts;
 import dev.switchboard.core.history.ThreadItems;
 import dev.switchboard.core.thread.ThreadDirectory;
 import dev.switchboard.core.thread.ThreadWorkspaces;
-import dev.switchboard.core.thread.LaneRows;
+import dev.switchboard.core.lane.Lanes;
 import dev.switchboard.core.thread.TurnRows;
 import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
@@ -45,7 +45,7 @@ public class ChatContextLedger {
     ThreadWorkspaces workspaces;
 
     @Inject
-    LaneRows lanes;
+    Lanes lanes;
 
     @Inject
     TurnRows turns;

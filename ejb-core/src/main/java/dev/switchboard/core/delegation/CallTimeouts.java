@@ -3,7 +3,8 @@ package dev.switchboard.core.delegation;
 import dev.switchboard.core.delegation.CallSlots.SlotRow;
 import dev.switchboard.core.delegation.PathRegistry.PathRow;
 import dev.switchboard.core.lane.LaneEffects;
-import dev.switchboard.core.thread.LaneRows;
+import dev.switchboard.core.lane.Lane;
+import dev.switchboard.core.lane.Lanes;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -30,7 +31,7 @@ public class CallTimeouts {
     PathClosing closing;
 
     @Inject
-    LaneRows rows;
+    Lanes threadLanes;
 
     /**
      * The call slot timed out, in a transaction of its own: the caller gets one {@code timeout}
@@ -45,7 +46,7 @@ public class CallTimeouts {
             return LaneEffects.NONE;
         }
         PathRow root = paths.lockRoot(seen.rootUuid());
-        LaneRows.Lane callerLane = rows.lock(seen.callerThread());
+        Lane callerLane = threadLanes.lock(seen.callerThread());
         SlotRow slot = slots.slot(callerRunId, slotNumber).orElse(null);
         if (slot == null || !slot.isPending() || slot.deadlineAt() == null || slot.deadlineAt() >= now) {
             return LaneEffects.NONE;
@@ -60,6 +61,6 @@ public class CallTimeouts {
                     "timeout", now);
             journal.hop(root, "timed_out", callee.uuid(), callee.parentUuid(), callee.agent(), callee.caller(), "timeout");
         }
-        return effects.plus(lanes.resumeIfAnswered(callerLane, callerRunId, now));
+        return effects.plus(lanes.resumeIfAnswered(callerLane, callerRunId));
     }
 }

@@ -85,8 +85,7 @@ public class DelegatedRuns implements ExecutionPreparation, RunEnding, LaneSweep
             if (dispatch.refusal() != null) {
                 return Review.fail(null, dispatch.refusal());
             }
-            return Review.park(new Park(dispatch.waits(), PathLanes.PARKED, PathLanes.PARKED_UNTIL,
-                    dispatch.effects().wake()));
+            return Review.park(new Park(dispatch.waits(), dispatch.effects().wake()));
         }
         if (ending.run().kind() != RunKind.DELEGATED && PathLedger.answersNothing(output)) {
             return Review.fail("incomplete", INCOMPLETE);
@@ -97,7 +96,9 @@ public class DelegatedRuns implements ExecutionPreparation, RunEnding, LaneSweep
     @Override
     public LaneEffects ended(Ended ended) {
         if (ended.run().kind() == RunKind.DELEGATED) { // its reply goes to its caller
-            return paths.replied(ended.run(), ended.end(), ended.now());
+            // A call's lane is cancelled only once its path closed (a reply, a timeout above it): nothing to answer.
+            return "cancelled".equals(ended.end().errorCode()) ? LaneEffects.NONE
+                    : paths.replied(ended.run(), ended.end(), ended.now());
         }
         if (ended.finished() && ended.attempt() > 1) { // a unit of work that delegated ran again: its tree closes with it
             closing.rootEnded(ended.run().runId(), ended.end(), ended.now());

@@ -2,7 +2,7 @@ package dev.switchboard.core.delegation;
 
 import dev.switchboard.core.delegation.PathRegistry.PathRow;
 import dev.switchboard.core.lane.LaneEffects;
-import dev.switchboard.core.thread.LaneRows;
+import dev.switchboard.core.lane.RunEnd;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.ArrayList;
@@ -46,7 +46,7 @@ public class PathClosing {
     }
 
     /** The outer unit of work {@code runId} ended: its tree's root and entry path close (a final answer, or not). */
-    public void rootEnded(String runId, LaneRows.RunEnd end, long now) {
+    public void rootEnded(String runId, RunEnd end, long now) {
         paths.closeRoot(runId, PathEnds.ofUnit(end.state(), end.errorCode()), now);
     }
 

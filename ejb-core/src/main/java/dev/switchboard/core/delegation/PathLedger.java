@@ -4,7 +4,10 @@ import dev.switchboard.core.delegation.CallSlots.SlotRow;
 import dev.switchboard.core.delegation.PathRegistry.PathRow;
 import dev.switchboard.core.engine.Delegation;
 import dev.switchboard.core.lane.LaneEffects;
-import dev.switchboard.core.thread.LaneRows;
+import dev.switchboard.core.lane.Lane;
+import dev.switchboard.core.lane.LaneRun;
+import dev.switchboard.core.lane.Lanes;
+import dev.switchboard.core.lane.RunEnd;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
@@ -55,7 +58,7 @@ public class PathLedger {
     PathClosing closing;
 
     @Inject
-    LaneRows rows;
+    Lanes threadLanes;
 
     @Inject
     DelegationSettings settings;
@@ -77,7 +80,7 @@ public class PathLedger {
      * execution (its lane locked): the tree's root and entry path are minted at its first call;
      * calls already dispatched by an earlier attempt are not dispatched again.
      */
-    public Dispatch dispatch(LaneRows.LaneRun run, List<Delegation.Call> calls, JsonObject state, long now) {
+    public Dispatch dispatch(LaneRun run, List<Delegation.Call> calls, JsonObject state, long now) {
         PathRow caller = paths.handlerOf(run.runId()).orElse(null);
         if (caller == null) {
             if (PathLanes.isPathRun(run.userKey())) {
@@ -118,7 +121,7 @@ public class PathLedger {
         return new Dispatch(new LaneEffects(wake, List.of()), slots.pending(run.runId()) > 0, null);
     }
 
-    private long dispatchOne(PathRow root, PathRow caller, LaneRows.LaneRun run, DelegationRules.Slot slot, int number,
+    private long dispatchOne(PathRow root, PathRow caller, LaneRun run, DelegationRules.Slot slot, int number,
             long now) {
         String uuid = UUID.randomUUID().toString();
         List<String> segments = new ArrayList<>(caller.segments());
@@ -139,7 +142,7 @@ public class PathLedger {
     }
 
     /** The root and entry path of the tree {@code run} (an outer unit of work) starts with its first call. */
-    private PathRow mintTree(LaneRows.LaneRun run, long now) {
+    private PathRow mintTree(LaneRun run, long now) {
         String session = PathNames.newRoot();
         String rootUuid = UUID.randomUUID().toString();
         PathRow root = new PathRow(rootUuid, session, rootUuid, run.runId(), run.userKey(), run.threadKey(),
@@ -162,7 +165,7 @@ public class PathLedger {
      * {@code from} = the path's agent; the path and whatever still lives below it close. When the
      * path was closed already (timed out, cancelled) the reply is dropped and journalled.
      */
-    public LaneEffects replied(LaneRows.LaneRun run, LaneRows.RunEnd end, long now) {
+    public LaneEffects replied(LaneRun run, RunEnd end, long now) {
         PathRow path = paths.handlerOf(run.runId()).orElse(null);
         if (path == null || path.depth() < 2) {
             return LaneEffects.NONE;
@@ -170,9 +173,9 @@ public class PathLedger {
         PathRow root = paths.lockRoot(path.rootUuid());
         PathEnds.CallEnd ended = PathEnds.ofCall(end.state(), end.outputJson(), end.errorMessage());
         SlotRow slot = slots.slotOfChild(path.uuid()).orElse(null);
-        LaneRows.Lane callerLane = null;
+        Lane callerLane = null;
         if (slot != null && slot.isPending()) {
-            callerLane = rows.lock(slot.callerThread());
+            callerLane = threadLanes.lock(slot.callerThread());
             slot = callerLane == null ? null : slots.slot(slot.callerRunId(), slot.slot()).orElse(null); // read again under its lock
         }
         if (slot == null || !slot.isPending()) {
@@ -188,6 +191,6 @@ public class PathLedger {
                 ended.isError() ? "SystemError" : "Reply", ended.isError() ? "Failed" : "Delivered", ended.code(), now);
         journal.hop(root, ended.isError() ? "failed" : "replied", path.uuid(), path.parentUuid(), path.agent(), path.caller(),
                 ended.code());
-        return effects.plus(lanes.resumeIfAnswered(callerLane, slot.callerRunId(), now));
+        return effects.plus(lanes.resumeIfAnswered(callerLane, slot.callerRunId()));
     }
 }

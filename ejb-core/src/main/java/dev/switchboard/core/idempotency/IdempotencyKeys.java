@@ -1,5 +1,6 @@
 package dev.switchboard.core.idempotency;
 
+import dev.switchboard.core.sql.Store;
 import dev.switchboard.persistence.run.IngestRecord;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
@@ -16,6 +17,7 @@ import java.util.Optional;
  * different threads meet at the primary key, and the loser's transaction, run again
  * ({@link UniqueViolation#retryOnce}), finds the winner's record.
  */
+@Store("message_ingest")
 @ApplicationScoped
 public class IdempotencyKeys {
 

@@ -9,11 +9,12 @@ import dev.switchboard.core.lifecycle.TurnOpened;
 import dev.switchboard.core.notify.Outbox;
 import dev.switchboard.core.run.IngestOutcome;
 import dev.switchboard.core.run.MessageCommand;
+import dev.switchboard.core.sql.Store;
 import dev.switchboard.persistence.run.RunKind;
 import dev.switchboard.core.run.RunLedger;
 import dev.switchboard.core.runtime.ServeRuntime;
 import dev.switchboard.core.thread.ThreadDirectory;
-import dev.switchboard.core.thread.LaneRows;
+import dev.switchboard.core.lane.Lanes;
 import dev.switchboard.core.thread.ThreadRepository;
 import dev.switchboard.core.turn.ServerSources;
 import dev.switchboard.core.turn.TurnLedger;
@@ -43,6 +44,7 @@ import java.util.Set;
  * event is journalled and held ({@code deferred}); {@link #release} hands held events off in
  * arrival order once it runs again (H10: pause defers, it does not drop).
  */
+@Store({"ingress_events", "ingress_decisions", "ingress_actions", "runs"})
 @Stateless
 public class IngressLedger {
 
@@ -62,7 +64,7 @@ public class IngressLedger {
     ThreadRepository repository;
 
     @Inject
-    LaneRows rows;
+    Lanes lanes;
 
     @Inject
     IdempotencyKeys keys;
@@ -97,7 +99,7 @@ public class IngressLedger {
                 .add("session_key", sessionKey)
                 .add("received_at", Instant.ofEpochMilli(now).toString())
                 .build());
-        rows.lock(threadId); // serialises one lane's duplicates
+        lanes.lock(threadId); // serialises one lane's duplicates
         String seen = keys.seen(userKey, runSource(e.source()), dedupeKey).orElse(null);
         List<String> heldKeys = seen != null ? List.of()
                 : em.createNamedQuery(IngressEventRecord.DEFERRED_BY_KEY_OR_LANE, String.class)

@@ -1,5 +1,6 @@
 package dev.switchboard.core.ingress;
 
+import dev.switchboard.core.sql.Store;
 import dev.switchboard.persistence.run.RunKind;
 import dev.switchboard.core.clock.InstanceClock;
 import dev.switchboard.core.lifecycle.Lifecycle;
@@ -29,6 +30,7 @@ import java.util.List;
  * — for a lane other than {@code main} that completed — a {@code session.announce} summary reaches
  * {@code main} as an {@code item/created} unless its decision is a no-op (spec §12, H3).
  */
+@Store({"ingress_events", "ingress_actions"})
 @ApplicationScoped
 public class IngressOutcomes implements TurnEndings {
 

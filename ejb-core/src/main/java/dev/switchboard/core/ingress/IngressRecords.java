@@ -1,6 +1,7 @@
 package dev.switchboard.core.ingress;
 
 import dev.switchboard.core.json.Jsons;
+import dev.switchboard.core.sql.Store;
 import dev.switchboard.persistence.ingress.ActionRecord;
 import dev.switchboard.persistence.ingress.DecisionRecord;
 import dev.switchboard.persistence.ingress.IngressEventRecord;
@@ -24,6 +25,7 @@ import java.util.function.Function;
  * {@code session_key} (the lane, i.e. an announce's {@code source_session_key}), {@code run_id}
  * and {@code turn_id}. Always scoped to one user.
  */
+@Store({"ingress_events", "ingress_decisions", "ingress_actions"})
 @Stateless
 public class IngressRecords {
 

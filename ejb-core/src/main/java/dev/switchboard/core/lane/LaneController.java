@@ -6,7 +6,6 @@ import dev.switchboard.core.engine.EngineSelector;
 import dev.switchboard.core.lifecycle.RunProgressLedger;
 import dev.switchboard.core.lifecycle.RunProgressStreams;
 import dev.switchboard.core.metrics.Meters;
-import dev.switchboard.core.thread.ThreadRepository;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
@@ -134,7 +133,7 @@ public class LaneController {
                 () -> queued(q -> q.count() == 0 ? 0.0 : Math.max(0, clock.millis() - q.oldestCreatedAt()) / 1000.0));
     }
 
-    private Number queued(Function<ThreadRepository.QueuedRuns, Number> figure) {
+    private Number queued(Function<QueuedRuns, Number> figure) {
         try {
             return figure.apply(ledger.queued());
         } catch (RuntimeException e) {

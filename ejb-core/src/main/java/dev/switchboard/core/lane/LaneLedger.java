@@ -1,8 +1,6 @@
 package dev.switchboard.core.lane;
 
 import dev.switchboard.core.clock.InstanceClock;
-import dev.switchboard.core.thread.LaneRows;
-import dev.switchboard.core.thread.ThreadRepository;
 import dev.switchboard.persistence.run.RunState;
 import jakarta.annotation.Resource;
 import jakarta.ejb.LocalBean;
@@ -33,8 +31,7 @@ import javax.sql.DataSource;
 @LocalBean
 public class LaneLedger implements LaneStore {
 
-    @Inject
-    ThreadRepository repository;
+    private static final RunEnd CANCELLED = RunEnd.failed("cancelled", "cancelled");
 
     @Inject
     LaneRows rows;
@@ -49,7 +46,10 @@ public class LaneLedger implements LaneStore {
     LaneHead head;
 
     @Inject
-    LaneListener listener;
+    RunEnds ends;
+
+    @Inject
+    Lanes lanes;
 
     @Inject
     InstanceClock clock;
@@ -59,7 +59,7 @@ public class LaneLedger implements LaneStore {
 
     @Override
     public ClaimResult claim(long threadId, String owner) {
-        LaneRows.Lane lane = rows.lock(threadId);
+        Lane lane = rows.lock(threadId);
         return lane == null ? ClaimResult.none() : head.claim(lane, owner);
     }
 
@@ -75,12 +75,12 @@ public class LaneLedger implements LaneStore {
      */
     @Override
     public FinishResult finish(Claim claim, String owner, String outputJson, String errorMessage, boolean chain) {
-        LaneRows.Lane lane = rows.lock(claim.threadId());
+        Lane lane = rows.lock(claim.threadId());
         if (lane == null) {
             return new FinishResult(true, ClaimResult.none());
         }
-        List<LaneRows.LaneRun> pair = rows.headPair(lane.threadId());
-        LaneRows.LaneRun run = pair.isEmpty() ? null : pair.get(0);
+        List<LaneRun> pair = rows.headPair(lane.threadId());
+        LaneRun run = pair.isEmpty() ? null : pair.get(0);
         boolean owned = run != null && run.runId().equals(claim.runId())
                 && lane.isLeasedTo(owner, claim.runId(), claim.attempt()) && run.isExecutingAttempt(claim.attempt());
         if (!owned) {
@@ -89,7 +89,7 @@ public class LaneLedger implements LaneStore {
         long now = clock.millis();
         String errorCode = null;
         String error = errorMessage;
-        List<UnaryOperator<LaneRows.Lane>> keeps = new ArrayList<>(2); // applied if the run succeeds or parks
+        List<UnaryOperator<Lane>> keeps = new ArrayList<>(2); // applied if the run succeeds or parks
         RunEnding.Park park = null;
         if (error == null) {
             RunEnding.Ending ending = new RunEnding.Ending(claim, lane, run, outputJson, now);
@@ -112,15 +112,13 @@ public class LaneLedger implements LaneStore {
         if (park != null) { // a run that waits keeps what it changed so far
             return park(claim, owner, keep(lane, keeps), run, park, chain, now);
         }
-        LaneRows.RunEnd end = error != null ? LaneRows.RunEnd.failed(errorCode, error)
-                : LaneRows.RunEnd.succeeded(outputJson);
-        rows.end(run.runId(), end, now);
-        listener.runEnded(run, end);
+        RunEnd end = error != null ? RunEnd.failed(errorCode, error)
+                : RunEnd.succeeded(outputJson);
+        LaneEffects effects = ends.end(run, end, claim.attempt(), true, now);
         if (end.state() == RunState.SUCCEEDED) {
             lane = keep(lane, keeps); // the next run chained below starts from the lane as changed
         }
-        LaneEffects effects = features.ended(new RunEnding.Ended(run, end, claim.attempt(), true, now));
-        LaneRows.Lane released = lane.released();
+        Lane released = lane.released();
         if (chain) {
             ClaimResult next = head.claim(released, owner, pair.size() > 1 ? pair.get(1) : null);
             if (next.claim().isEmpty()) {
@@ -132,9 +130,9 @@ public class LaneLedger implements LaneStore {
         return new FinishResult(false, ClaimResult.none(), effects.wake(), effects.cancel());
     }
 
-    private static LaneRows.Lane keep(LaneRows.Lane lane, List<UnaryOperator<LaneRows.Lane>> keeps) {
-        LaneRows.Lane kept = lane;
-        for (UnaryOperator<LaneRows.Lane> keep : keeps) {
+    private static Lane keep(Lane lane, List<UnaryOperator<Lane>> keeps) {
+        Lane kept = lane;
+        for (UnaryOperator<Lane> keep : keeps) {
             kept = keep.apply(kept);
         }
         return kept;
@@ -145,15 +143,15 @@ public class LaneLedger implements LaneStore {
      * parked (no instance holds it, none may claim it) — or, when that was answered at once, is
      * queued again and claimed (with {@code chain}) to go on.
      */
-    private FinishResult park(Claim claim, String owner, LaneRows.Lane lane, LaneRows.LaneRun run,
+    private FinishResult park(Claim claim, String owner, Lane lane, LaneRun run,
             RunEnding.Park park, boolean chain, long now) {
         List<Long> wake = park.wake();
         if (park.waits()) {
-            rows.write(lane.leased(park.parkedOwner(), park.parkedUntil(), run.runId(), claim.attempt()));
+            rows.write(lane.leased(LaneRows.PARKED, LaneRows.PARKED_UNTIL, run.runId(), claim.attempt()));
             return new FinishResult(false, ClaimResult.none(), wake, List.of());
         }
         rows.requeue(run.runId(), claim.attempt(), now);
-        LaneRows.Lane released = lane.released();
+        Lane released = lane.released();
         if (chain) {
             ClaimResult next = head.claim(released, owner);
             if (next.claim().isEmpty()) {
@@ -167,7 +165,12 @@ public class LaneLedger implements LaneStore {
 
     @Override
     public Cancelled cancelLane(long threadId) {
-        return new Cancelled(cancel(threadId), List.of());
+        Lane lane = rows.lock(threadId);
+        if (lane == null) {
+            return new Cancelled(List.of(), List.of());
+        }
+        Lanes.Ended ended = lanes.endAll(lane, CANCELLED, false);
+        return new Cancelled(ended.runs().stream().map(LaneRun::runId).toList(), ended.effects().cancel());
     }
 
     /**
@@ -177,7 +180,7 @@ public class LaneLedger implements LaneStore {
      * result is fenced out. Returns the cancelled run ids.
      */
     public List<String> cancel(long threadId) {
-        return cancel(threadId, false);
+        return cancelLane(threadId).runIds();
     }
 
     /**
@@ -185,33 +188,14 @@ public class LaneLedger implements LaneStore {
      * the lane, free, claims its head on its next wake-up.
      */
     public List<String> cancelExecuting(long threadId) {
-        return cancel(threadId, true);
-    }
-
-    private List<String> cancel(long threadId, boolean executingOnly) {
-        LaneRows.Lane lane = rows.lock(threadId);
-        if (lane == null) {
-            return List.of();
-        }
-        List<String> cancelled = new ArrayList<>();
-        for (LaneRows.LaneRun run : rows.unfinished(threadId)) {
-            if (executingOnly && run.state() != RunState.EXECUTING) {
-                continue;
-            }
-            LaneRows.RunEnd end = LaneRows.RunEnd.failed("cancelled", "cancelled");
-            rows.end(run.runId(), end, clock.millis());
-            cancelled.add(run.runId());
-            listener.runEnded(run, end);
-        }
-        if (lane.leaseOwner() != null) {
-            rows.write(lane.released());
-        }
-        return cancelled;
+        Lane lane = rows.lock(threadId);
+        return lane == null ? List.of()
+                : lanes.endAll(lane, CANCELLED, true).runs().stream().map(LaneRun::runId).toList();
     }
 
     @Override
     public boolean handBack(long threadId, String owner) {
-        LaneRows.Lane lane = rows.lock(threadId);
+        Lane lane = rows.lock(threadId);
         if (lane == null || !owner.equals(lane.leaseOwner())) {
             return false;
         }
@@ -224,7 +208,7 @@ public class LaneLedger implements LaneStore {
 
     @Override
     public List<Long> leasedTo(String owner) {
-        return repository.leasedTo(owner);
+        return rows.leasedTo(owner);
     }
 
     /**
@@ -237,7 +221,7 @@ public class LaneLedger implements LaneStore {
     public Renewal renew(String owner, Collection<RunAttempt> executing) {
         Set<RunAttempt> held = new HashSet<>();
         Set<Long> orphaned = new HashSet<>();
-        for (LaneRows.Lane lane : rows.lockLeasedTo(owner)) {
+        for (Lane lane : rows.lockLeasedTo(owner)) {
             long now = lane.dbNow();
             if (lane.leaseUntil() == null || lane.leaseUntil() < now || lane.leaseAttempt() == null) {
                 continue;
@@ -255,13 +239,13 @@ public class LaneLedger implements LaneStore {
 
     /** Runs waiting in any lane, cluster-wide; read without a transaction of its own. */
     @TransactionAttribute(TransactionAttributeType.SUPPORTS)
-    public ThreadRepository.QueuedRuns queued() {
-        return repository.queued();
+    public QueuedRuns queued() {
+        return rows.queued();
     }
 
     @Override
     public List<Long> claimableThreads(int limit) {
-        return repository.claimable(limit);
+        return rows.claimable(limit);
     }
 
     /**

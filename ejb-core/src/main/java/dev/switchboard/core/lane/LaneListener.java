@@ -1,6 +1,5 @@
 package dev.switchboard.core.lane;
 
-import dev.switchboard.core.thread.LaneRows;
 
 /**
  * Told of a lane's run starting and ending, inside the transaction that changes the run (its
@@ -10,8 +9,8 @@ import dev.switchboard.core.thread.LaneRows;
 public interface LaneListener {
 
     /** The run was claimed and is executing ({@code run} as started). */
-    void runStarted(LaneRows.LaneRun run);
+    void runStarted(LaneRun run);
 
     /** The run ended as {@code end} says ({@code run} as it was before): succeeded, or failed (cancelled, abandoned, ...). */
-    void runEnded(LaneRows.LaneRun run, LaneRows.RunEnd end);
+    void runEnded(LaneRun run, RunEnd end);
 }

@@ -1,6 +1,5 @@
 package dev.switchboard.core.lane;
 
-import dev.switchboard.core.thread.LaneRows;
 import java.util.List;
 import java.util.function.UnaryOperator;
 
@@ -25,14 +24,14 @@ public interface RunEnding extends LaneFeature {
      * An execution's result about to be recorded: the claim it ran for, its lane (locked) and run as
      * read in this transaction, its output ({@code null} when the engine failed) and the run time now.
      */
-    record Ending(Claim claim, LaneRows.Lane lane, LaneRows.LaneRun run, String outputJson, long now) {
+    record Ending(Claim claim, Lane lane, LaneRun run, String outputJson, long now) {
     }
 
     /**
      * A run's end, written: by its own execution's finish ({@code finished}), or decided around it
      * (abandoned after too many crashes).
      */
-    record Ended(LaneRows.LaneRun run, LaneRows.RunEnd end, int attempt, boolean finished, long now) {
+    record Ended(LaneRun run, RunEnd end, int attempt, boolean finished, long now) {
     }
 
     /**
@@ -40,7 +39,7 @@ public interface RunEnding extends LaneFeature {
      * {@code error}), park it, or go on; {@code keep} changes the lane (and returns it as changed)
      * once the run succeeds or parks.
      */
-    record Review(String errorCode, String error, Park park, UnaryOperator<LaneRows.Lane> keep) {
+    record Review(String errorCode, String error, Park park, UnaryOperator<Lane> keep) {
 
         public static final Review PROCEED = new Review(null, null, null, null);
 
@@ -52,7 +51,7 @@ public interface RunEnding extends LaneFeature {
             return new Review(null, null, park, null);
         }
 
-        public static Review keep(UnaryOperator<LaneRows.Lane> keep) {
+        public static Review keep(UnaryOperator<Lane> keep) {
             return new Review(null, null, null, keep);
         }
 
@@ -62,10 +61,10 @@ public interface RunEnding extends LaneFeature {
     }
 
     /**
-     * The run waits outside the lane: with {@code waits}, still executing and its lane parked
-     * ({@code parkedOwner} until {@code parkedUntil}: no instance holds it, none may claim it);
+     * The run waits outside the lane: with {@code waits}, still executing and its lane parked (no
+     * instance holds it, none may claim it, until a feature {@linkplain Lanes#resume resumes} it);
      * otherwise queued again at once to go on. {@code wake} are lanes the park made runnable.
      */
-    record Park(boolean waits, String parkedOwner, long parkedUntil, List<Long> wake) {
+    record Park(boolean waits, List<Long> wake) {
     }
 }

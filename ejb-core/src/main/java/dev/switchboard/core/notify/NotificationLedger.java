@@ -2,6 +2,7 @@ package dev.switchboard.core.notify;
 
 import dev.switchboard.core.sql.MultiRowInsert;
 import dev.switchboard.core.sql.Statements;
+import dev.switchboard.core.sql.Store;
 import dev.switchboard.persistence.notify.NotificationRecord;
 import dev.switchboard.persistence.notify.SequencerRecord;
 import jakarta.annotation.Resource;
@@ -18,6 +19,7 @@ import java.util.List;
 import javax.sql.DataSource;
 
 /** The outbox's transactions: stamping committed notifications with seqs, and reading them back. */
+@Store({"notifications", "notification_outbox", "notification_sequencer"})
 @Stateless
 public class NotificationLedger {
 

@@ -6,13 +6,16 @@ import dev.switchboard.core.history.ThreadContexts;
 import dev.switchboard.core.history.ThreadItems;
 import dev.switchboard.core.idempotency.IdempotencyConflictException;
 import dev.switchboard.core.idempotency.IdempotencyKeys;
+import dev.switchboard.core.lane.Lane;
 import dev.switchboard.core.lane.LaneHead;
+import dev.switchboard.core.lane.LaneRun;
+import dev.switchboard.core.lane.Lanes;
 import dev.switchboard.core.lane.LaneLedger;
 import dev.switchboard.core.lifecycle.Lifecycle;
 import dev.switchboard.core.lifecycle.TurnEvents;
 import dev.switchboard.core.lifecycle.TurnIds;
 import dev.switchboard.core.lifecycle.TurnRef;
-import dev.switchboard.core.thread.LaneRows;
+import dev.switchboard.core.sql.Store;
 import dev.switchboard.core.thread.TurnRows;
 import dev.switchboard.core.thread.ThreadRepository;
 import dev.switchboard.persistence.run.RunRecord;
@@ -33,6 +36,7 @@ import java.util.TreeSet;
 import java.util.UUID;
 
 /** The run store's transactions; {@link RunService} orchestrates them. */
+@Store({"runs", "turns"})
 @Stateless
 public class RunLedger {
 
@@ -40,7 +44,7 @@ public class RunLedger {
     ThreadRepository repository;
 
     @Inject
-    LaneRows rows;
+    Lanes threadLanes;
 
     @Inject
     TurnRows turns;
@@ -84,7 +88,7 @@ public class RunLedger {
 
     /**
      * Stores the message as a queued run, or returns the run its idempotency key already names,
-     * in plain JDBC ({@link LaneRows}). The thread row is locked first: it hands out the per-thread
+     * through the lane ({@link Lanes}). The thread row is locked first: it hands out the per-thread
      * sequence number, and it makes concurrent duplicates of one key wait for each other instead
      * of racing. When {@code claimFor} names this instance (which has reserved a slot) and the
      * lane is idle, the lane head is claimed in the same transaction, saving the claim a wake-up
@@ -92,25 +96,25 @@ public class RunLedger {
      * lane row written once, with its sequence and lease.
      */
     public IngestOutcome ingest(MessageCommand command, long threadId, String claimFor) {
-        LaneRows.Lane lane = rows.lock(threadId);
+        Lane lane = threadLanes.lock(threadId);
         Optional<IngestOutcome> replayed = replayOf(command);
         if (replayed.isPresent()) {
             return replayed.get();
         }
         int cap = caps.runsFor(command.kind());
-        if (QueueCaps.mayBeFull(lane.nextSeq() - 1, cap) && rows.unfinishedCount(threadId) >= cap) {
+        if (QueueCaps.mayBeFull(lane.nextSeq() - 1, cap) && threadLanes.unfinishedCount(threadId) >= cap) {
             throw new QueueFullException(cap);
         }
-        LaneRows.LaneRun ahead = claimFor == null ? null : rows.head(threadId, 0);
-        LaneRows.Lane added = lane.advanced();
-        boolean startsNow = claimFor != null && ahead == null && lanes.mayStartAdded(added, claimFor);
-        RunRecord run = add(command, threadId, lane.nextSeq(), startsNow ? claimFor : null);
+        LaneRun ahead = claimFor == null ? null : threadLanes.head(threadId);
+        boolean startsNow = claimFor != null && ahead == null && lanes.mayStartAdded(lane, claimFor);
+        Added added = add(command, lane, startsNow ? claimFor : null);
+        RunRecord run = added.run();
         IngestOutcome outcome = new IngestOutcome(view(run), threadId, false);
         if (startsNow) {
-            return outcome.claimed(lanes.startedAdded(added, LaneRows.LaneRun.added(run)));
+            return outcome.claimed(threadLanes.startedAdded(added.lane(), run));
         }
-        rows.write(added);
-        return ahead == null ? outcome : outcome.claimed(lanes.claim(added, claimFor, ahead));
+        threadLanes.save(added.lane());
+        return ahead == null ? outcome : outcome.claimed(lanes.claim(added.lane(), claimFor, ahead));
     }
 
     /**
@@ -124,12 +128,12 @@ public class RunLedger {
      * @throws QueueFullException naming the index of the first message that met its thread's queue cap
      */
     public List<IngestOutcome> ingestAll(List<MessageCommand> commands, List<Long> threadIds) {
-        Map<Long, LaneRows.Lane> locked = new TreeMap<>();
+        Map<Long, Lane> locked = new TreeMap<>();
         for (long threadId : new TreeSet<>(threadIds)) {
-            locked.put(threadId, rows.lock(threadId));
+            locked.put(threadId, threadLanes.lock(threadId));
         }
         Map<Long, Integer> unfinished = new HashMap<>(); // per thread, counted once it could be at its cap
-        Map<Long, LaneRows.Lane> advanced = new HashMap<>();
+        Map<Long, Lane> advanced = new HashMap<>();
         List<IngestOutcome> outcomes = new ArrayList<>(commands.size());
         for (int i = 0; i < commands.size(); i++) {
             MessageCommand command = commands.get(i);
@@ -143,20 +147,20 @@ public class RunLedger {
             } catch (IdempotencyConflictException e) {
                 throw e.at(i);
             }
-            LaneRows.Lane lane = advanced.getOrDefault(threadId, locked.get(threadId));
+            Lane lane = advanced.getOrDefault(threadId, locked.get(threadId));
             int cap = caps.runsFor(command.kind());
             if (unfinished.containsKey(threadId) || QueueCaps.mayBeFull(lane.nextSeq() - 1, cap)) {
-                int held = unfinished.computeIfAbsent(threadId, rows::unfinishedCount); // this batch's included
+                int held = unfinished.computeIfAbsent(threadId, threadLanes::unfinishedCount); // this batch's included
                 if (held >= cap) {
                     throw new QueueFullException(cap).at(i);
                 }
                 unfinished.put(threadId, held + 1);
             }
-            RunRecord run = add(command, threadId, lane.nextSeq(), null);
-            advanced.put(threadId, lane.advanced());
-            outcomes.add(new IngestOutcome(view(run), threadId, false));
+            Added added = add(command, lane, null);
+            advanced.put(threadId, added.lane());
+            outcomes.add(new IngestOutcome(view(added.run()), threadId, false));
         }
-        advanced.values().forEach(rows::write);
+        advanced.values().forEach(threadLanes::save);
         return outcomes;
     }
 
@@ -168,10 +172,13 @@ public class RunLedger {
     }
 
     /**
-     * Inserts the message's turn and run as run {@code seq} of the lane — started for
-     * {@code startFor} when not null — with its notifications and its idempotency key.
+     * Inserts the message's turn and run as the locked lane's next — started for {@code startFor}
+     * when not null — with its notifications and its idempotency key; the lane after it is saved
+     * (or claimed) by the caller.
      */
-    private RunRecord add(MessageCommand command, long threadId, long seq, String startFor) {
+    private Added add(MessageCommand command, Lane lane, String startFor) {
+        long threadId = lane.threadId();
+        long seq = lane.nextSeq();
         long now = clock.millis();
         TurnRef turn = new TurnRef(TurnIds.turnId(), command.userKey(), command.threadKey(), now);
         String fingerprint = command.fingerprint();
@@ -183,10 +190,14 @@ public class RunLedger {
             run.claim(startFor, now);
         }
         turns.insert(turn.turnId(), turn.userKey(), threadId, turn.threadKey(), now);
-        rows.insert(run);
+        Lane after = threadLanes.enqueue(lane, run);
         events.opened(turn, List.of(Lifecycle.userMessage(command.text())), run.getRunId());
         keys.remember(command.userKey(), command.source(), command.idempotencyKey(), run.getRunId(), fingerprint, now);
-        return run;
+        return new Added(run, after);
+    }
+
+    /** A run added to a lane, and the lane after it. */
+    private record Added(RunRecord run, Lane lane) {
     }
 
     public Optional<RunView> find(String userKey, String runId) {

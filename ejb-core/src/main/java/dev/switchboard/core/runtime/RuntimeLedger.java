@@ -1,5 +1,6 @@
 package dev.switchboard.core.runtime;
 
+import dev.switchboard.core.sql.Store;
 import dev.switchboard.persistence.runtime.RuntimeRecord;
 import dev.switchboard.persistence.ingress.IngressEventRecord;
 import jakarta.ejb.Stateless;
@@ -9,6 +10,7 @@ import jakarta.persistence.PersistenceContext;
 import java.time.Instant;
 
 /** The runtime calls' transactions ({@code server/*}, {@code thread/start}). */
+@Store({"serve_runtime", "ingress_events"})
 @Stateless
 public class RuntimeLedger {
 

@@ -2,6 +2,7 @@ package dev.switchboard.core.runtime;
 
 import dev.switchboard.core.clock.InstanceClock;
 import dev.switchboard.core.lifecycle.TurnEvents;
+import dev.switchboard.core.sql.Store;
 import dev.switchboard.persistence.runtime.RuntimeRecord;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
@@ -16,6 +17,7 @@ import java.time.Instant;
  * change, and every change that Holon announces (pause, resume, session start) is journalled with
  * it. Shared by the runtime's own calls and by turn starts, which resume a paused runtime (H10).
  */
+@Store("serve_runtime")
 @ApplicationScoped
 public class ServeRuntime {
 

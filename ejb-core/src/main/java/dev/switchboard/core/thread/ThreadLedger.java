@@ -1,5 +1,6 @@
 package dev.switchboard.core.thread;
 
+import dev.switchboard.core.sql.Store;
 import dev.switchboard.persistence.thread.ThreadRecord;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
@@ -8,6 +9,7 @@ import jakarta.inject.Inject;
 import java.util.Optional;
 
 /** Thread rows by (user, key): found, or created in a transaction of their own. */
+@Store("threads")
 @Stateless
 public class ThreadLedger {
 

@@ -1,15 +1,14 @@
 package dev.switchboard.core.thread;
 
 import dev.switchboard.core.sql.Statements;
+import dev.switchboard.core.sql.Store;
 import dev.switchboard.persistence.run.RunRecord;
 import dev.switchboard.persistence.run.RunState;
-import dev.switchboard.persistence.thread.DatabaseClock;
 import dev.switchboard.persistence.thread.ThreadRecord;
 import dev.switchboard.persistence.turn.TurnRecord;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -20,18 +19,12 @@ import java.util.Set;
 
 /**
  * The reads and locks of threads, their lanes' runs and their turns through the entities, in the
- * caller's transaction — everything off the per-run path, which is {@link LaneRows}'s. Each
- * statement is keyed by one thread (or one run, one turn), except the sweeps an instance makes
- * for its own leases and for claimable lanes — so the tables could be distributed by thread.
+ * caller's transaction — everything off the per-run path, which is the lane's. Each statement is
+ * keyed by one thread (or one run, one turn).
  */
+@Store({"threads", "runs", "turns"})
 @ApplicationScoped
 public class ThreadRepository {
-
-    private static final String CLAIMABLE = "SELECT DISTINCT r.thread_id FROM runs r JOIN threads t ON t.id = r.thread_id"
-            + " WHERE r.state = 'queued' AND (t.lease_owner IS NULL OR t.lease_until < " + DatabaseClock.NOW_MS + ")"
-            + " FETCH FIRST ? ROWS ONLY";
-    private static final String EXPIRED = "SELECT t.id FROM threads t WHERE t.lease_until < " + DatabaseClock.NOW_MS
-            + " ORDER BY t.lease_until FETCH FIRST ? ROWS ONLY";
 
     @PersistenceContext(unitName = "switchboard")
     EntityManager em;
@@ -70,38 +63,6 @@ public class ThreadRepository {
         em.persist(created);
         em.flush();
         return created.getId();
-    }
-
-    /** The ids of the threads whose lease names {@code owner}, live or not. */
-    public List<Long> leasedTo(String owner) {
-        return em.createQuery("SELECT t.id FROM ThreadRecord t WHERE t.leaseOwner = :owner ORDER BY t.id", Long.class)
-                .setParameter("owner", owner)
-                .getResultList();
-    }
-
-    /** Up to {@code limit} threads with queued runs and no live lease, then ones whose lease expired. */
-    /** Runs waiting in any lane, cluster-wide, and the creation time of the oldest (0 when none). */
-    public QueuedRuns queued() {
-        Object[] row = (Object[]) em.createNativeQuery(
-                "SELECT count(*), coalesce(min(created_at), 0) FROM runs WHERE state = 'queued'").getSingleResult();
-        return new QueuedRuns(((Number) row[0]).longValue(), ((Number) row[1]).longValue());
-    }
-
-    /** @param oldestCreatedAt epoch ms, 0 when {@code count} is 0 */
-    public record QueuedRuns(long count, long oldestCreatedAt) {
-    }
-
-    public List<Long> claimable(int limit) {
-        List<Long> ids = new ArrayList<>();
-        for (String sql : new String[] {CLAIMABLE, EXPIRED}) {
-            for (Object id : em.createNativeQuery(sql).setParameter(1, limit).getResultList()) {
-                long threadId = ((Number) id).longValue();
-                if (!ids.contains(threadId)) {
-                    ids.add(threadId);
-                }
-            }
-        }
-        return ids;
     }
 
     // --- runs ---

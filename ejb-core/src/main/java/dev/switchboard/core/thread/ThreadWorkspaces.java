@@ -34,6 +34,7 @@ public class ThreadWorkspaces implements WorkspaceCommits {
     private static final String READ = "SELECT workspace_head FROM threads WHERE user_key = ? AND thread_key = ?";
     private static final String ENABLE = "UPDATE threads SET workspace_head = '' WHERE id = ? AND workspace_head IS NULL";
     private static final String HEAD = "SELECT workspace_head FROM threads WHERE id = ?";
+    private static final String MOVE = "UPDATE threads SET workspace_head = ? WHERE id = ?";
     private static final String RUN = "SELECT thread_id, state, error_code FROM runs WHERE run_id = ? AND user_key = ?";
     /** A turn's runs that worked in the workspace, in lane order. */
     private static final String TURN_CHANGES = "SELECT output_json FROM runs WHERE turn_id = ? AND state = 'succeeded'"
@@ -59,8 +60,6 @@ public class ThreadWorkspaces implements WorkspaceCommits {
     @Inject
     WorkspaceSettings settings;
 
-    @Inject
-    LaneRows rows;
 
     /** The thread's workspace; a thread that does not exist (yet) has none — unless every thread has one. */
     public WorkspaceView view(String userKey, String threadKey) {
@@ -75,7 +74,7 @@ public class ThreadWorkspaces implements WorkspaceCommits {
     /** Gives the thread a workspace (creating the thread when new); its runs claimed from now on work in it. */
     public WorkspaceView enable(String userKey, String threadKey) {
         long threadId = threads.idOf(userKey, threadKey);
-        rows.lock(threadId);
+        // The update locks the thread's row, so a claim reads the line as it was or as it is now.
         statements.update(ENABLE, s -> s.setLong(1, threadId), "giving thread " + threadKey + " a workspace");
         return view(userKey, threadKey);
     }
@@ -161,8 +160,16 @@ public class ThreadWorkspaces implements WorkspaceCommits {
 
     /** Moves the thread's line (its lock held) to {@code head}: a conversation went back or forth to it. */
     public void move(long threadId, String head) {
-        rows.moveWorkspace(threadId, head);
+        moveLine(threadId, head);
         settings.workspaces().mirror(threadId, head);
+    }
+
+    /** Moves the thread's line (its lane locked) to {@code head}, in the caller's transaction: a run's output moved it. */
+    public void moveLine(long threadId, String head) {
+        statements.updateOne(MOVE, s -> {
+            s.setString(1, head);
+            s.setLong(2, threadId);
+        }, "moving the workspace line of thread " + threadId);
     }
 
     private static JsonObject parse(String json) {

@@ -15,10 +15,10 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Every statement on turns, in plain JDBC in the caller's transaction, like {@link LaneRows}: a
+ * Every statement on turns, in plain JDBC in the caller's transaction, like the lane's: a
  * turn call changes a lane's runs and turns through the same connection and the same statements
  * as the lane itself, so nothing waits in a persistence context to be flushed before the lane reads
- * it. Callers hold the thread's lock ({@link LaneRows#lock}) before changing a turn.
+ * it. Callers hold the thread's lane lock before changing a turn.
  */
 @ApplicationScoped
 public class TurnRows {

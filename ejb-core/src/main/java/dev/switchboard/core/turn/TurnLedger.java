@@ -4,13 +4,16 @@ import dev.switchboard.core.clock.InstanceClock;
 import dev.switchboard.core.idempotency.IdempotencyKeys;
 import dev.switchboard.core.idempotency.PayloadFingerprint;
 import dev.switchboard.core.lane.ClaimResult;
+import dev.switchboard.core.lane.Lane;
 import dev.switchboard.core.lane.LaneHead;
+import dev.switchboard.core.lane.Lanes;
+import dev.switchboard.core.lane.RunEnd;
 import dev.switchboard.core.lifecycle.TurnEvents;
 import dev.switchboard.core.lifecycle.TurnIds;
 import dev.switchboard.core.lifecycle.TurnOpened;
 import dev.switchboard.core.lifecycle.TurnRef;
 import dev.switchboard.core.runtime.ServeRuntime;
-import dev.switchboard.core.thread.LaneRows;
+import dev.switchboard.core.sql.Store;
 import dev.switchboard.core.thread.ThreadRepository;
 import dev.switchboard.core.thread.TurnRows;
 import dev.switchboard.persistence.run.RunRecord;
@@ -26,6 +29,7 @@ import java.util.UUID;
  * The turn calls' transactions. Each locks the thread row first — the lane lock every run change
  * takes — so a turn's runs, the lane's queue and the notifications reporting them change together.
  */
+@Store({"turns", "runs"})
 @Stateless
 public class TurnLedger {
 
@@ -42,7 +46,7 @@ public class TurnLedger {
     ThreadRepository repository;
 
     @Inject
-    LaneRows rows;
+    Lanes threadLanes;
 
     @Inject
     TurnRows turns;
@@ -92,7 +96,7 @@ public class TurnLedger {
     /** As above, through {@code door} (chat, or the server's own turns, such as a resumed tool loop). */
     public Outcome start(String userKey, String threadKey, TurnInput input, String idempotencyKey, long threadId,
             String claimFor, TurnAdmission.Rule rule, TurnDoor door) {
-        LaneRows.Lane lane = locked(threadId);
+        Lane lane = locked(threadId);
         String fingerprint = PayloadFingerprint.of(threadKey, input.toJson().toString(), "turn");
         var replayed = keys.replayOf(userKey, SOURCE, idempotencyKey, fingerprint);
         if (replayed.isPresent()) {
@@ -115,24 +119,25 @@ public class TurnLedger {
         long now = clock.millis();
         for (TurnRows.OpenTurn older : active) {
             if (admission.superseded().contains(older.turnId())) {
-                skip(older.runs(), admission.reason(), now);
-                if (admission.merged()) {
+                if (admission.merged()) { // before its runs end: the turn ends naming what it was merged into
                     turns.mergeInto(older.turnId(), turnId);
                 }
+                lane = skip(lane, older.runs(), admission.reason());
                 tracker.settle(older.turnId());
             } else if (admission.interrupted().contains(older.turnId())) {
                 lane = interrupt(lane, new TurnRef(older.turnId(), older.userKey(), older.threadKey(), older.startedAt()),
-                        older.runs(), admission.reason(), now, stopped);
+                        older.runs(), admission.reason(), stopped);
             }
         }
         TurnInput full = admission.input();
         TurnRef turn = new TurnRef(turnId, userKey, threadKey, now);
         turns.insert(turnId, userKey, threadId, threadKey, now);
         RunRecord run = newRun(lane, turn, full, fingerprint, now, door);
+        Lane added = threadLanes.enqueue(lane, run);
         keys.remember(userKey, SOURCE, idempotencyKey, run.getRunId(), fingerprint, now);
         events.opened(turn, full.messages(), run.getRunId());
         opened.fire(new TurnOpened(userKey, threadKey, turnId, run.getRunId(), full.toJson(), now));
-        ClaimResult claim = claim(lane.advanced(), claimFor);
+        ClaimResult claim = claim(added, claimFor);
         int waitingFor = active.size() - admission.superseded().size() - admission.interrupted().size();
         return new Outcome(TurnView.started(turnId, threadKey, now), threadId, false, full.size(), claim, stopped,
                 waitingFor, movesSession);
@@ -142,12 +147,13 @@ public class TurnLedger {
     public Outcome steer(String userKey, String turnId, TurnInput input, String claimFor) {
         Locked locked = lockedActiveTurn(userKey, turnId);
         TurnRows.TurnRow turn = locked.turn();
-        LaneRows.Lane lane = locked.lane();
+        Lane lane = locked.lane();
         TurnRef ref = refOf(turn);
         String fingerprint = PayloadFingerprint.of(turn.threadKey(), input.toJson().toString(), "steer");
         RunRecord run = newRun(lane, ref, input, fingerprint, clock.millis(), TurnDoor.RPC);
+        Lane added = threadLanes.enqueue(lane, run);
         events.queued(ref, input.messages(), run.getRunId());
-        ClaimResult claim = claim(lane.advanced(), claimFor);
+        ClaimResult claim = claim(added, claimFor);
         return new Outcome(TurnView.of(turn), turn.threadId(), false, input.size(), claim, List.of(), 0);
     }
 
@@ -160,16 +166,15 @@ public class TurnLedger {
         Locked locked = lockedActiveTurn(userKey, turnId);
         TurnRows.TurnRow turn = locked.turn();
         long threadId = turn.threadId();
-        LaneRows.Lane lane = locked.lane();
-        long now = clock.millis();
+        Lane lane = locked.lane();
         List<TurnRows.TurnRunInput> runs = turns.runsOf(turnId);
         boolean wasRunning = runs.stream().anyMatch(r -> r.state() == RunState.EXECUTING);
         List<String> stopped = new ArrayList<>();
-        interrupt(lane, refOf(turn), runs, message, now, stopped);
+        lane = interrupt(lane, refOf(turn), runs, message, stopped);
         if (wasRunning) {
             for (TurnRows.OpenTurn other : turns.openOnThread(threadId)) {
                 if (!hasStarted(other.runs())) {
-                    skip(other.runs(), USER_INTERRUPT, now);
+                    lane = skip(lane, other.runs(), USER_INTERRUPT);
                     tracker.settle(other.turnId());
                 }
             }
@@ -198,38 +203,26 @@ public class TurnLedger {
     }
 
     /**
-     * Ends the turn's unfinished runs {@code interrupted}, adding the executing ones to
-     * {@code stopped}; an executing run that holds the lane's lease releases it. Returns the lane as
-     * it is then.
+     * Ends the turn's unfinished runs {@code interrupted} through the lane, adding the executing
+     * ones to {@code stopped}; an executing run that holds the lane's lease releases it. Returns the
+     * lane as it is then.
      */
-    private LaneRows.Lane interrupt(LaneRows.Lane lane, TurnRef turn, List<TurnRows.TurnRunInput> runs, String message,
-            long now, List<String> stopped) {
+    private Lane interrupt(Lane lane, TurnRef turn, List<TurnRows.TurnRunInput> runs, String message,
+            List<String> stopped) {
         events.progress(turn, "cancel_requested", message, null);
-        LaneRows.Lane current = lane;
-        for (TurnRows.TurnRunInput run : runs) {
-            if (run.state().isTerminal()) {
-                continue;
-            }
-            if (run.state() == RunState.EXECUTING) {
-                stopped.add(run.runId());
-                if (run.runId().equals(current.leaseRunId())) {
-                    current = current.released();
-                    rows.write(current);
-                }
-            }
-            rows.end(run.runId(), LaneRows.RunEnd.failed("interrupted", message), now);
-        }
+        runs.stream().filter(r -> r.state() == RunState.EXECUTING).map(TurnRows.TurnRunInput::runId).forEach(stopped::add);
+        Lane current = threadLanes.end(lane, unfinished(runs), RunEnd.failed("interrupted", message)).lane();
         tracker.settle(turn.turnId());
         return current;
     }
 
     /** Skips the runs of a turn that has not started: they end {@code superseded}. */
-    private void skip(List<TurnRows.TurnRunInput> runs, String reason, long now) {
-        for (TurnRows.TurnRunInput run : runs) {
-            if (!run.state().isTerminal()) {
-                rows.end(run.runId(), LaneRows.RunEnd.failed("superseded", reason), now);
-            }
-        }
+    private Lane skip(Lane lane, List<TurnRows.TurnRunInput> runs, String reason) {
+        return threadLanes.end(lane, unfinished(runs), RunEnd.failed("superseded", reason)).lane();
+    }
+
+    private static List<String> unfinished(List<TurnRows.TurnRunInput> runs) {
+        return runs.stream().filter(r -> !r.state().isTerminal()).map(TurnRows.TurnRunInput::runId).toList();
     }
 
     /**
@@ -247,7 +240,7 @@ public class TurnLedger {
     }
 
     /** The user's active turn and its lane, locked. */
-    private record Locked(TurnRows.TurnRow turn, LaneRows.Lane lane) {
+    private record Locked(TurnRows.TurnRow turn, Lane lane) {
     }
 
     /** Locks the lane of the user's active turn {@code turnId}, then reads the turn again under the lock. */
@@ -256,7 +249,7 @@ public class TurnLedger {
         if (read == null || !read.userKey().equals(userKey)) {
             throw notActive();
         }
-        LaneRows.Lane lane = locked(read.threadId());
+        Lane lane = locked(read.threadId());
         TurnRows.TurnRow turn = turns.read(turnId); // it may have ended before the lock was taken
         if (!turn.isActive()) {
             throw notActive();
@@ -265,8 +258,8 @@ public class TurnLedger {
     }
 
     /** Locks the lane (a thread id comes from a thread or turn that exists; threads with turns are never deleted). */
-    private LaneRows.Lane locked(long threadId) {
-        LaneRows.Lane lane = rows.lock(threadId);
+    private Lane locked(long threadId) {
+        Lane lane = threadLanes.lock(threadId);
         if (lane == null) {
             throw new IllegalStateException("thread " + threadId + " is gone");
         }
@@ -281,19 +274,18 @@ public class TurnLedger {
         return new TurnRef(turn.turnId(), turn.userKey(), turn.threadKey(), turn.startedAt());
     }
 
-    /** Inserts the turn's new run as the lane's next (the caller writes the advanced lane). */
-    private RunRecord newRun(LaneRows.Lane lane, TurnRef turn, TurnInput input, String fingerprint, long now,
+    /** The turn's new run, the lane's next (the caller enqueues it). */
+    private RunRecord newRun(Lane lane, TurnRef turn, TurnInput input, String fingerprint, long now,
             TurnDoor door) {
         RunRecord run = new RunRecord(UUID.randomUUID().toString(), lane.threadId(), lane.nextSeq(),
                 turn.userKey(), turn.threadKey(), door.source(), door.kind(), null, "followUp", input.text(), fingerprint,
                 now, turn.turnId(), input.toJson().toString());
-        rows.insert(run);
         return run;
     }
 
-    /** Writes the lane as advanced by the new run, then claims it for {@code claimFor} (if any). */
-    private ClaimResult claim(LaneRows.Lane advanced, String claimFor) {
-        rows.write(advanced);
+    /** Saves the lane as advanced by the new run, then claims it for {@code claimFor} (if any). */
+    private ClaimResult claim(Lane advanced, String claimFor) {
+        threadLanes.save(advanced);
         return claimFor == null ? ClaimResult.none() : lanes.claim(advanced, claimFor);
     }
 

@@ -5,6 +5,7 @@ import dev.switchboard.core.history.ThreadItems;
 import dev.switchboard.core.lifecycle.Lifecycle;
 import dev.switchboard.core.run.RunLedger;
 import dev.switchboard.core.run.RunView;
+import dev.switchboard.core.sql.Store;
 import dev.switchboard.core.thread.ThreadKind;
 import dev.switchboard.core.thread.ThreadKinds;
 import dev.switchboard.core.thread.ThreadListing;
@@ -22,6 +23,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /** Read models for {@code thread/list}, {@code thread/read}, {@code turn/read} and a thread's history. */
+@Store({"turns", "runs", "threads"})
 @Stateless
 public class TurnQueries {
 

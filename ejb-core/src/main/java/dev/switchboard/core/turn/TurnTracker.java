@@ -9,7 +9,8 @@ import dev.switchboard.core.lifecycle.TurnEnded;
 import dev.switchboard.core.lifecycle.TurnEndings;
 import dev.switchboard.core.lifecycle.TurnEvents;
 import dev.switchboard.core.lifecycle.TurnRef;
-import dev.switchboard.core.thread.LaneRows;
+import dev.switchboard.core.lane.LaneRun;
+import dev.switchboard.core.lane.RunEnd;
 import dev.switchboard.core.thread.TurnRows;
 import dev.switchboard.persistence.run.RunState;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -52,7 +53,7 @@ public class TurnTracker implements LaneListener {
     private volatile List<TurnEndings> endings;
 
     @Override
-    public void runStarted(LaneRows.LaneRun run) {
+    public void runStarted(LaneRun run) {
         if (run.turnActive()) {
             events.progress(refOf(run), "running", null, run.runId());
         }
@@ -64,7 +65,7 @@ public class TurnTracker implements LaneListener {
      * the turn again.
      */
     @Override
-    public void runEnded(LaneRows.LaneRun run, LaneRows.RunEnd end) {
+    public void runEnded(LaneRun run, RunEnd end) {
         if (run.turnId() == null || !run.turnActive()) {
             return;
         }
@@ -133,7 +134,7 @@ public class TurnTracker implements LaneListener {
         return found;
     }
 
-    private static TurnRef refOf(LaneRows.LaneRun run) {
+    private static TurnRef refOf(LaneRun run) {
         return new TurnRef(run.turnId(), run.userKey(), run.threadKey(), run.turnStartedAt());
     }
 }

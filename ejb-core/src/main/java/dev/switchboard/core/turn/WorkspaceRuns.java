@@ -10,7 +10,8 @@ import dev.switchboard.core.lane.Claim;
 import dev.switchboard.core.lane.ExecutionPreparation;
 import dev.switchboard.core.lane.RunEnding;
 import dev.switchboard.core.lane.LaneEffects;
-import dev.switchboard.core.thread.LaneRows;
+import dev.switchboard.core.lane.Lane;
+import dev.switchboard.core.thread.ThreadWorkspaces;
 import dev.switchboard.core.workspace.LineMove;
 import dev.switchboard.core.workspace.Workspaces;
 import dev.switchboard.persistence.run.RunKind;
@@ -51,7 +52,7 @@ public class WorkspaceRuns implements ExecutionPreparation, RunEnding {
     ResponseRecords responses;
 
     @Inject
-    LaneRows rows;
+    ThreadWorkspaces workspaces;
 
     @Inject
     InstanceClock clock;
@@ -108,7 +109,7 @@ public class WorkspaceRuns implements ExecutionPreparation, RunEnding {
             return Review.PROCEED;
         }
         return Review.keep(lane -> {
-            rows.moveWorkspace(lane.threadId(), move.to());
+            workspaces.moveLine(lane.threadId(), move.to());
             return lane.withWorkspace(move.to());
         });
     }
@@ -119,7 +120,7 @@ public class WorkspaceRuns implements ExecutionPreparation, RunEnding {
     }
 
     /** What the execution's workspace output does to the thread's line ({@link LineMove}). */
-    private static LineMove lineMove(LaneRows.Lane lane, JsonObject output) {
+    private static LineMove lineMove(Lane lane, JsonObject output) {
         if (!(output.get(WorkspaceTurn.OUTPUT_KEY) instanceof JsonObject change)) {
             return LineMove.NONE;
         }

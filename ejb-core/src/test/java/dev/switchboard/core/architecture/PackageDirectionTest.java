@@ -8,7 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import dev.switchboard.core.lane.Claim;
-import dev.switchboard.core.thread.LaneRows;
+import dev.switchboard.core.lane.LaneRun;
+import dev.switchboard.core.sql.Store;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
@@ -104,14 +105,14 @@ class PackageDirectionTest {
     @Test
     void noFeatureDecidesByARunsSource() {
         noClasses().that().resideOutsideOfPackages(CORE + ".lane..", CORE + ".delegation..").should()
-                .callMethod(Claim.class, "source").orShould().callMethod(LaneRows.LaneRun.class, "source")
+                .callMethod(Claim.class, "source").orShould().callMethod(LaneRun.class, "source")
                 .check(CLASSES);
     }
 
     /**
-     * Rows are the stores' business: only a store (a ledger, repository, rows, records, queries or
-     * journal of its aggregate) touches a persistence entity; every other class sees plain views and
-     * values (a run's kind and state are values).
+     * Rows are the stores' business: only a store ({@link Store}) or a type nested in one touches a
+     * persistence entity; every other class sees plain views and values (a run's kind and state are
+     * values).
      */
     @Test
     void onlyStoresTouchEntities() {
@@ -120,14 +121,15 @@ class PackageDirectionTest {
                 .because("a class that is no store reads and writes through one").check(CLASSES);
     }
 
-    /** The names of stores: a ledger, repository, rows, records, queries, keys or journal of its aggregate, and what is nested in one. */
-    private static final DescribedPredicate<JavaClass> STORE = DescribedPredicate.describe("a store or nested in one",
+    /** A class marked {@link Store}, or nested in one. */
+    static final DescribedPredicate<JavaClass> STORE = DescribedPredicate.describe("a store or nested in one",
             c -> {
-                String name = c.getName().substring(c.getPackageName().length() + 1).split("\\$")[0];
-                return List.of("Ledger", "Repository", "Rows", "Records", "Queries", "Keys", "Journal")
-                        .stream().anyMatch(name::endsWith)
-                        // the instance beacon's row, the user's runtime row, an event's journal and the schema's migration
-                        || List.of("InstanceBeacon", "ServeRuntime", "IngressOutcomes", "SchemaBootstrap").contains(name);
+                for (JavaClass k = c; k != null; k = k.getEnclosingClass().orElse(null)) {
+                    if (k.isAnnotatedWith(Store.class)) {
+                        return true;
+                    }
+                }
+                return false;
             });
 
     @Test

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 import dev.switchboard.core.engine.Delegation;
+import dev.switchboard.core.lane.LaneRun;
 import dev.switchboard.core.lane.RunEnding;
-import dev.switchboard.core.thread.LaneRows;
 import dev.switchboard.persistence.run.RunKind;
 import dev.switchboard.persistence.run.RunState;
 import org.junit.jupiter.api.Test;
@@ -15,8 +15,8 @@ class DelegatedRunsTest {
 
     private final DelegatedRuns delegation = new DelegatedRuns();
 
-    private static LaneRows.LaneRun run(RunKind kind) {
-        return new LaneRows.LaneRun("r", 7, 1, "u", "t", "src", RunState.EXECUTING, "hi", "followUp", "turn", 1, 0,
+    private static LaneRun run(RunKind kind) {
+        return new LaneRun("r", 7, 1, "u", "t", "src", RunState.EXECUTING, "hi", "followUp", "turn", 1, 0,
                 "owner", 1000, true, 1000, null, 1, null, kind);
     }
 

@@ -6,8 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.switchboard.core.lane.Lane;
 import dev.switchboard.core.lane.RunEnding;
-import dev.switchboard.core.thread.LaneRows;
+import dev.switchboard.core.thread.ThreadWorkspaces;
 import dev.switchboard.core.thread.ThreadRuntime;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,15 +17,15 @@ import org.junit.jupiter.api.Test;
 /** What a turn's end does to its thread's workspace line, as the lane's finish asks it. */
 class WorkspaceRunsTest {
 
-    private static final LaneRows.Lane LANE = new LaneRows.Lane(7, "owner", 1L, "r", 1, 3, 0,
+    private static final Lane LANE = new Lane(7, "owner", 1L, "r", 1, 3, 0,
             new ThreadRuntime(null, null, null, "c1"));
 
-    /** The lane's statements, with the line's moves recorded instead of written. */
-    private static final class RecordedRows extends LaneRows {
+    /** The workspace lines' statements, with the line's moves recorded instead of written. */
+    private static final class RecordedRows extends ThreadWorkspaces {
         final List<String> moves = new ArrayList<>();
 
         @Override
-        public void moveWorkspace(long threadId, String head) {
+        public void moveLine(long threadId, String head) {
             moves.add(threadId + "->" + head);
         }
     }
@@ -33,7 +34,7 @@ class WorkspaceRunsTest {
     private final WorkspaceRuns runs = new WorkspaceRuns();
 
     WorkspaceRunsTest() {
-        runs.rows = rows;
+        runs.workspaces = rows;
     }
 
     private RunEnding.Review review(String output) {
@@ -53,7 +54,7 @@ class WorkspaceRunsTest {
         assertNull(kept.error());
         assertNotNull(kept.keep());
         assertTrue(rows.moves.isEmpty(), "nothing moves before the run ends well");
-        LaneRows.Lane after = kept.keep().apply(LANE);
+        Lane after = kept.keep().apply(LANE);
         assertEquals(List.of("7->c2"), rows.moves);
         assertEquals("c2", after.runtime().workspace(), "the next run chained on the lane starts from the new head");
     }

@@ -1,6 +1,8 @@
-package dev.switchboard.core.thread;
+package dev.switchboard.core.lane;
 
 import dev.switchboard.core.sql.Statements;
+import dev.switchboard.core.sql.Store;
+import dev.switchboard.core.thread.ThreadRuntime;
 import dev.switchboard.persistence.run.RunKind;
 import dev.switchboard.persistence.run.RunRecord;
 import dev.switchboard.persistence.run.RunState;
@@ -9,24 +11,27 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The lane's statements in plain JDBC, in the caller's transaction (on its shared connection):
+ * Every statement on the lane's rows — a thread row's lease and sequence, its runs' states — in
+ * plain JDBC, and only here: the lane's own, package-private, so that no class outside the lane
+ * claims, ends or leases a run. The lane's statements in plain JDBC, in the caller's transaction (on its shared connection):
  * the per-run path — lock, lane head, claim, finish, the turn's end — without the persistence
  * context's unit of work, with each statement's text fixed so the data source prepares it once
  * per connection. Every statement is keyed by one thread, run or turn, except the owner's sweep of
  * its leases. Statements that change a run name the state they expect, and a row that is not in it
  * fails the transaction ({@link IllegalStateException}) rather than skip a transition. Reads
- * elsewhere keep using the entities ({@link ThreadRepository}); nothing here caches a row.
+ * of a run's own columns elsewhere go through the run's store; nothing here caches a row.
  */
+@Store({"threads", "runs"})
 @ApplicationScoped
-public class LaneRows {
+class LaneRows {
 
     private static final String LANE_COLUMNS = "id, lease_owner, lease_until, lease_run_id, lease_attempt, next_seq, "
             + DatabaseClock.NOW_MS + ", engine, model_id, thinking_level, workspace_head";
     private static final String LOCK = "SELECT " + LANE_COLUMNS + " FROM threads WHERE id = ? FOR UPDATE";
-    private static final String MOVE_WORKSPACE = "UPDATE threads SET workspace_head = ? WHERE id = ?";
     private static final String LOCK_LEASED_TO = "SELECT " + LANE_COLUMNS
             + " FROM threads WHERE lease_owner = ? ORDER BY id FOR UPDATE";
     private static final String RUN_COLUMNS = "r.run_id, r.thread_id, r.thread_seq, r.user_key, r.thread_key,"
@@ -50,124 +55,44 @@ public class LaneRows {
             + " WHERE run_id = ? AND state = 'executing' AND attempt = ?";
     private static final String WRITE_LANE = "UPDATE threads SET lease_owner = ?, lease_until = ?, lease_run_id = ?,"
             + " lease_attempt = ?, next_seq = ? WHERE id = ?";
+    private static final String ADVANCE = "UPDATE threads SET next_seq = ? WHERE id = ?";
     private static final String INSERT_RUN = "INSERT INTO runs (run_id, thread_id, thread_seq, user_key, thread_key,"
             + " source, external_user_key, delivery_mode, state, input_text, input_json, turn_id, attempt, crashes,"
             + " claimed_by, payload_hash, created_at, started_at, updated_at, kind)"
             + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
+    /** The lease owner of a lane whose run waits outside it (parked): no instance holds it, none may claim it. */
+    static final String PARKED = "~awaiting-replies";
+    /** A parked lease's end: never, by any clock (year 9999). */
+    static final long PARKED_UNTIL = 253_402_300_799_999L;
+    private static final String PARKED_LANE = "SELECT id FROM threads WHERE id = ? AND lease_owner = '" + PARKED + "'";
+    private static final String LEASED_TO = "SELECT id FROM threads WHERE lease_owner = ? ORDER BY id";
+    private static final String QUEUED = "SELECT count(*), coalesce(min(created_at), 0) FROM runs WHERE state = 'queued'";
+    private static final String CLAIMABLE = "SELECT DISTINCT r.thread_id FROM runs r JOIN threads t ON t.id = r.thread_id"
+            + " WHERE r.state = 'queued' AND (t.lease_owner IS NULL OR t.lease_until < " + DatabaseClock.NOW_MS + ")"
+            + " FETCH FIRST ? ROWS ONLY";
+    private static final String EXPIRED = "SELECT t.id FROM threads t WHERE t.lease_until < " + DatabaseClock.NOW_MS
+            + " ORDER BY t.lease_until FETCH FIRST ? ROWS ONLY";
+
     @Inject
     Statements statements;
-
-    /**
-     * A locked thread's lease, the sequence number its next run takes, the database's time read
-     * with the lock (epoch ms), and the thread's runtime choice (what its runs execute with).
-     */
-    public record Lane(long threadId, String leaseOwner, Long leaseUntil, String leaseRunId, Integer leaseAttempt,
-            long nextSeq, long dbNow, ThreadRuntime runtime) {
-
-        /** True when {@code owner} holds the lease for exactly this attempt of this run (live or not). */
-        public boolean isLeasedTo(String owner, String runId, int attempt) {
-            return owner.equals(leaseOwner) && runId.equals(leaseRunId) && leaseAttempt != null
-                    && leaseAttempt == attempt;
-        }
-
-        public Lane leased(String owner, long until, String runId, int attempt) {
-            return new Lane(threadId, owner, until, runId, attempt, nextSeq, dbNow, runtime);
-        }
-
-        public Lane released() {
-            return new Lane(threadId, null, null, null, null, nextSeq, dbNow, runtime);
-        }
-
-        /** The lane with the thread's workspace line at {@code head} (after this transaction moved it). */
-        public Lane withWorkspace(String head) {
-            return new Lane(threadId, leaseOwner, leaseUntil, leaseRunId, leaseAttempt, nextSeq, dbNow,
-                    runtime.withWorkspace(head));
-        }
-
-        /** The lane after a run took sequence number {@code nextSeq}. */
-        public Lane advanced() {
-            return new Lane(threadId, leaseOwner, leaseUntil, leaseRunId, leaseAttempt, nextSeq + 1, dbNow, runtime);
-        }
-    }
-
-    /**
-     * An unfinished run as its lane sees it, with its turn as it was when the run was read:
-     * whether it is active, when it started and what it was merged into (0 and null without an
-     * active turn), and how many runs it has; {@code inputJson} holds structured input items (or null).
-     */
-    public record LaneRun(String runId, long threadId, long threadSeq, String userKey, String threadKey,
-            String source, RunState state, String inputText, String deliveryMode, String turnId, int attempt,
-            int crashes, String claimedBy, long createdAt, boolean turnActive, long turnStartedAt,
-            String turnMergedInto, int turnRuns, String inputJson, RunKind kind) {
-
-        /** A run started as it was added, the only run of a new turn that started at its creation. */
-        public static LaneRun added(RunRecord run) {
-            return new LaneRun(run.getRunId(), run.getThreadId(), run.getThreadSeq(), run.getUserKey(),
-                    run.getThreadKey(), run.getSource(), run.getState(), run.getInputText(), run.getDeliveryMode(),
-                    run.getTurnId(), run.getAttempt(), run.getCrashes(), run.getClaimedBy(), run.getCreatedAt(),
-                    run.getTurnId() != null, run.getCreatedAt(), null, 1, run.getInputJson(), run.getKind());
-        }
-
-        public boolean isExecutingAttempt(int attempt) {
-            return state == RunState.EXECUTING && this.attempt == attempt;
-        }
-
-        /** The same run after a transition this transaction made. */
-        public LaneRun moved(RunState state, int attempt, int crashes, String claimedBy) {
-            return new LaneRun(runId, threadId, threadSeq, userKey, threadKey, source, state, inputText,
-                    deliveryMode, turnId, attempt, crashes, claimedBy, createdAt, turnActive, turnStartedAt,
-                    turnMergedInto, turnRuns, inputJson, kind);
-        }
-    }
-
-    /** How a run ended: {@code succeeded} with its output, or {@code failed} with a code (or null) and a message. */
-    public record RunEnd(RunState state, String outputJson, String errorCode, String errorMessage) {
-
-        public RunEnd {
-            if (!state.isTerminal()) {
-                throw new IllegalArgumentException("not an end: " + state);
-            }
-        }
-
-        public static RunEnd succeeded(String outputJson) {
-            return new RunEnd(RunState.SUCCEEDED, outputJson, null, null);
-        }
-
-        public static RunEnd failed(String errorCode, String errorMessage) {
-            return new RunEnd(RunState.FAILED, null, errorCode, errorMessage);
-        }
-
-        /** The engine's own result — its output or its failure — not an end decided around it (cancelled, abandoned: those carry a code). */
-        public boolean isEngineResult() {
-            return errorCode == null;
-        }
-    }
 
     // --- threads ---
 
     /** Locks the thread row for the rest of the transaction (the lane lock); null when there is no such thread. */
-    public Lane lock(long threadId) {
+    Lane lock(long threadId) {
         List<Lane> lanes = statements.query(LOCK, s -> s.setLong(1, threadId), LaneRows::lane, "locking thread " + threadId);
         return lanes.isEmpty() ? null : lanes.get(0);
     }
 
     /** Locks, in id order, every thread whose lease names {@code owner}. */
-    public List<Lane> lockLeasedTo(String owner) {
+    List<Lane> lockLeasedTo(String owner) {
         return statements.query(LOCK_LEASED_TO, s -> s.setString(1, owner), LaneRows::lane,
                 "locking the lanes leased to " + owner);
     }
 
     /** Writes the lane row as {@code lane} holds it: its lease (released when the owner is null) and next sequence number. */
-    /** Moves the thread's workspace line to {@code head} (the caller holds the thread's lock). */
-    public void moveWorkspace(long threadId, String head) {
-        statements.updateOne(MOVE_WORKSPACE, s -> {
-            s.setString(1, head);
-            s.setLong(2, threadId);
-        }, "moving the workspace line of thread " + threadId);
-    }
-
-    public void write(Lane lane) {
+    void write(Lane lane) {
         statements.updateOne(WRITE_LANE, s -> {
             s.setString(1, lane.leaseOwner());
             Statements.setLong(s, 2, lane.leaseUntil());
@@ -178,10 +103,18 @@ public class LaneRows {
         }, "writing the lane of thread " + lane.threadId());
     }
 
+    /** Writes the lane's next sequence number alone (its lease stays as the row holds it). */
+    void advance(Lane lane) {
+        statements.updateOne(ADVANCE, s -> {
+            s.setLong(1, lane.nextSeq());
+            s.setLong(2, lane.threadId());
+        }, "numbering the runs of thread " + lane.threadId());
+    }
+
     // --- runs ---
 
     /** Inserts a new run (queued, or started as it is added), built as its entity; the persistence context never sees it. */
-    public void insert(RunRecord run) {
+    void insert(RunRecord run) {
         statements.update(INSERT_RUN, s -> {
             s.setString(1, run.getRunId());
             s.setLong(2, run.getThreadId());
@@ -206,32 +139,25 @@ public class LaneRows {
         }, "storing run " + run.getRunId());
     }
 
-    /** Inserts a new queued run of no turn, with text input only (a delegated call's). */
-    public void insertQueued(String runId, long threadId, long seq, String userKey, String threadKey, String source,
-            RunKind kind, String inputText, String payloadHash, long now) {
-        insert(new RunRecord(runId, threadId, seq, userKey, threadKey, source, kind, null, "followUp", inputText,
-                payloadHash, now));
-    }
-
     /** The lane's oldest unfinished run after {@code afterSeq} (thread seqs start at 1), or null. */
-    public LaneRun head(long threadId, long afterSeq) {
+    LaneRun head(long threadId, long afterSeq) {
         List<LaneRun> runs = unfinished(HEAD, threadId, afterSeq);
         return runs.isEmpty() ? null : runs.get(0);
     }
 
     /** How many unfinished runs the lane holds (an index range of the partial index on unfinished runs). */
-    public int unfinishedCount(long threadId) {
+    int unfinishedCount(long threadId) {
         return statements.query(UNFINISHED_COUNT, s -> s.setLong(1, threadId), rs -> rs.getInt(1),
                 "counting the unfinished runs of thread " + threadId).get(0);
     }
 
     /** The lane's two oldest unfinished runs: the head and the run behind it, for a finish and its chained claim. */
-    public List<LaneRun> headPair(long threadId) {
+    List<LaneRun> headPair(long threadId) {
         return unfinished(HEAD_PAIR, threadId, 0);
     }
 
     /** The lane's unfinished runs in FIFO order. */
-    public List<LaneRun> unfinished(long threadId) {
+    List<LaneRun> unfinished(long threadId) {
         return unfinished(UNFINISHED, threadId, 0);
     }
 
@@ -239,7 +165,7 @@ public class LaneRows {
      * Starts a new attempt of {@code run} for {@code owner}, from the state it was read in; with
      * {@code crashed}, the attempt it replaces is counted as a crash. Returns the run as started.
      */
-    public LaneRun start(LaneRun run, String owner, boolean crashed, long now) {
+    LaneRun start(LaneRun run, String owner, boolean crashed, long now) {
         statements.updateOne(START, s -> {
             s.setInt(1, crashed ? 1 : 0);
             s.setString(2, owner);
@@ -252,7 +178,7 @@ public class LaneRows {
     }
 
     /** Ends the unfinished run as {@code end} says. */
-    public void end(String runId, RunEnd end, long now) {
+    void end(String runId, RunEnd end, long now) {
         statements.updateOne(END, s -> {
             s.setString(1, end.state().wire());
             s.setString(2, end.outputJson());
@@ -265,12 +191,52 @@ public class LaneRows {
     }
 
     /** Queues the executing attempt again (handed back, not crashed); false when it no longer executes. */
-    public boolean requeue(String runId, int attempt, long now) {
+    boolean requeue(String runId, int attempt, long now) {
         return statements.update(REQUEUE, s -> {
             s.setLong(1, now);
             s.setString(2, runId);
             s.setInt(3, attempt);
         }, "queueing run " + runId + " again") == 1;
+    }
+
+    /** Whether the lane is parked, read without its lock. */
+    boolean isParked(long threadId) {
+        return !statements.query(PARKED_LANE, s -> s.setLong(1, threadId), rs -> rs.getLong(1), "reading lane " + threadId)
+                .isEmpty();
+    }
+
+    /** Threads whose lease {@code owner} holds, live or expired, by id. */
+    List<Long> leasedTo(String owner) {
+        return statements.query(LEASED_TO, s -> s.setString(1, owner), rs -> rs.getLong(1),
+                "listing the lanes leased to " + owner);
+    }
+
+    /** Runs waiting in any lane, cluster-wide, and the creation time of the oldest (0 when none). */
+    QueuedRuns queued() {
+        return statements.query(QUEUED, s -> { }, rs -> new QueuedRuns(rs.getLong(1), rs.getLong(2)),
+                "counting the queued runs").get(0);
+    }
+
+    /** Up to {@code limit} threads with queued runs and no live lease, then ones whose lease expired. */
+    List<Long> claimable(int limit) {
+        List<Long> ids = new ArrayList<>();
+        for (String sql : new String[] {CLAIMABLE, EXPIRED}) {
+            for (long threadId : statements.query(sql, s -> s.setInt(1, limit), rs -> rs.getLong(1),
+                    "listing claimable lanes")) {
+                if (!ids.contains(threadId)) {
+                    ids.add(threadId);
+                }
+            }
+        }
+        return ids;
+    }
+
+    /** A run started as it was added, the only run of a new turn that started at its creation. */
+    static LaneRun added(RunRecord run) {
+        return new LaneRun(run.getRunId(), run.getThreadId(), run.getThreadSeq(), run.getUserKey(),
+                run.getThreadKey(), run.getSource(), run.getState(), run.getInputText(), run.getDeliveryMode(),
+                run.getTurnId(), run.getAttempt(), run.getCrashes(), run.getClaimedBy(), run.getCreatedAt(),
+                run.getTurnId() != null, run.getCreatedAt(), null, 1, run.getInputJson(), run.getKind());
     }
 
     private List<LaneRun> unfinished(String sql, long threadId, long afterSeq) {

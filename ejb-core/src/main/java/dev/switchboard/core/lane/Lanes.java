@@ -1,0 +1,136 @@
+package dev.switchboard.core.lane;
+
+import dev.switchboard.core.clock.InstanceClock;
+import dev.switchboard.core.sql.Store;
+import dev.switchboard.persistence.run.RunRecord;
+import dev.switchboard.persistence.run.RunState;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * The lane as the features above it use it, inside their own transaction: lock a thread's lane,
+ * enqueue runs, end runs the lane holds (every end through {@link RunEnds}), resume a parked run.
+ * The lane's rows are written here and in the lane's own transactions ({@link LaneLedger}) only;
+ * a feature holds a {@link Lane} as read, never writes one.
+ */
+@Store({"threads", "runs"})
+@ApplicationScoped
+public class Lanes {
+
+    @Inject
+    LaneRows rows;
+
+    @Inject
+    RunEnds ends;
+
+    @Inject
+    LaneHead head;
+
+    @Inject
+    InstanceClock clock;
+
+    /** The runs an end reached, and what it means for other lanes. */
+    public record Ended(Lane lane, List<LaneRun> runs, LaneEffects effects) {
+    }
+
+    /**
+     * Locks the thread's lane for the rest of the transaction — claims, finishes and ingests of
+     * one thread are serialised by it on every instance; null when there is no such thread.
+     */
+    public Lane lock(long threadId) {
+        return rows.lock(threadId);
+    }
+
+    /**
+     * Adds {@code run} (numbered {@code lane.nextSeq()}, queued or started as its record says) to the
+     * locked {@code lane}; returns the lane after it, which the caller {@linkplain #save saves} once
+     * it enqueued all it will, or claims ({@link LaneHead}).
+     */
+    public Lane enqueue(Lane lane, RunRecord run) {
+        if (run.getThreadId() != lane.threadId() || run.getThreadSeq() != lane.nextSeq()) {
+            throw new IllegalArgumentException("run " + run.getRunId() + " is not the next of thread " + lane.threadId());
+        }
+        rows.insert(run);
+        return lane.advanced();
+    }
+
+    /**
+     * A run inserted started ({@link LaneHead#mayStartAdded}) as the only work of {@code lane}: the
+     * lane leased to it, its claim.
+     */
+    public ClaimResult startedAdded(Lane lane, RunRecord run) {
+        return head.startedAdded(lane, LaneRows.added(run));
+    }
+
+    /** Writes the lane's sequence after {@link #enqueue}s, nothing else: a lease is the lane's to write. */
+    public void save(Lane lane) {
+        rows.advance(lane);
+    }
+
+    /** The lane's oldest unfinished run, or null. */
+    public LaneRun head(long threadId) {
+        return rows.head(threadId, 0);
+    }
+
+    /** How many unfinished runs the lane holds. */
+    public int unfinishedCount(long threadId) {
+        return rows.unfinishedCount(threadId);
+    }
+
+    /** Whether the lane waits, parked, for a run's replies; read without its lock. */
+    public boolean isParked(long threadId) {
+        return rows.isParked(threadId);
+    }
+
+    /**
+     * Ends those of {@code runIds} that are unfinished in the locked {@code lane} as {@code end}
+     * says (a cancel, an interrupt, a supersede), in the lane's order; an executing one that holds
+     * the lease releases it (its engine is stopped by the caller, a late result fenced out).
+     */
+    public Ended end(Lane lane, Collection<String> runIds, RunEnd end) {
+        long now = clock.millis();
+        Lane current = lane;
+        List<LaneRun> ended = new ArrayList<>();
+        LaneEffects effects = LaneEffects.NONE;
+        for (LaneRun run : rows.unfinished(lane.threadId())) {
+            if (!runIds.contains(run.runId())) {
+                continue;
+            }
+            if (run.runId().equals(current.leaseRunId())) {
+                current = current.released();
+                rows.write(current);
+            }
+            effects = effects.plus(ends.end(run, end, run.attempt(), false, now));
+            ended.add(run);
+        }
+        return new Ended(current, ended, effects);
+    }
+
+    /** As {@link #end(Lane, Collection, RunEnd)} for every unfinished run of the lane (with {@code executingOnly}, the executing one). */
+    public Ended endAll(Lane lane, RunEnd end, boolean executingOnly) {
+        List<String> ids = rows.unfinished(lane.threadId()).stream()
+                .filter(r -> !executingOnly || r.state() == RunState.EXECUTING).map(LaneRun::runId).toList();
+        Ended ended = end(lane, ids, end);
+        if (ended.lane().leaseOwner() != null) { // a lease held for nothing (a parked or orphaned one) goes too
+            rows.write(ended.lane().released());
+            return new Ended(ended.lane().released(), ended.runs(), ended.effects());
+        }
+        return ended;
+    }
+
+    /**
+     * Queues {@code runId} again when the locked {@code lane} is parked for it (what it waited for is
+     * in): the lane is free, and woken.
+     */
+    public LaneEffects resume(Lane lane, String runId) {
+        if (!lane.isParkedFor(runId)) {
+            return LaneEffects.NONE;
+        }
+        rows.requeue(runId, lane.leaseAttempt(), clock.millis());
+        rows.write(lane.released());
+        return new LaneEffects(List.of(lane.threadId()), List.of());
+    }
+}
