@@ -5,8 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
@@ -16,7 +20,6 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.stream.Stream;
 
 /**
  * Looks for a secret where an operator could read it: every column of every row of every table of
@@ -72,14 +75,32 @@ final class SecretSweep {
         return rows;
     }
 
+    /**
+     * The files under {@code roots} holding {@code secret}. The running instance writes and removes its
+     * temporary files as the sweep walks (the OSGi framework's, a log rolling over): one gone before it is
+     * read holds nothing any more, and is passed over rather than failing the sweep.
+     */
     private static List<Path> filesHolding(String secret, List<Path> roots) throws IOException {
         List<Path> files = new ArrayList<>();
         for (Path dir : roots) {
             if (Files.isDirectory(dir)) {
-                try (Stream<Path> walk = Files.walk(dir)) {
-                    walk.filter(Files::isRegularFile).filter(f -> !f.toString().endsWith(".jar"))
-                            .filter(f -> contains(f, secret)).forEach(files::add);
-                }
+                Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+                    @Override
+                    public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
+                        if (attributes.isRegularFile() && !file.toString().endsWith(".jar") && contains(file, secret)) {
+                            files.add(file);
+                        }
+                        return FileVisitResult.CONTINUE;
+                    }
+
+                    @Override
+                    public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+                        if (e instanceof NoSuchFileException) {
+                            return FileVisitResult.CONTINUE;
+                        }
+                        throw e;
+                    }
+                });
             }
         }
         return files;
@@ -88,6 +109,8 @@ final class SecretSweep {
     private static boolean contains(Path file, String secret) {
         try {
             return new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1).contains(secret);
+        } catch (NoSuchFileException gone) {
+            return false;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -29,6 +29,13 @@ public class InstanceClock {
         clock = Clock.offset(Clock.systemUTC(), Duration.ofMillis(offsetMs));
     }
 
+    /** The clock built outside the container (tests, tools): {@code clock} as it is, a settable one for instance. */
+    public static InstanceClock of(Clock clock) {
+        InstanceClock built = new InstanceClock();
+        built.clock = clock;
+        return built;
+    }
+
     public Clock clock() {
         return clock;
     }

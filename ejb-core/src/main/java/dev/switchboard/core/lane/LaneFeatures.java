@@ -43,6 +43,15 @@ public class LaneFeatures {
         sweeps = StreamSupport.stream(sweepBeans.spliterator(), false).toList();
     }
 
+    /** The features as given, in their order: the lane built outside the container. */
+    static LaneFeatures of(List<ExecutionPreparation> preparations, List<RunEnding> endings, List<LaneSweep> sweeps) {
+        LaneFeatures features = new LaneFeatures();
+        features.preparations = List.copyOf(preparations);
+        features.endings = List.copyOf(endings);
+        features.sweeps = List.copyOf(sweeps);
+        return features;
+    }
+
     /** The execution of {@code claim}: {@code engine} (its thread's) and no inputs, as every preparation makes it. */
     public ExecutionPreparation.Prepared prepare(Claim claim, AgentEngine engine) {
         ExecutionPreparation.Prepared prepared = new ExecutionPreparation.Prepared(engine, EngineInputs.NONE);

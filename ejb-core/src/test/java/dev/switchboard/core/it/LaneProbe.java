@@ -53,9 +53,4 @@ public class LaneProbe {
                 .setParameter(1, threadId)
                 .executeUpdate();
     }
-
-    /** The database's clock, epoch ms. */
-    public long dbNow() {
-        return ((Number) em.createNativeQuery("SELECT " + DatabaseClock.NOW_MS).getSingleResult()).longValue();
-    }
 }
