@@ -2,6 +2,7 @@ package dev.switchboard.core.chat;
 
 import dev.switchboard.core.conversation.ThreadKey;
 import dev.switchboard.core.sql.Statements;
+import dev.switchboard.core.sql.Store;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.sql.ResultSet;
@@ -15,6 +16,7 @@ import java.util.UUID;
  * The chat tables of V14 in plain JDBC: sessions, the threads they own and the channels' thread
  * keys. Statements run in the caller's transaction.
  */
+@Store({"chat_sessions", "chat_thread_keys", "chat_threads", "threads"})
 @ApplicationScoped
 public class ChatRecords {
 

@@ -1,6 +1,7 @@
 package dev.switchboard.core.credential;
 
 import dev.switchboard.core.sql.Statements;
+import dev.switchboard.core.sql.Store;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.io.IOException;
@@ -18,6 +19,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * {@code switchboard.credentials.key-file} (owner-only permissions), which suits one instance.
  * Statements run in the caller's transaction.
  */
+@Store("chat_credentials")
 @ApplicationScoped
 public class Credentials {
 

@@ -2,6 +2,7 @@ package dev.switchboard.core.delegation;
 
 import dev.switchboard.core.delegation.PathRegistry.PathRow;
 import dev.switchboard.core.sql.Statements;
+import dev.switchboard.core.sql.Store;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.sql.ResultSet;
@@ -14,6 +15,7 @@ import java.util.Optional;
  * made them, pending until its reply — or a SystemError in its place — is in. A slot is answered
  * only while pending, so every call gets exactly one answer.
  */
+@Store("path_calls")
 @ApplicationScoped
 public class CallSlots {
 

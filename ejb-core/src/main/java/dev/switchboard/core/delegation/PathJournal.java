@@ -4,6 +4,7 @@ import dev.switchboard.core.delegation.PathRegistry.PathRow;
 import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.notify.Outbox;
 import dev.switchboard.core.sql.Statements;
+import dev.switchboard.core.sql.Store;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObjectBuilder;
@@ -15,6 +16,7 @@ import java.util.UUID;
  * in the journal ({@code path_journal}, with the paths' segments), and to the outer thread's stream
  * as a {@code delegation/hop} notification, which names only opaque ids and listeners.
  */
+@Store("path_journal")
 @ApplicationScoped
 public class PathJournal {
 

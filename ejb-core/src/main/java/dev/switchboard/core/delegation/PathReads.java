@@ -4,6 +4,7 @@ import dev.switchboard.core.json.Jsons;
 
 import dev.switchboard.core.engine.Delegation;
 import dev.switchboard.core.sql.Statements;
+import dev.switchboard.core.sql.Store;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.List;
@@ -15,6 +16,7 @@ import java.util.function.Supplier;
  * ({@link #tree}, {@link #slotsOf}, for the API). {@link PathLedger}, {@link CallTimeouts} and
  * {@link PathClosing} write them.
  */
+@Store({"path_calls", "path_registry"})
 @ApplicationScoped
 public class PathReads {
 

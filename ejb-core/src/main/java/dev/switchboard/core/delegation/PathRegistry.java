@@ -2,6 +2,7 @@ package dev.switchboard.core.delegation;
 
 import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.sql.Statements;
+import dev.switchboard.core.sql.Store;
 import dev.switchboard.persistence.run.RunState;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -20,6 +21,7 @@ import java.util.Optional;
  * with its UUID, its root's row counting the tree's hops. Read and changed in the caller's
  * transaction; a change of a tree starts by locking its root ({@link #lockRoot}).
  */
+@Store({"path_registry", "runs"})
 @ApplicationScoped
 public class PathRegistry {
 

@@ -2,6 +2,7 @@ package dev.switchboard.core.history;
 
 import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.sql.Statements;
+import dev.switchboard.core.sql.Store;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonArray;
@@ -19,6 +20,7 @@ import java.util.Optional;
  * can be given the client's request and a continuation can resolve the chain.
  * Statements run in the caller's transaction if there is one.
  */
+@Store({"responses", "run_text", "runs", "thread_items"})
 @ApplicationScoped
 public class ResponseRecords {
 

@@ -1,6 +1,7 @@
 package dev.switchboard.core.history;
 
 import dev.switchboard.core.sql.Statements;
+import dev.switchboard.core.sql.Store;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.List;
@@ -11,6 +12,7 @@ import java.util.List;
  * text reads to catch up — any time, on any instance — before it follows the notifications.
  * Statements run in the caller's transaction if there is one.
  */
+@Store({"run_text", "runs"})
 @ApplicationScoped
 public class RunTexts {
 

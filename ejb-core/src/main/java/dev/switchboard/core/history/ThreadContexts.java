@@ -2,6 +2,7 @@ package dev.switchboard.core.history;
 
 import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.sql.Statements;
+import dev.switchboard.core.sql.Store;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonReader;
@@ -12,6 +13,7 @@ import java.io.StringReader;
  * threads whose engine context was changed (undo, redo, compaction, clear). Writers hold the
  * thread's lane lock. Statements run in the caller's transaction if there is one.
  */
+@Store("thread_contexts")
 @ApplicationScoped
 public class ThreadContexts {
 

@@ -3,6 +3,7 @@ package dev.switchboard.core.history;
 import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.sql.MultiRowInsert;
 import dev.switchboard.core.sql.Statements;
+import dev.switchboard.core.sql.Store;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -24,6 +25,7 @@ import javax.sql.DataSource;
  * transaction if there is one, else on their own. A thread's items are ordered by {@code seq}
  * (the row's identity): a thread's runs end one at a time, under its lane's lock.
  */
+@Store("thread_items")
 @ApplicationScoped
 public class ThreadItems {
 

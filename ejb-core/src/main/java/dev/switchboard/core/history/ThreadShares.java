@@ -1,6 +1,7 @@
 package dev.switchboard.core.history;
 
 import dev.switchboard.core.sql.Statements;
+import dev.switchboard.core.sql.Store;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.Optional;
@@ -10,6 +11,7 @@ import java.util.Optional;
  * kept by the SHA-256 of its token ({@link ShareTokens}) with the thread and the newest item it
  * shows. Statements run in the caller's transaction if there is one.
  */
+@Store("thread_shares")
 @ApplicationScoped
 public class ThreadShares {
 

@@ -1,5 +1,6 @@
 package dev.switchboard.core.lane;
 
+import dev.switchboard.core.sql.Store;
 import dev.switchboard.persistence.thread.DatabaseClock;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
@@ -16,6 +17,7 @@ import java.util.List;
  * stopped gracefully. Whether an instance is up is then one comparison with the lease period,
  * the same everywhere.
  */
+@Store("instances")
 @Stateless
 public class InstanceBeacon {
 

@@ -1,6 +1,7 @@
 package dev.switchboard.core.monitor;
 
 import dev.switchboard.core.sql.Statements;
+import dev.switchboard.core.sql.Store;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.sql.ResultSet;
@@ -8,6 +9,7 @@ import java.sql.SQLException;
 import java.util.List;
 
 /** The {@code monitor_samples} rows: every statement on them. */
+@Store("monitor_samples")
 @ApplicationScoped
 public class MonitorSamples {
 

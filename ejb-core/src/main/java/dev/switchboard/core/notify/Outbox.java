@@ -1,6 +1,7 @@
 package dev.switchboard.core.notify;
 
 import dev.switchboard.core.sql.MultiRowInsert;
+import dev.switchboard.core.sql.Store;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -21,6 +22,7 @@ import javax.sql.DataSource;
  * (shared) connection. After a commit the pump is woken to sequence and deliver them. Must be
  * called inside a transaction.
  */
+@Store("notification_outbox")
 @ApplicationScoped
 public class Outbox {
 

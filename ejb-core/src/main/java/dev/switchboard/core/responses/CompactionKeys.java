@@ -1,6 +1,7 @@
 package dev.switchboard.core.responses;
 
 import dev.switchboard.core.sql.Statements;
+import dev.switchboard.core.sql.Store;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
 import jakarta.ejb.DependsOn;
@@ -33,6 +34,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 @DependsOn("SchemaBootstrap")
 @Lock(LockType.READ)
 @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED) // the delete commits at once, whatever becomes of a caller's transaction
+@Store("server_keys")
 public class CompactionKeys {
 
     private static final Logger LOG = Logger.getLogger(CompactionKeys.class.getName());

@@ -1,6 +1,7 @@
 package dev.switchboard.core.retention;
 
 import dev.switchboard.core.sql.Statements;
+import dev.switchboard.core.sql.Store;
 import dev.switchboard.persistence.run.RunKind;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -16,6 +17,7 @@ import java.util.List;
  * a thread item's identity), never through the unfinished runs' partial indexes the hot path uses.
  * Each method runs in its caller's transaction.
  */
+@Store({"message_ingest", "path_calls", "path_journal", "path_registry", "responses", "run_text", "runs", "thread_items", "threads", "turns"})
 @ApplicationScoped
 public class RetentionRows {
 

@@ -3,6 +3,7 @@ package dev.switchboard.core.runtime;
 import dev.switchboard.core.clock.PeriodicTask;
 import dev.switchboard.core.lane.LaneSettings;
 import dev.switchboard.core.sql.MultiRowInsert;
+import dev.switchboard.core.sql.Store;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
@@ -52,6 +53,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * is unreachable at most {@value #CAPACITY} entries wait, the oldest making room for new ones.
  * Entries older than {@code switchboard.log.retention-hours} are deleted.
  */
+@Store("log_entries")
 @Singleton
 @Startup
 @ConcurrencyManagement(ConcurrencyManagementType.BEAN)

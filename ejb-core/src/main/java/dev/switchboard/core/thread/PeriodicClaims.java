@@ -1,6 +1,7 @@
 package dev.switchboard.core.thread;
 
 import dev.switchboard.core.sql.Statements;
+import dev.switchboard.core.sql.Store;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -10,6 +11,7 @@ import jakarta.inject.Inject;
  * instance's condition matches — and the others skip that period. The claim ends a tenth of a
  * period early, so the next period's pass finds it free however the schedules drift.
  */
+@Store("periodic_claims")
 @ApplicationScoped
 public class PeriodicClaims {
 

@@ -2,6 +2,7 @@ package dev.switchboard.core.thread;
 
 import dev.switchboard.core.engine.EngineSelector;
 import dev.switchboard.core.sql.Statements;
+import dev.switchboard.core.sql.Store;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 import java.util.Optional;
@@ -12,6 +13,7 @@ import java.util.Optional;
  * thread's runs claimed after it (a run's claim reads the choice with its lane's lock). Choosing
  * creates the thread when it does not exist yet; reading does not.
  */
+@Store("threads")
 @Stateless
 public class ThreadRuntimes {
 

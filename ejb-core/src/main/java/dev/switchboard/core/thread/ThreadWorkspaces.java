@@ -4,6 +4,7 @@ import dev.switchboard.core.engine.WorkspaceSettings;
 import dev.switchboard.core.engine.WorkspaceTurn;
 import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.sql.Statements;
+import dev.switchboard.core.sql.Store;
 import dev.switchboard.core.workspace.TurnStatus;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
@@ -26,6 +27,7 @@ import java.util.Optional;
 @Stateless
 @jakarta.ejb.LocalBean
 @jakarta.ejb.Local(WorkspaceCommits.class)
+@Store({"runs", "threads"})
 public class ThreadWorkspaces implements WorkspaceCommits {
 
     /** Beyond this, a record's diff is cut (the file keeps all of it). */

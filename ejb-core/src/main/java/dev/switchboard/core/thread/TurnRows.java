@@ -1,6 +1,7 @@
 package dev.switchboard.core.thread;
 
 import dev.switchboard.core.sql.Statements;
+import dev.switchboard.core.sql.Store;
 import dev.switchboard.persistence.run.RunKind;
 import dev.switchboard.persistence.run.RunState;
 import dev.switchboard.persistence.turn.TurnRecord;
@@ -20,6 +21,7 @@ import java.util.Objects;
  * as the lane itself, so nothing waits in a persistence context to be flushed before the lane reads
  * it. Callers hold the thread's lane lock before changing a turn.
  */
+@Store({"runs", "turns"})
 @ApplicationScoped
 public class TurnRows {
 

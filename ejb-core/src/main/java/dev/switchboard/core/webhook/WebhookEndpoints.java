@@ -1,6 +1,7 @@
 package dev.switchboard.core.webhook;
 
 import dev.switchboard.core.sql.Statements;
+import dev.switchboard.core.sql.Store;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.sql.ResultSet;
@@ -9,6 +10,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /** The {@code webhook_endpoints} rows: every statement on them. */
+@Store("webhook_endpoints")
 @ApplicationScoped
 public class WebhookEndpoints {
 

@@ -2,6 +2,7 @@ package dev.switchboard.core.webhook;
 
 import dev.switchboard.core.sql.MultiRowInsert;
 import dev.switchboard.core.sql.Statements;
+import dev.switchboard.core.sql.Store;
 import dev.switchboard.persistence.thread.DatabaseClock;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -19,6 +20,7 @@ import javax.sql.DataSource;
  * it are times of the database's clock ({@link DatabaseClock}), as the lanes' leases are: an
  * instance whose clock runs ahead must not take a message another is still sending.
  */
+@Store({"webhook_attempts", "webhook_endpoints", "webhook_fanout", "webhook_messages"})
 @ApplicationScoped
 public class WebhookMessages {
 
