@@ -1,10 +1,12 @@
 package dev.switchboard.testkit;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -60,14 +62,33 @@ public final class ServerInstance {
     public ServerInstance start() {
         script("kill");
         seedWorkarea();
+        counted("start");
         script("start");
         return this;
     }
 
     /** Starts it again after a stop or kill, with the same name, port and settings. */
     public ServerInstance restart() {
+        counted("restart");
         script("start");
         return this;
+    }
+
+    /** The file every start of a test instance adds a line to ({@link SlowestTests} counts them). */
+    static Path startsLog(Path root) {
+        return root.resolve("target/instances/starts.log");
+    }
+
+    /** Adds {@code <epoch ms> <start|restart> <name>} to the starts log: what the suite's Liberty starts cost is counted, not guessed. */
+    private void counted(String kind) {
+        Path log = startsLog(root);
+        try {
+            Files.createDirectories(log.getParent());
+            Files.writeString(log, System.currentTimeMillis() + " " + kind + " " + name + "\n", StandardCharsets.UTF_8,
+                    StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot count the start of " + name + " in " + log, e);
+        }
     }
 
     /** Graceful stop: in-flight runs finish or are handed back. */

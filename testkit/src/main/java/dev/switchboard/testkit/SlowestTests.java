@@ -36,6 +36,26 @@ public final class SlowestTests {
         long since = args.length > 2 && args[2].equals("build") ? ManagementFactory.getRuntimeMXBean().getStartTime() : 0;
         List<ClassTime> times = read(root, since);
         System.out.println(table(times, top));
+        System.out.println(starts(root, since));
+    }
+
+    /**
+     * How many test instances of Liberty the build started, restarts included, from the lines
+     * {@link ServerInstance} adds to its log since {@code since} (the Arquillian servers and the
+     * fresh clone's server are started otherwise, and named apart).
+     */
+    static String starts(Path root, long since) {
+        Path log = ServerInstance.startsLog(root);
+        List<String[]> lines;
+        try {
+            lines = !Files.exists(log) ? List.of() : Files.readAllLines(log).stream().map(l -> l.split(" ", 3))
+                    .filter(f -> f.length == 3 && Long.parseLong(f[0]) >= since).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        long restarts = lines.stream().filter(f -> f[1].equals("restart")).count();
+        return String.format(Locale.ROOT, "Liberty starts of test instances: %d (%d of them restarts), besides the Arquillian"
+                + " servers of ejb-core and the fresh clone's server.", lines.size(), restarts);
     }
 
     /** Every class of every {@code TEST-*.xml} report in {@code <module>/target/*-reports*} written since {@code since}. */
