@@ -6,9 +6,9 @@ import dev.switchboard.persistence.run.RunRecord;
 import dev.switchboard.persistence.run.RunState;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * The lane as the features above it use it, inside their own transaction: lock a thread's lane,
@@ -91,34 +91,40 @@ public class Lanes {
      * the lease releases it (its engine is stopped by the caller, a late result fenced out).
      */
     public Ended end(Lane lane, Collection<String> runIds, RunEnd end) {
+        return endRuns(lane, unfinished(lane, run -> runIds.contains(run.runId())), end);
+    }
+
+    /**
+     * As {@link #end(Lane, Collection, RunEnd)} for every unfinished run of the lane (with
+     * {@code executingOnly}, the executing one); a lease held for nothing — parked, orphaned — goes too.
+     */
+    public Ended endAll(Lane lane, RunEnd end, boolean executingOnly) {
+        Ended ended = endRuns(lane, unfinished(lane, run -> !executingOnly || run.state() == RunState.EXECUTING), end);
+        if (ended.lane().leaseOwner() == null) {
+            return ended;
+        }
+        Lane released = ended.lane().released();
+        rows.write(released);
+        return new Ended(released, ended.runs(), ended.effects());
+    }
+
+    /** The lane's unfinished runs that {@code which} picks, in the lane's order: one read. */
+    private List<LaneRun> unfinished(Lane lane, Predicate<LaneRun> which) {
+        return rows.unfinished(lane.threadId()).stream().filter(which).toList();
+    }
+
+    private Ended endRuns(Lane lane, List<LaneRun> runs, RunEnd end) {
         long now = clock.millis();
         Lane current = lane;
-        List<LaneRun> ended = new ArrayList<>();
         LaneEffects effects = LaneEffects.NONE;
-        for (LaneRun run : rows.unfinished(lane.threadId())) {
-            if (!runIds.contains(run.runId())) {
-                continue;
-            }
+        for (LaneRun run : runs) {
             if (run.runId().equals(current.leaseRunId())) {
                 current = current.released();
                 rows.write(current);
             }
             effects = effects.plus(ends.end(run, end, run.attempt(), false, now));
-            ended.add(run);
         }
-        return new Ended(current, ended, effects);
-    }
-
-    /** As {@link #end(Lane, Collection, RunEnd)} for every unfinished run of the lane (with {@code executingOnly}, the executing one). */
-    public Ended endAll(Lane lane, RunEnd end, boolean executingOnly) {
-        List<String> ids = rows.unfinished(lane.threadId()).stream()
-                .filter(r -> !executingOnly || r.state() == RunState.EXECUTING).map(LaneRun::runId).toList();
-        Ended ended = end(lane, ids, end);
-        if (ended.lane().leaseOwner() != null) { // a lease held for nothing (a parked or orphaned one) goes too
-            rows.write(ended.lane().released());
-            return new Ended(ended.lane().released(), ended.runs(), ended.effects());
-        }
-        return ended;
+        return new Ended(current, runs, effects);
     }
 
     /**
