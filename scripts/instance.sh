@@ -52,7 +52,18 @@ case "$cmd" in
     # a stalled client's, a stream nobody closed — are cut instead of waited for up to 30 s.
     "$wlp/bin/server" stop "$server" --force >/dev/null 2>&1 || true ;;
   kill)
-    if [ -f "$pidfile" ]; then kill -9 "$(cat "$pidfile")" 2>/dev/null || true; rm -f "$pidfile"; fi ;;
+    if [ -f "$pidfile" ]; then
+      pid=$(cat "$pidfile")
+      kill -9 "$pid" 2>/dev/null || true
+      # Returns once the process is gone, its port and files released, as after a real crash.
+      # (A zombie left unreaped by a container's init counts as gone.)
+      for _ in $(seq 1 300); do
+        state=$(awk '/^State:/ {print $2}' "/proc/$pid/status" 2>/dev/null || true)
+        [ -n "$state" ] && [ "$state" != Z ] || break
+        sleep 0.1
+      done
+      rm -f "$pidfile"
+    fi ;;
   pause|resume)
     [ -f "$pidfile" ] || { echo "instance $name is not running (no $pidfile)" >&2; exit 1; }
     kill "-$([ "$cmd" = pause ] && echo STOP || echo CONT)" "$(cat "$pidfile")" ;;

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
  */
 class ChatPruningIT {
 
-    private static final int PORT = 9212;
+    private static final int PORT = 9225;
     private static final String DAVE = "dave-prune-token-0123456789";
     private static final String ERIN = "erin-prune-token-0123456789";
     private static final String FRANK = "frank-prune-token-012345678";

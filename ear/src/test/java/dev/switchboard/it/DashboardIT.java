@@ -104,7 +104,19 @@ class DashboardIT {
                 server = "a test client cannot subscribe either: " + refused;
             }
             throw new AssertionError("the page did not go live (" + browser.findElement(By.id("connection")).getText()
-                    + ", error line: '" + browser.findElement(By.id("error")).getText() + "'); " + server, e);
+                    + ", error line: '" + browser.findElement(By.id("error")).getText() + "'); " + server
+                    + "; the server's warnings and errors:\n" + serverComplaints(), e);
+        }
+    }
+
+    /** The instance's warning and error lines (Liberty's W and E levels), the last 20. */
+    private static String serverComplaints() {
+        Path log = Instance.outputDir(instance.name).resolve("switchboard/logs/messages.log");
+        try (var lines = Files.lines(log)) {
+            List<String> complaints = lines.filter(l -> l.matches("^\\[[^]]+\\] \\S+ +\\S+ +[WE] .*")).toList();
+            return String.join("\n", complaints.subList(Math.max(0, complaints.size() - 20), complaints.size()));
+        } catch (IOException | java.io.UncheckedIOException unreadable) {
+            return "(" + log + " unreadable: " + unreadable + ")";
         }
     }
 

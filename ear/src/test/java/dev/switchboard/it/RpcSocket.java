@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 import java.net.URI;
+import java.net.http.HttpResponse;
 import java.net.http.WebSocket;
+import java.net.http.WebSocketHandshakeException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
@@ -61,13 +63,22 @@ final class RpcSocket implements AutoCloseable, RpcCalls {
         try {
             return connectAsync(uri(port), headers).get(15, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
-            throw new IllegalStateException("WebSocket handshake with " + uri(port) + " failed", e.getCause());
+            throw new IllegalStateException("WebSocket handshake with " + uri(port) + " failed: " + why(e.getCause()), e.getCause());
         } catch (TimeoutException e) {
             throw new IllegalStateException("WebSocket handshake with " + uri(port) + " timed out", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
+    }
+
+    /** What a failed handshake was answered: the status and body of a refusal, else the I/O error. */
+    static String why(Throwable failure) {
+        if (failure instanceof WebSocketHandshakeException refused) {
+            HttpResponse<?> response = refused.getResponse();
+            return "HTTP " + response.statusCode() + " " + response.body();
+        }
+        return String.valueOf(failure) + (failure != null && failure.getCause() != null ? " (" + failure.getCause() + ")" : "");
     }
 
     static CompletableFuture<RpcSocket> connectAsync(URI uri, String... headers) {

@@ -48,7 +48,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 class WebhooksIT {
 
     private static final int PORT = 9212;
-    private static final int PORT_B = 9213;
+    private static final int PORT_B = 9226;
     private static final String ALICE = "alice-webhooks-token-0123456";
     private static final String BOB = "bob-webhooks-token-01234567";
     private static final String HOOK_HOST = "hooks.switchboard.test";

@@ -2,6 +2,9 @@ package dev.switchboard.testkit;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -63,6 +66,7 @@ public final class ServerInstance {
         script("kill");
         seedWorkarea();
         counted("start");
+        requireFreePort();
         script("start");
         return this;
     }
@@ -70,8 +74,36 @@ public final class ServerInstance {
     /** Starts it again after a stop or kill, with the same name, port and settings. */
     public ServerInstance restart() {
         counted("restart");
+        requireFreePort();
         script("start");
         return this;
+    }
+
+    /**
+     * Fails when something else listens on this instance's port: otherwise the start script would
+     * find that other server ready and the test would talk to it (two classes given one port). A
+     * process of this instance's that was just killed may hold it a moment longer: waited for.
+     */
+    private void requireFreePort() {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            try (ServerSocket probe = new ServerSocket()) {
+                probe.setReuseAddress(true); // a port in TIME_WAIT after this instance's own stop is free
+                probe.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+                return;
+            } catch (IOException taken) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("port " + port + " of instance " + name
+                            + " is taken by another process (two test classes given one port?): " + taken.getMessage(), taken);
+                }
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
     }
 
     /** The file every start of a test instance adds a line to ({@link SlowestTests} counts them). */
