@@ -2,7 +2,7 @@ package dev.switchboard.core.chat;
 
 import dev.switchboard.core.engine.ToolResumption;
 import dev.switchboard.core.lane.Claim;
-import dev.switchboard.core.lane.ExecutionPreparation;
+import dev.switchboard.core.execution.ExecutionPreparation;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
 

@@ -1,8 +1,5 @@
 package dev.switchboard.core.lane;
 
-import dev.switchboard.core.engine.AgentEngine;
-import dev.switchboard.core.engine.Cancellation;
-import dev.switchboard.core.lifecycle.RunProgress;
 import jakarta.json.JsonObject;
 import java.time.Duration;
 import java.util.concurrent.CancellationException;
@@ -14,13 +11,13 @@ import java.util.function.LongSupplier;
  * One attempt of one run executing on this instance. It may execute while its lease's local
  * deadline — renewal time plus the lease, minus a margin, by the monotonic clock — lies ahead; the
  * database's lease ends no earlier, so another owner can only claim the run after this one has
- * stopped. {@code outcome} completes with the engine's result, or early when the execution is stopped.
+ * stopped. {@code outcome} completes with its work's result, or early when the execution is stopped.
  */
 final class Execution {
 
-    /** Why an execution was stopped before its engine finished. */
+    /** Why an execution was stopped before its work finished. */
     enum Stop {
-        /** The run ended in the database (cancelled, interrupted): the engine stops; the result would be fenced. */
+        /** The run ended in the database (cancelled, interrupted): its work stops; the result would be fenced. */
         ENDED_ELSEWHERE,
         /** A newer attempt of the same run was claimed here. */
         SUPERSEDED,
@@ -37,30 +34,40 @@ final class Execution {
 
     private final Claim claim;
     private final LongSupplier ticker;
-    private final Cancellation cancellation;
     private final CompletableFuture<JsonObject> outcome = new CompletableFuture<>();
     private final AtomicReference<Stop> stopped = new AtomicReference<>();
     private volatile long deadlineNanos;
     private final long startedNanos;
-    private final RunProgress progress;
-    private final AgentEngine engine;
+    /** Set once, before the execution is registered where anyone else could stop it. */
+    private RunWork.Job job;
 
-    Execution(Claim claim, long deadlineNanos, LongSupplier ticker, RunProgress progress, AgentEngine engine) {
+    private Execution(Claim claim, long deadlineNanos, LongSupplier ticker) {
         this.claim = claim;
-        this.progress = progress;
-        this.engine = engine;
         this.deadlineNanos = deadlineNanos;
         this.ticker = ticker;
         this.startedNanos = ticker.getAsLong();
-        // Whoever notices the deadline first — the engine checking, or the watchdog — stops the
-        // execution as having lost its lease, before the engine can report a failure of its own.
-        this.cancellation = new Cancellation(() -> {
-            if (!pastDeadline(this.ticker.getAsLong())) {
-                return true;
-            }
-            stop(Stop.LEASE_LOST);
+    }
+
+    /** The execution of {@code claim} with its work prepared, not started. */
+    static Execution prepared(Claim claim, long deadlineNanos, LongSupplier ticker, RunWork work) {
+        Execution execution = new Execution(claim, deadlineNanos, ticker);
+        execution.job = work.prepare(claim, execution::mayContinue);
+        return execution;
+    }
+
+    /**
+     * Whoever notices the deadline first — the work checking, or the watchdog — stops the execution
+     * as having lost its lease, before the work can report a failure of its own.
+     */
+    private boolean mayContinue() {
+        if (stopped.get() != null) {
             return false;
-        });
+        }
+        if (!pastDeadline(ticker.getAsLong())) {
+            return true;
+        }
+        stop(Stop.LEASE_LOST);
+        return false;
     }
 
     Claim claim() {
@@ -75,18 +82,34 @@ final class Execution {
         return claim.threadId();
     }
 
-    Cancellation cancellation() {
-        return cancellation;
+    /** What runs it (an engine's name). */
+    String label() {
+        return job.label();
     }
 
-    /** The engine this execution runs on (the thread's choice, or the instance's). */
-    AgentEngine engine() {
-        return engine;
+    /** Starts the work; its outcome completes {@link #outcome} unless the execution was stopped first. */
+    void start() {
+        try {
+            job.start().whenComplete((output, error) -> {
+                if (error != null) {
+                    outcome.completeExceptionally(error);
+                } else {
+                    outcome.complete(output);
+                }
+            });
+        } catch (RuntimeException e) {
+            outcome.completeExceptionally(e);
+        }
     }
 
-    /** Where the engine shows what it does; closed when the execution ends. */
-    RunProgress progress() {
-        return progress;
+    /** Its work is told to stop without the execution being stopped: it failed or timed out, and whatever it still does is moot. */
+    void abandonWork() {
+        job.stop();
+    }
+
+    /** Nothing its work still shows may follow what is written now. */
+    void closeWork() {
+        job.close();
     }
 
     CompletableFuture<JsonObject> outcome() {
@@ -110,23 +133,23 @@ final class Execution {
     }
 
     /**
-     * Stops the engine (if it is still working) for {@code reason}; the first reason wins. The
-     * engine is told at once and {@link #outcome} completes exceptionally, so the lane does not
-     * wait for an engine that ignores cancellation.
+     * Stops the work (if it is still working) for {@code reason}; the first reason wins. The
+     * work is told at once and {@link #outcome} completes exceptionally, so the lane does not
+     * wait for work that ignores it.
      */
     boolean stop(Stop reason) {
         if (!stopped.compareAndSet(null, reason)) {
-            cancellation.cancel(); // returns once the engine has been told, by whichever thread stopped it first
+            job.stop(); // returns once the work has been told, by whichever thread stopped it first
             return false;
         }
-        // The outcome first: an engine that fails because it was told to stop reports nothing of its own.
+        // The outcome first: work that fails because it was told to stop reports nothing of its own.
         outcome.completeExceptionally(new CancellationException(
                 "run " + claim.runId() + " attempt " + claim.attempt() + " stopped: " + reason));
-        cancellation.cancel();
+        job.stop();
         return true;
     }
 
-    /** True while the engine has produced no outcome yet (a done one is being recorded, behind the fence). */
+    /** True while the work has produced no outcome yet (a done one is being recorded, behind the fence). */
     boolean isWorking() {
         return !outcome.isDone();
     }

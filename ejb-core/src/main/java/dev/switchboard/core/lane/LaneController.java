@@ -2,9 +2,6 @@ package dev.switchboard.core.lane;
 
 import dev.switchboard.core.clock.InstanceClock;
 import dev.switchboard.core.clock.PeriodicTask;
-import dev.switchboard.core.engine.EngineSelector;
-import dev.switchboard.core.lifecycle.RunProgressLedger;
-import dev.switchboard.core.lifecycle.RunProgressStreams;
 import dev.switchboard.core.metrics.Meters;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
@@ -62,7 +59,7 @@ public class LaneController {
     LaneSettings settings;
 
     @Inject
-    EngineSelector engines;
+    RunWork work;
 
     @Inject
     RunWatch watch;
@@ -76,25 +73,15 @@ public class LaneController {
     @Inject
     LaneFeatures features;
 
-    @Inject
-    RunProgressStreams progressStreams;
-
     @EJB
     InstanceBeacon beacon;
 
     private ExecutorService workers;
     private ScheduledExecutorService timers;
-    /** Writes running engines' progress: a slow write delays no lease or claim. */
-    private ScheduledExecutorService progressWriters;
     private ScheduledFuture<?> polling;
     private LaneRunner runner;
     private LeaseKeeper keeper;
     private String owner;
-
-    /** The execution of a claim: its thread's engine, as the features above the lane prepare it. */
-    private ExecutionPreparation.Prepared prepare(Claim claim) {
-        return features.prepare(claim, engines.engine(claim.runtime().engine()));
-    }
 
     @PostConstruct
     void start() {
@@ -104,12 +91,9 @@ public class LaneController {
         // Heartbeat, watchdog, poll, retries, the beacon and each feature's sweep get a thread: one stuck in the
         // database delays no other.
         timers = Executors.newScheduledThreadPool(5 + sweeps.size(), threadFactory);
-        progressWriters = Executors.newScheduledThreadPool(2, threadFactory);
-        runner = new LaneRunner(ledger, this::prepare, owner, new LaneSlots(settings.maxConcurrent()), workers, timers,
+        runner = new LaneRunner(ledger, work, owner, new LaneSlots(settings.maxConcurrent()), workers, timers,
                 clock::nanoTime, new LaneRunner.Timing(settings.leaseMarginMs(), settings.runTimeoutMs(),
-                        Math.max(MIN_RECORD_RETRY_MS, 2 * settings.leaseMs())), watch::changed, meters,
-                claim -> progressStreams.open(new RunProgressLedger.Target(claim.userKey(), claim.threadKey(),
-                        claim.turnId(), claim.runId(), claim.attempt()), progressWriters));
+                        Math.max(MIN_RECORD_RETRY_MS, 2 * settings.leaseMs())), watch::changed, meters);
         keeper = new LeaseKeeper(ledger, runner, owner, settings.leaseMs(), settings.leaseMarginMs(), clock::nanoTime);
         timers.scheduleWithFixedDelay(PeriodicTask.guarded(LOG, "Lease heartbeat", keeper::heartbeat),
                 settings.heartbeatMs(), settings.heartbeatMs(), TimeUnit.MILLISECONDS);
@@ -122,12 +106,12 @@ public class LaneController {
             timers.scheduleWithFixedDelay(PeriodicTask.guarded(LOG, sweep.name(), () -> sweep.sweep(this::apply)),
                     sweep.periodMs(), sweep.periodMs(), TimeUnit.MILLISECONDS);
         }
-        LOG.info(() -> "Lane controller " + owner + " started: engine " + engines.engine().name() + ", up to "
+        LOG.info(() -> "Lane controller " + owner + " started: engine " + work.name() + ", up to "
                 + settings.maxConcurrent() + " concurrent runs, lease " + settings.leaseMs() + " ms");
         checkStuckSessionLimit();
         meters.gauge(Meters.Gauge.RUNS_EXECUTING, this::executingCount);
         meters.gauge(Meters.Gauge.LANES_MAX_CONCURRENT, settings::maxConcurrent);
-        meters.startAtZero(engines.engine().name());
+        meters.startAtZero(work.name());
         meters.gauge(Meters.Gauge.RUNS_QUEUED, () -> queued(q -> q.count()));
         meters.gauge(Meters.Gauge.OLDEST_QUEUED_AGE,
                 () -> queued(q -> q.count() == 0 ? 0.0 : Math.max(0, clock.millis() - q.oldestCreatedAt()) / 1000.0));
@@ -289,7 +273,6 @@ public class LaneController {
             LOG.log(Level.WARNING, "Shutdown: handing lanes back failed; their leases will expire", e);
         }
         timers.shutdownNow();
-        progressWriters.shutdownNow();
         try {
             beacon.stopped(owner);
         } catch (RuntimeException e) {

@@ -1,6 +1,5 @@
 package dev.switchboard.core.lane;
 
-import dev.switchboard.core.engine.AgentEngine;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Any;
@@ -11,16 +10,12 @@ import java.util.List;
 import java.util.stream.StreamSupport;
 
 /**
- * The features plugged in above the lane, each list in its order: how they prepare an execution
- * ({@link ExecutionPreparation}), what a run's end means to them ({@link RunEnding}) and what they
- * sweep on the lane's timers ({@link LaneSweep}). Found once, at start.
+ * The features plugged in above the lane, in their order: what a run's end means to them
+ * ({@link RunEnding}) and what they sweep on the lane's timers ({@link LaneSweep}). Found once, at
+ * start. (What an execution runs is {@link RunWork}'s, one plug of its own.)
  */
 @ApplicationScoped
 public class LaneFeatures {
-
-    @Inject
-    @Any
-    Instance<ExecutionPreparation> preparationBeans;
 
     @Inject
     @Any
@@ -30,35 +25,22 @@ public class LaneFeatures {
     @Any
     Instance<LaneSweep> sweepBeans;
 
-    private List<ExecutionPreparation> preparations;
     private List<RunEnding> endings;
     private List<LaneSweep> sweeps;
 
     @PostConstruct
     void find() {
-        preparations = StreamSupport.stream(preparationBeans.spliterator(), false)
-                .sorted(Comparator.comparingInt(LaneFeature::order)).toList();
         endings = StreamSupport.stream(endingBeans.spliterator(), false)
                 .sorted(Comparator.comparingInt(LaneFeature::order)).toList();
         sweeps = StreamSupport.stream(sweepBeans.spliterator(), false).toList();
     }
 
     /** The features as given, in their order: the lane built outside the container. */
-    static LaneFeatures of(List<ExecutionPreparation> preparations, List<RunEnding> endings, List<LaneSweep> sweeps) {
+    static LaneFeatures of(List<RunEnding> endings, List<LaneSweep> sweeps) {
         LaneFeatures features = new LaneFeatures();
-        features.preparations = List.copyOf(preparations);
         features.endings = List.copyOf(endings);
         features.sweeps = List.copyOf(sweeps);
         return features;
-    }
-
-    /** The execution of {@code claim}: {@code engine} (its thread's) and no inputs, as every preparation makes it. */
-    public ExecutionPreparation.Prepared prepare(Claim claim, AgentEngine engine) {
-        ExecutionPreparation.Prepared prepared = new ExecutionPreparation.Prepared(engine, EngineInputs.NONE);
-        for (ExecutionPreparation preparation : preparations) {
-            prepared = preparation.prepare(claim, prepared);
-        }
-        return prepared;
     }
 
     public List<RunEnding> endings() {

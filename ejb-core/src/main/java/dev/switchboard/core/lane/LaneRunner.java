@@ -1,9 +1,5 @@
 package dev.switchboard.core.lane;
 
-import dev.switchboard.core.engine.AgentEngine;
-import dev.switchboard.core.engine.EngineRequest;
-import dev.switchboard.core.engine.ModelChoice;
-import dev.switchboard.core.lifecycle.RunProgress;
 import dev.switchboard.core.metrics.Meters;
 import jakarta.json.JsonObject;
 import java.time.Duration;
@@ -17,18 +13,15 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
-import java.util.function.Function;
 import java.util.function.LongSupplier;
-import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Runs this instance's executions: claims woken lanes, calls the engine with a timeout and a
- * cancellation, records the result behind the fence — retrying a write whose commit outcome is
- * unknown, and adopting whatever that write claimed — and chains the lane's next run on the same
- * slot; the engine is given the thread's history and a client's model request ({@link EngineInputs}, read on first use)
- * and shows its progress on the execution's {@link RunProgress}, closed before the result is written.
+ * Runs this instance's executions: claims woken lanes, starts each claim's {@link RunWork} with a
+ * timeout and a way to stop it, records the result behind the fence — retrying a write whose commit
+ * outcome is unknown, and adopting whatever that write claimed — and chains the lane's next run on
+ * the same slot; the work is closed before its result is written.
  * Executions are keyed by run and attempt, so a newer attempt claimed here stops the older
  * one and an older one's end never touches the newer one. Plain Java: the container supplies the
  * store, threads and clock, unit tests supply fakes.
@@ -42,14 +35,14 @@ final class LaneRunner {
 
     /**
      * @param leaseMarginMs how much before its lease an execution stops when renewals fail
-     * @param runTimeoutMs the longest engine call
+     * @param runTimeoutMs the longest a run's work may take
      * @param recordRetryMs how long a result whose write fails is retried before the run is left to lease recovery
      */
     record Timing(long leaseMarginMs, long runTimeoutMs, long recordRetryMs) {
     }
 
     private final LaneStore store;
-    private final Function<Claim, ExecutionPreparation.Prepared> preparation;
+    private final RunWork work;
     private final String owner;
     private final LaneSlots slots;
     private final Executor workers;
@@ -58,15 +51,13 @@ final class LaneRunner {
     private final Timing timing;
     private final Consumer<String> runChanged;
     private final Meters meters;
-    private final Function<Claim, RunProgress> progress;
     private final ConcurrentHashMap<RunAttempt, Execution> executions = new ConcurrentHashMap<>();
     private volatile boolean accepting = true;
 
-    LaneRunner(LaneStore store, Function<Claim, ExecutionPreparation.Prepared> preparation, String owner, LaneSlots slots,
-            Executor workers, ScheduledExecutorService timers, LongSupplier ticker, Timing timing,
-            Consumer<String> runChanged, Meters meters, Function<Claim, RunProgress> progress) {
+    LaneRunner(LaneStore store, RunWork work, String owner, LaneSlots slots, Executor workers,
+            ScheduledExecutorService timers, LongSupplier ticker, Timing timing, Consumer<String> runChanged, Meters meters) {
         this.store = store;
-        this.preparation = preparation;
+        this.work = work;
         this.owner = owner;
         this.slots = slots;
         this.workers = workers;
@@ -75,7 +66,6 @@ final class LaneRunner {
         this.timing = timing;
         this.runChanged = runChanged;
         this.meters = meters;
-        this.progress = progress;
     }
 
     /** The thread may have runnable work. */
@@ -174,7 +164,7 @@ final class LaneRunner {
     }
 
     /**
-     * Starts the engine on the claimed attempt, on the slot held as {@code holder}. The lease's
+     * Starts the work on the claimed attempt, on the slot held as {@code holder}. The lease's
      * local deadline counts from {@code anchorNanos}, read before the claiming transaction began,
      * so it falls no later than the lease the database granted.
      */
@@ -185,10 +175,9 @@ final class LaneRunner {
             return;
         }
         long deadline = anchorNanos + TimeUnit.MILLISECONDS.toNanos(claim.leaseLeftMs() - timing.leaseMarginMs());
-        ExecutionPreparation.Prepared prepared = preparation.apply(claim);
-        AgentEngine engine = prepared.engine();
-        Execution execution = new Execution(claim, deadline, ticker, progress.apply(claim), engine);
+        Execution execution = Execution.prepared(claim, deadline, ticker, work);
         if (executions.putIfAbsent(execution.key(), execution) != null) {
+            execution.closeWork();
             drive(slots.end(threadId, holder)); // adopted twice: it already executes here
             return;
         }
@@ -200,31 +189,14 @@ final class LaneRunner {
             }
         }
         runChanged.accept(claim.runId());
-        meters.runStarted(engine.name());
-        EngineInputs in = prepared.inputs();
-        EngineRequest request = new EngineRequest(claim.runId(), claim.userKey(), claim.threadKey(), claim.inputText(),
-                claim.deliveryMode(), claim.attempt(), execution.cancellation(), onFirstUse(in.history()),
-                in.clientCall() == null ? null : onFirstUse(in.clientCall()),
-                new ModelChoice(claim.runtime().modelId(), claim.runtime().thinkingLevel()), execution.progress(),
-                in.resumption(),
-                in.delegation() == null ? null : onFirstUse(in.delegation()));
+        meters.runStarted(execution.label());
         execution.outcome().orTimeout(timing.runTimeoutMs(), TimeUnit.MILLISECONDS)
                 .whenComplete((output, error) -> submit(() -> finish(execution, output, error), () -> release(execution)));
-        try {
-            engine.execute(request).whenComplete((output, error) -> {
-                if (error != null) {
-                    execution.outcome().completeExceptionally(error);
-                } else {
-                    execution.outcome().complete(output);
-                }
-            });
-        } catch (RuntimeException e) {
-            execution.outcome().completeExceptionally(e);
-        }
+        execution.start();
     }
 
     private void finish(Execution execution, JsonObject output, Throwable error) {
-        execution.progress().close(); // what it still shows must not follow the result
+        execution.closeWork(); // what it still shows must not follow the result
         Execution.Stop stop = execution.stopReason();
         if (error != null && stop != null && stop.discardsResult()) {
             LOG.info(() -> execution + " stopped (" + stop + "); nothing recorded");
@@ -237,10 +209,10 @@ final class LaneRunner {
             return;
         }
         if (error != null) {
-            execution.cancellation().cancel(); // timed out or failed: whatever the engine still does is moot
+            execution.abandonWork(); // timed out or failed: whatever the work still does is moot
         }
         String message = error != null ? failureMessage(error)
-                : output == null ? "engine " + execution.engine().name() + " returned no output" : null;
+                : output == null ? "engine " + execution.label() + " returned no output" : null;
         record(execution, output == null ? null : output.toString(), message,
                 ticker.getAsLong() + TimeUnit.MILLISECONDS.toNanos(timing.recordRetryMs()), FIRST_RETRY_MS);
     }
@@ -278,7 +250,7 @@ final class LaneRunner {
             meters.resultFenced();
         } else {
             Duration elapsed = execution.elapsed();
-            meters.runEnded(execution.engine().name(), errorMessage == null ? "succeeded" : "failed", elapsed,
+            meters.runEnded(execution.label(), errorMessage == null ? "succeeded" : "failed", elapsed,
                     elapsed.plusMillis(execution.claim().waitedMs()));
         }
         claimed(result.next(), anchor, execution.threadId(), execution);
@@ -307,25 +279,10 @@ final class LaneRunner {
 
     /** The execution ends without recording anything; its slot (and lane, if it drove it) is let go. */
     private void release(Execution execution) {
-        execution.progress().close();
+        execution.closeWork();
         executions.remove(execution.key(), execution);
         drive(slots.end(execution.threadId(), execution));
         runChanged.accept(execution.claim().runId());
-    }
-
-    /** {@code read} once, when first asked for. */
-    private static <T> Supplier<T> onFirstUse(Supplier<T> read) {
-        return new Supplier<>() {
-            private T value;
-
-            @Override
-            public synchronized T get() {
-                if (value == null) {
-                    value = read.get();
-                }
-                return value;
-            }
-        };
     }
 
     private void submit(Runnable task, Runnable ifRejected) {

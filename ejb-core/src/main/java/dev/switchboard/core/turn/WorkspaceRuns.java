@@ -7,7 +7,7 @@ import dev.switchboard.core.history.ResponseRecord;
 import dev.switchboard.core.history.ResponseRecords;
 import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.lane.Claim;
-import dev.switchboard.core.lane.ExecutionPreparation;
+import dev.switchboard.core.execution.ExecutionPreparation;
 import dev.switchboard.core.lane.RunEnding;
 import dev.switchboard.core.lane.LaneEffects;
 import dev.switchboard.core.lane.Lane;

@@ -25,8 +25,8 @@ import org.junit.jupiter.api.Test;
  * The direction of ejb-core's packages, so a reader sees where a message goes by the package it is
  * in: a package may use only packages on levels below its own, never its peers or anything above.
  * The lane is a generic durable queue: features plug in above it through interfaces it owns
- * (preparing an execution, a run's end, sweeps, run start and end for turns); delegation, runs and
- * turns are built on it; ingress hands events to runs; the chat gateway applies the conversation
+ * (a run's work, a run's end, sweeps, run start and end for turns); what a run executes — an engine
+ * call, as the features prepare it — sits right above it; delegation, runs and turns are built on it; ingress hands events to runs; the chat gateway applies the conversation
  * rules with turns; the RPC methods sit on top.
  */
 class PackageDirectionTest {
@@ -41,6 +41,7 @@ class PackageDirectionTest {
             List.of("turn"),
             List.of("run", "runtime"),
             List.of("delegation"),
+            List.of("execution"),
             List.of("lane"),
             List.of("lifecycle", "thread"),
             List.of("idempotency", "notify", "engine", "user", "schema", "history", "credential"),
@@ -94,7 +95,19 @@ class PackageDirectionTest {
                 .orShould().dependOnClassesThat().haveSimpleNameStartingWith("Workspace")
                 .orShould().dependOnClassesThat().haveSimpleName("PathLedger")
                 .orShould().dependOnClassesThat().haveSimpleName("PathLanes")
-                .because("features plug in above the lane (ExecutionPreparation, RunEnding, LaneSweep)")
+                .because("features plug in above the lane (RunWork, RunEnding, LaneSweep)")
+                .check(CLASSES);
+    }
+
+    /**
+     * The lane runs work it does not know: no engine, no run's progress, no preparation of an
+     * execution is named in it — {@code RunWork} is its one plug for what an execution does.
+     */
+    @Test
+    void theLaneNamesNoEngine() {
+        noClasses().that().resideInAPackage(CORE + ".lane..").should().dependOnClassesThat()
+                .resideInAnyPackage(CORE + ".engine..", CORE + ".lifecycle..", CORE + ".execution..")
+                .because("what an execution runs plugs in through RunWork (core.execution's EngineWork)")
                 .check(CLASSES);
     }
 

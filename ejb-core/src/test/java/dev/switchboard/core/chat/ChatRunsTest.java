@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 
 import dev.switchboard.core.engine.ToolResumption;
 import dev.switchboard.core.lane.Claim;
-import dev.switchboard.core.lane.EngineInputs;
-import dev.switchboard.core.lane.ExecutionPreparation;
+import dev.switchboard.core.execution.EngineInputs;
+import dev.switchboard.core.execution.ExecutionPreparation;
 import dev.switchboard.core.thread.ThreadRuntime;
 import dev.switchboard.persistence.run.RunKind;
 import jakarta.json.Json;

@@ -6,9 +6,6 @@ import dev.switchboard.core.thread.ThreadRuntime;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.switchboard.core.engine.AgentEngine;
-import dev.switchboard.core.engine.EngineRequest;
-import dev.switchboard.core.lifecycle.RunProgress;
 import dev.switchboard.core.metrics.Meters;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
@@ -32,7 +29,7 @@ import java.util.function.Function;
 import java.util.function.LongFunction;
 
 /**
- * A lane runner and lease keeper over fakes: a store whose answers the test programs, an engine
+ * A lane runner and lease keeper over fakes: a store whose answers the test programs, work
  * whose calls the test completes, a clock the test moves, and work run on the calling thread.
  */
 final class LaneFixture implements AutoCloseable {
@@ -43,7 +40,7 @@ final class LaneFixture implements AutoCloseable {
 
     final AtomicLong nanos = new AtomicLong(1_000_000_000L);
     final FakeStore store = new FakeStore();
-    final ManualEngine engine = new ManualEngine();
+    final ManualWork work = new ManualWork();
     final LaneSlots slots;
     final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor();
     final List<String> changed = new CopyOnWriteArrayList<>();
@@ -54,11 +51,11 @@ final class LaneFixture implements AutoCloseable {
 
     LaneFixture(int capacity) {
         slots = new LaneSlots(capacity);
-        runner = new LaneRunner(store, claim -> new ExecutionPreparation.Prepared(engine, EngineInputs.NONE), OWNER, slots, Runnable::run, timers, nanos::get,
+        runner = new LaneRunner(store, work, OWNER, slots, Runnable::run, timers, nanos::get,
                 new LaneRunner.Timing(MARGIN_MS, 60_000, 5_000), id -> {
                     changed.add(id);
                     onChanged.accept(id);
-                }, Meters.none(), claim -> RunProgress.silent());
+                }, Meters.none());
         keeper = new LeaseKeeper(store, runner, OWNER, LEASE_MS, MARGIN_MS, nanos::get);
     }
 
@@ -157,10 +154,10 @@ final class LaneFixture implements AutoCloseable {
         }
     }
 
-    /** Each call waits until the test completes it. */
-    static final class ManualEngine implements AgentEngine {
+    /** Each run's work waits until the test completes it; what the lane told it is recorded. */
+    static final class ManualWork implements RunWork {
         final Map<RunAttempt, CompletableFuture<JsonObject>> calls = new ConcurrentHashMap<>();
-        final Map<RunAttempt, EngineRequest> requests = new ConcurrentHashMap<>();
+        final Map<RunAttempt, ManualJob> jobs = new ConcurrentHashMap<>();
         final List<RunAttempt> started = Collections.synchronizedList(new ArrayList<>());
 
         @Override
@@ -169,21 +166,58 @@ final class LaneFixture implements AutoCloseable {
         }
 
         @Override
-        public CompletionStage<JsonObject> execute(EngineRequest request) {
-            RunAttempt key = new RunAttempt(request.runId(), request.attempt());
-            CompletableFuture<JsonObject> call = new CompletableFuture<>();
-            calls.put(key, call);
-            requests.put(key, request);
-            started.add(key);
-            return call;
+        public Job prepare(Claim claim, Control control) {
+            ManualJob job = new ManualJob(claim.key(), control);
+            jobs.put(claim.key(), job);
+            return job;
         }
 
         void complete(RunAttempt key, String text) {
             CompletableFuture<JsonObject> call = calls.get(key);
             if (call == null) {
-                fail("the engine was never called for " + key);
+                fail("the work of " + key + " was never started");
             }
             call.complete(output(text));
+        }
+
+        final class ManualJob implements Job {
+            private final RunAttempt key;
+            private final Control control;
+            private volatile boolean stopped;
+            volatile boolean closed;
+
+            ManualJob(RunAttempt key, Control control) {
+                this.key = key;
+                this.control = control;
+            }
+
+            @Override
+            public String label() {
+                return "manual";
+            }
+
+            @Override
+            public CompletionStage<JsonObject> start() {
+                CompletableFuture<JsonObject> call = new CompletableFuture<>();
+                calls.put(key, call);
+                started.add(key);
+                return call;
+            }
+
+            @Override
+            public void stop() {
+                stopped = true;
+            }
+
+            @Override
+            public void close() {
+                closed = true;
+            }
+
+            /** As an engine's cancellation sees it: told to stop, or asking the lane shows it may not go on. */
+            boolean cancelled() {
+                return stopped || !control.mayContinue();
+            }
         }
     }
 }

@@ -72,7 +72,7 @@ final class LaneOnDatabase {
         settings.leaseMs = 15_000;
         settings.maxAttempts = maxAttempts;
         InstanceClock clock = InstanceClock.of(Clock.systemUTC());
-        LaneFeatures features = LaneFeatures.of(List.of(), List.of(), List.of());
+        LaneFeatures features = LaneFeatures.of(List.of(), List.of());
         LaneListener listener = new LaneListener() {
             @Override
             public void runStarted(LaneRun run) {

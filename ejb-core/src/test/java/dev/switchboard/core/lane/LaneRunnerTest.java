@@ -12,7 +12,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.switchboard.core.engine.EngineRequest;
 import dev.switchboard.testkit.Await;
 import java.time.Duration;
 import java.util.List;
@@ -37,19 +36,34 @@ class LaneRunnerTest {
                 ? new LaneStore.FinishResult(false, claimed(b))
                 : new LaneStore.FinishResult(false, ClaimResult.none());
         lane.admit(a);
-        assertEquals(List.of(a.key()), lane.engine.started);
+        assertEquals(List.of(a.key()), lane.work.started);
         assertEquals(1, lane.slots.inUse());
 
-        lane.engine.complete(a.key(), "A");
+        lane.work.complete(a.key(), "A");
         assertEquals("{\"text\":\"A\"}", lane.store.finishesOf(a.key()).get(0).outputJson());
         assertTrue(lane.store.finishesOf(a.key()).get(0).chain());
-        assertEquals(List.of(a.key(), b.key()), lane.engine.started, "the next run starts at once");
+        assertEquals(List.of(a.key(), b.key()), lane.work.started, "the next run starts at once");
         assertEquals(1, lane.slots.inUse(), "on the same slot");
 
-        lane.engine.complete(b.key(), "B");
+        lane.work.complete(b.key(), "B");
         assertEquals(0, lane.slots.inUse());
         assertFalse(lane.slots.isDriven(1));
         assertEquals(List.of(), lane.runner.executions());
+    }
+
+    @Test
+    void theWorkIsClosedBeforeItsResultIsWritten() {
+        // What the work still shows (an engine's streamed progress) must not follow its result.
+        Claim run = claim("r", 1, 1);
+        List<Boolean> closedAtFinish = new java.util.concurrent.CopyOnWriteArrayList<>();
+        lane.store.onFinish = f -> {
+            closedAtFinish.add(lane.work.jobs.get(run.key()).closed);
+            return new LaneStore.FinishResult(false, ClaimResult.none());
+        };
+        lane.admit(run);
+        assertFalse(lane.work.jobs.get(run.key()).closed, "open while it works");
+        lane.work.complete(run.key(), "done");
+        assertEquals(List.of(true), closedAtFinish);
     }
 
     @Test
@@ -61,7 +75,7 @@ class LaneRunnerTest {
         List<Integer> inUseWhenTold = new java.util.concurrent.CopyOnWriteArrayList<>();
         lane.onChanged = id -> inUseWhenTold.add(lane.slots.inUse());
         lane.admit(a);
-        lane.engine.complete(a.key(), "A");
+        lane.work.complete(a.key(), "A");
         assertEquals(1, lane.store.finishesOf(a.key()).size());
         assertEquals(0, inUseWhenTold.get(inUseWhenTold.size() - 1), "told of the end while its slot was still held");
     }
@@ -72,19 +86,19 @@ class LaneRunnerTest {
         Claim first = claim("r", 1, 1);
         Claim second = claim("r", 1, 2);
         lane.admit(first);
-        EngineRequest firstCall = lane.engine.requests.get(first.key());
+        LaneFixture.ManualWork.ManualJob firstCall = lane.work.jobs.get(first.key());
         assertFalse(firstCall.cancelled());
 
         lane.admit(second);
         assertTrue(firstCall.cancelled(), "the older engine call is told to stop before the newer one starts");
-        assertEquals(List.of(first.key(), second.key()), lane.engine.started);
+        assertEquals(List.of(first.key(), second.key()), lane.work.started);
         assertEquals(List.of(), lane.store.finishesOf(first.key()), "a superseded attempt records nothing");
         assertEquals(List.of(second.key()), lane.runner.executions().stream().map(Execution::key).toList(),
                 "only the newer attempt is executing: its lease keeps being renewed");
         assertTrue(lane.slots.isDriven(1));
         assertEquals(1, lane.slots.inUse(), "the older attempt gave its slot back");
 
-        lane.engine.complete(second.key(), "done");
+        lane.work.complete(second.key(), "done");
         assertEquals(1, lane.store.finishesOf(second.key()).size());
         assertEquals(0, lane.slots.inUse());
     }
@@ -98,9 +112,9 @@ class LaneRunnerTest {
         lane.store.onClaim = thread -> claimed(run);
         lane.runner.wake(1);
         lane.runner.admitted(claimed(run), lane.nanos.get());
-        assertEquals(List.of(run.key()), lane.engine.started);
+        assertEquals(List.of(run.key()), lane.work.started);
         assertEquals(1, lane.slots.inUse(), "the reservation went back");
-        lane.engine.complete(run.key(), "done");
+        lane.work.complete(run.key(), "done");
         assertEquals(1, lane.store.finishes.size());
         assertEquals(0, lane.slots.inUse());
     }
@@ -120,11 +134,11 @@ class LaneRunnerTest {
                     : new LaneStore.FinishResult(false, ClaimResult.none());
         };
         lane.admit(a);
-        lane.engine.complete(a.key(), "A");
-        Await.until(Duration.ofSeconds(5), () -> lane.engine.started.contains(b.key()),
+        lane.work.complete(a.key(), "A");
+        Await.until(Duration.ofSeconds(5), () -> lane.work.started.contains(b.key()),
                 "the chained run is adopted and started");
         assertEquals(2, lane.store.finishesOf(a.key()).size(), "one retry");
-        assertEquals(List.of(a.key(), b.key()), lane.engine.started, "each attempt executed once");
+        assertEquals(List.of(a.key(), b.key()), lane.work.started, "each attempt executed once");
         assertEquals(1, lane.slots.inUse());
     }
 
@@ -135,7 +149,7 @@ class LaneRunnerTest {
         assertTrue(lane.runner.reserve());
         lane.runner.admitFailed(3L);
         assertEquals(List.of(3L), lane.store.claims);
-        assertEquals(List.of(taken.key()), lane.engine.started);
+        assertEquals(List.of(taken.key()), lane.work.started);
         assertEquals(1, lane.slots.inUse(), "the reservation went back; the adopted run holds one slot");
     }
 
@@ -144,7 +158,7 @@ class LaneRunnerTest {
         Claim run = claim("r", 1, 1);
         lane.admit(run);
         lane.runner.stop(List.of("r"), Execution.Stop.ENDED_ELSEWHERE);
-        assertTrue(lane.engine.requests.get(run.key()).cancelled());
+        assertTrue(lane.work.jobs.get(run.key()).cancelled());
         List<LaneFixture.Finish> finishes = lane.store.finishesOf(run.key());
         assertEquals(1, finishes.size(), "the finish is attempted; the store fences it out");
         assertNull(finishes.get(0).outputJson());
@@ -157,11 +171,11 @@ class LaneRunnerTest {
         Claim run = claim("r", 1, 1);
         lane.admit(run);
         lane.execution(run.key()).stop(Execution.Stop.LEASE_LOST);
-        assertTrue(lane.engine.requests.get(run.key()).cancelled());
+        assertTrue(lane.work.jobs.get(run.key()).cancelled());
         assertEquals(List.of(), lane.store.finishes);
         assertEquals(0, lane.slots.inUse());
         assertFalse(lane.slots.isDriven(1));
-        lane.engine.complete(run.key(), "too late");
+        lane.work.complete(run.key(), "too late");
         assertEquals(List.of(), lane.store.finishes, "a late engine result is dropped");
     }
 
@@ -173,7 +187,7 @@ class LaneRunnerTest {
             return new LaneStore.FinishResult(false, ClaimResult.none());
         };
         lane.admit(run);
-        lane.engine.complete(run.key(), "done in time");
+        lane.work.complete(run.key(), "done in time");
         assertEquals(1, lane.store.finishes.size());
         assertEquals("{\"text\":\"done in time\"}", lane.store.finishes.get(0).outputJson());
     }
@@ -182,7 +196,7 @@ class LaneRunnerTest {
     void theEngineSeesItsCancellationTheMomentTheLeaseDeadlinePasses() {
         Claim run = claim("r", 1, 1);
         lane.admit(run);
-        EngineRequest call = lane.engine.requests.get(run.key());
+        LaneFixture.ManualWork.ManualJob call = lane.work.jobs.get(run.key());
         lane.advanceMs(LaneFixture.LEASE_MS - LaneFixture.MARGIN_MS - 1);
         assertFalse(call.cancelled(), "still within the lease");
         lane.advanceMs(1);
@@ -195,10 +209,10 @@ class LaneRunnerTest {
         // a lost lease, not the run's failure; the run is left to recovery.
         Claim run = claim("r", 1, 1);
         lane.admit(run);
-        EngineRequest call = lane.engine.requests.get(run.key());
+        LaneFixture.ManualWork.ManualJob call = lane.work.jobs.get(run.key());
         lane.advanceMs(LaneFixture.LEASE_MS);
         assertTrue(call.cancelled());
-        lane.engine.calls.get(run.key()).completeExceptionally(new IllegalStateException("cancelled"));
+        lane.work.calls.get(run.key()).completeExceptionally(new IllegalStateException("cancelled"));
         assertEquals(List.of(), lane.store.finishes, "nothing recorded");
         assertEquals(0, lane.slots.inUse());
     }
@@ -207,7 +221,7 @@ class LaneRunnerTest {
     void anAdoptedClaimCountsItsDeadlineFromWhatIsLeftOfTheLease() {
         Claim adopted = new Claim("r", 1, 1, "u", "t1", "x", "followUp", 500, null, "api", RunKind.MESSAGE, ThreadRuntime.DEFAULT, 0);
         lane.admit(adopted);
-        EngineRequest call = lane.engine.requests.get(adopted.key());
+        LaneFixture.ManualWork.ManualJob call = lane.work.jobs.get(adopted.key());
         lane.advanceMs(500 - LaneFixture.MARGIN_MS);
         assertTrue(call.cancelled());
     }
@@ -219,9 +233,9 @@ class LaneRunnerTest {
         lane.store.onFinish = f -> new LaneStore.FinishResult(false, f.chain() ? claimed(b) : ClaimResult.none());
         lane.admit(a);
         lane.runner.stopAccepting();
-        lane.engine.complete(a.key(), "A");
+        lane.work.complete(a.key(), "A");
         assertFalse(lane.store.finishesOf(a.key()).get(0).chain(), "no chaining while stopping");
-        assertEquals(List.of(a.key()), lane.engine.started);
+        assertEquals(List.of(a.key()), lane.work.started);
         assertFalse(lane.runner.reserve());
         assertEquals(0, lane.slots.inUse());
     }
@@ -230,8 +244,8 @@ class LaneRunnerTest {
     void aTimedOutOrFailedEngineIsStoppedAndItsFailureRecorded() {
         Claim run = claim("r", 1, 1);
         lane.admit(run);
-        lane.engine.calls.get(run.key()).completeExceptionally(new IllegalStateException("model server said no"));
+        lane.work.calls.get(run.key()).completeExceptionally(new IllegalStateException("model server said no"));
         assertEquals("model server said no", lane.store.finishes.get(0).errorMessage());
-        assertTrue(lane.engine.requests.get(run.key()).cancelled());
+        assertTrue(lane.work.jobs.get(run.key()).cancelled());
     }
 }

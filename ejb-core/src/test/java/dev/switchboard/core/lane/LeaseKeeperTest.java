@@ -37,9 +37,9 @@ class LeaseKeeperTest {
 
         assertEquals(anchor + (LaneFixture.LEASE_MS - LaneFixture.MARGIN_MS) * 1_000_000,
                 lane.execution(held.key()).deadlineNanos(), "counted from before the renewal");
-        assertTrue(lane.engine.requests.get(lost.key()).cancelled(), "a lease the database says is gone stops its engine");
+        assertTrue(lane.work.jobs.get(lost.key()).cancelled(), "a lease the database says is gone stops its engine");
         assertEquals(List.of(), lane.store.finishesOf(lost.key()));
-        assertTrue(lane.engine.started.contains(orphan.key()), "a lease held for nothing here is adopted");
+        assertTrue(lane.work.started.contains(orphan.key()), "a lease held for nothing here is adopted");
     }
 
     @Test
@@ -55,10 +55,10 @@ class LeaseKeeperTest {
 
         lane.advanceMs(LaneFixture.LEASE_MS - LaneFixture.MARGIN_MS - 500 - 1);
         lane.keeper.enforceDeadlines();
-        assertFalse(lane.engine.requests.get(run.key()).cancelled());
+        assertFalse(lane.work.jobs.get(run.key()).cancelled());
         lane.advanceMs(1);
         lane.keeper.enforceDeadlines();
-        assertTrue(lane.engine.requests.get(run.key()).cancelled(), "stopped at lease minus margin");
+        assertTrue(lane.work.jobs.get(run.key()).cancelled(), "stopped at lease minus margin");
         assertEquals(List.of(), lane.runner.executions());
     }
 
@@ -70,7 +70,7 @@ class LeaseKeeperTest {
             throw new IllegalStateException("database unreachable"); // the write is retried later
         };
         lane.admit(run);
-        lane.engine.complete(run.key(), "done");
+        lane.work.complete(run.key(), "done");
         lane.store.onRenew = keys -> new LaneStore.Renewal(Set.of(), Set.of());
         lane.keeper.heartbeat();
         lane.advanceMs(LaneFixture.LEASE_MS * 2);

@@ -1,4 +1,4 @@
-package dev.switchboard.core.lane;
+package dev.switchboard.core.execution;
 
 import dev.switchboard.core.engine.ClientCall;
 import dev.switchboard.core.engine.Delegation;
@@ -10,8 +10,8 @@ import java.util.function.Supplier;
 /**
  * Where an execution's engine reads what the run carries beyond its text — the conversation before
  * it, a client's model request, its place in a delegation tree, a paused tool call it resumes —
- * each read from the database only when the engine first asks. The lane passes them to the engine
- * as the {@linkplain ExecutionPreparation preparations} above it set them; it reads none itself.
+ * each read from the database only when the engine first asks. {@link EngineWork} passes them to
+ * the engine as the {@linkplain ExecutionPreparation preparations} set them; it reads none itself.
  *
  * @param clientCall null when the run is not a client's model request
  * @param delegation null when the run can be in no delegation tree

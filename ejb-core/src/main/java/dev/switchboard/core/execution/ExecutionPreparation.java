@@ -1,11 +1,13 @@
-package dev.switchboard.core.lane;
+package dev.switchboard.core.execution;
 
 import dev.switchboard.core.engine.AgentEngine;
+import dev.switchboard.core.lane.Claim;
+import dev.switchboard.core.lane.LaneFeature;
 
 /**
  * A feature's part in preparing a claimed run's execution: which engine runs it (a feature may wrap
- * the engine its thread chose) and what that engine reads beyond the run's text. The lane starts
- * from the thread's engine and {@link EngineInputs#NONE}, then applies every preparation in
+ * the engine its thread chose) and what that engine reads beyond the run's text. {@link EngineWork}
+ * starts from the thread's engine and {@link EngineInputs#NONE}, then applies every preparation in
  * {@linkplain LaneFeature order}; each sees what the earlier ones made. Features decide by the claim's
  * {@linkplain Claim#kind() kind}; the lane knows none of them.
  *

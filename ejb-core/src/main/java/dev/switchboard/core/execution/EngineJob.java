@@ -1,0 +1,79 @@
+package dev.switchboard.core.execution;
+
+import dev.switchboard.core.engine.AgentEngine;
+import dev.switchboard.core.engine.Cancellation;
+import dev.switchboard.core.engine.EngineRequest;
+import dev.switchboard.core.engine.ModelChoice;
+import dev.switchboard.core.lane.Claim;
+import dev.switchboard.core.lane.RunWork;
+import dev.switchboard.core.lifecycle.RunProgress;
+import jakarta.json.JsonObject;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
+
+/**
+ * One claimed run's engine call: the engine its thread chose as the features prepared it, the
+ * request built from the claim and what the features said the engine reads (each read on first
+ * use), a {@link Cancellation} that turns true the moment the lane's control says the execution
+ * may not go on, and the progress the engine shows, closed before the result is written. Plain Java.
+ */
+final class EngineJob implements RunWork.Job {
+
+    private final Claim claim;
+    private final ExecutionPreparation.Prepared prepared;
+    private final RunProgress progress;
+    private final Cancellation cancellation;
+
+    EngineJob(Claim claim, ExecutionPreparation.Prepared prepared, RunProgress progress, RunWork.Control control) {
+        this.claim = claim;
+        this.prepared = prepared;
+        this.progress = progress;
+        this.cancellation = new Cancellation(control::mayContinue);
+    }
+
+    @Override
+    public String label() {
+        return prepared.engine().name();
+    }
+
+    @Override
+    public CompletionStage<JsonObject> start() {
+        AgentEngine engine = prepared.engine();
+        return engine.execute(request());
+    }
+
+    /** What the engine is asked: the run, its thread's choices, and what the features prepared. */
+    EngineRequest request() {
+        EngineInputs in = prepared.inputs();
+        return new EngineRequest(claim.runId(), claim.userKey(), claim.threadKey(), claim.inputText(),
+                claim.deliveryMode(), claim.attempt(), cancellation, onFirstUse(in.history()),
+                in.clientCall() == null ? null : onFirstUse(in.clientCall()),
+                new ModelChoice(claim.runtime().modelId(), claim.runtime().thinkingLevel()), progress,
+                in.resumption(), in.delegation() == null ? null : onFirstUse(in.delegation()));
+    }
+
+    @Override
+    public void stop() {
+        cancellation.cancel(); // returns once the engine has been told
+    }
+
+    @Override
+    public void close() {
+        progress.close();
+    }
+
+    /** {@code read} once, when first asked for. */
+    private static <T> Supplier<T> onFirstUse(Supplier<T> read) {
+        return new Supplier<>() {
+            private T value;
+
+            @Override
+            public synchronized T get() {
+                if (value == null) {
+                    value = read.get();
+                }
+                return value;
+            }
+        };
+    }
+}
