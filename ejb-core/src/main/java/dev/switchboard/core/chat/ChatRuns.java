@@ -1,8 +1,8 @@
 package dev.switchboard.core.chat;
 
 import dev.switchboard.core.engine.ToolResumption;
-import dev.switchboard.core.lane.Claim;
 import dev.switchboard.core.execution.ExecutionPreparation;
+import dev.switchboard.core.lane.Claim;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
 

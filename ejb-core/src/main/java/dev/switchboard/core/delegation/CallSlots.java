@@ -150,4 +150,10 @@ public class CallSlots {
     private static <T> Optional<T> first(List<T> list) {
         return list.isEmpty() ? Optional.empty() : Optional.of(list.get(0));
     }
+
+    /** Retention: deletes the call slots these runs made (deleted with them, in the caller's transaction). */
+    public int deleteMadeBy(List<String> callerRunIds) {
+        return statements.updateIn("DELETE FROM path_calls WHERE caller_run_id IN (%s)", callerRunIds,
+                "deleting aged runs' call slots");
+    }
 }

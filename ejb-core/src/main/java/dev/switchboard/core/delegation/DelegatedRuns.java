@@ -1,9 +1,9 @@
 package dev.switchboard.core.delegation;
 
 import dev.switchboard.core.engine.Delegation;
+import dev.switchboard.core.execution.ExecutionPreparation;
 import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.lane.Claim;
-import dev.switchboard.core.execution.ExecutionPreparation;
 import dev.switchboard.core.lane.LaneEffects;
 import dev.switchboard.core.lane.LaneSweep;
 import dev.switchboard.core.lane.RunEnding;

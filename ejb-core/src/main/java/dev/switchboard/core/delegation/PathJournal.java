@@ -65,4 +65,13 @@ public class PathJournal {
         }
         outbox.append(root.userKey(), root.threadKey(), "delegation/hop", params.build());
     }
+
+    /** Retention: deletes up to {@code limit} of the oldest entries written before {@code cutoff}; returns how many. */
+    public int deleteOldest(long cutoff, int limit) {
+        List<String> ids = statements.query("SELECT msg_id FROM path_journal WHERE ts < ? ORDER BY ts LIMIT ?", s -> {
+            s.setLong(1, cutoff);
+            s.setInt(2, limit);
+        }, rs -> rs.getString(1), "finding the aged delegation journal");
+        return statements.updateIn("DELETE FROM path_journal WHERE msg_id IN (%s)", ids, "deleting the aged delegation journal");
+    }
 }

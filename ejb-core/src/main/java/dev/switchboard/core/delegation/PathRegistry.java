@@ -188,4 +188,10 @@ public class PathRegistry {
     private static <T> Optional<T> first(List<T> list) {
         return list.isEmpty() ? Optional.empty() : Optional.of(list.get(0));
     }
+
+    /** Retention: deletes the paths of the trees these runs were the roots of (deleted with them). */
+    public int deleteTreesOf(List<String> rootRunIds) {
+        return statements.updateIn("DELETE FROM path_registry WHERE root_run_id IN (%s)", rootRunIds,
+                "deleting aged runs' call trees");
+    }
 }

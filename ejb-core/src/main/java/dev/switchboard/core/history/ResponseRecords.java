@@ -12,6 +12,7 @@ import jakarta.json.JsonStructure;
 import java.io.StringReader;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -87,5 +88,10 @@ public class ResponseRecords {
         try (JsonReader reader = Jsons.createReader(new StringReader(json))) {
             return reader.read();
         }
+    }
+
+    /** Retention: deletes the stored responses of these runs (deleted with them, in the caller's transaction). */
+    public int deleteOfRuns(List<String> runIds) {
+        return statements.updateIn("DELETE FROM responses WHERE run_id IN (%s)", runIds, "deleting aged runs' responses");
     }
 }

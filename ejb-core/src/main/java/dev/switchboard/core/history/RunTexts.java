@@ -43,4 +43,9 @@ public class RunTexts {
                 rs -> new RunTextPart(rs.getInt(1), rs.getInt(2), rs.getString(3)),
                 "reading the streamed text of run " + runId);
     }
+
+    /** Retention: deletes the streamed text of these runs (deleted with them, in the caller's transaction). */
+    public int deleteOfRuns(List<String> runIds) {
+        return statements.updateIn("DELETE FROM run_text WHERE run_id IN (%s)", runIds, "deleting aged runs' text");
+    }
 }

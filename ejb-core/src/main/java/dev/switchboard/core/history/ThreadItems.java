@@ -191,4 +191,18 @@ public class ThreadItems {
                     rs.getLong(6));
         }
     }
+
+    /**
+     * Retention: deletes up to {@code limit} of the oldest items after id {@code after} created
+     * before {@code cutoff} (by the identity, an index that only ages); returns their ids, in order.
+     */
+    public List<Long> deleteOldest(long after, long cutoff, int limit) {
+        List<Long> ids = statements.query("SELECT id FROM thread_items WHERE id > ? AND created_at < ? ORDER BY id LIMIT ?", s -> {
+            s.setLong(1, after);
+            s.setLong(2, cutoff);
+            s.setInt(3, limit);
+        }, rs -> rs.getLong(1), "finding aged thread items");
+        statements.updateIn("DELETE FROM thread_items WHERE id IN (%s)", ids, "deleting aged thread items");
+        return ids;
+    }
 }

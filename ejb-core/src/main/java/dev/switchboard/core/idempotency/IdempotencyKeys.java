@@ -1,10 +1,13 @@
 package dev.switchboard.core.idempotency;
 
+import dev.switchboard.core.sql.Statements;
 import dev.switchboard.core.sql.Store;
 import dev.switchboard.persistence.run.IngestRecord;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -23,6 +26,9 @@ public class IdempotencyKeys {
 
     @PersistenceContext(unitName = "switchboard")
     EntityManager em;
+
+    @Inject
+    Statements statements;
 
     /**
      * The run an earlier use of {@code key} stored; empty when {@code key} is null or unused.
@@ -69,5 +75,10 @@ public class IdempotencyKeys {
 
     private IngestRecord find(String userKey, String source, String key) {
         return key == null ? null : em.find(IngestRecord.class, new IngestRecord.Key(userKey, source, key));
+    }
+
+    /** Retention: forgets the keys of these runs (deleted with them, in the caller's transaction). */
+    public int forgetRuns(List<String> runIds) {
+        return statements.updateIn("DELETE FROM message_ingest WHERE run_id IN (%s)", runIds, "forgetting aged runs' keys");
     }
 }

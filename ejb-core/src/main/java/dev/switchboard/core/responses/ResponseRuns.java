@@ -1,10 +1,10 @@
 package dev.switchboard.core.responses;
 
 import dev.switchboard.core.engine.ClientCall;
+import dev.switchboard.core.execution.ExecutionPreparation;
 import dev.switchboard.core.history.ResponseRecord;
 import dev.switchboard.core.history.ResponseRecords;
 import dev.switchboard.core.lane.Claim;
-import dev.switchboard.core.execution.ExecutionPreparation;
 import dev.switchboard.persistence.run.RunKind;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;

@@ -1,38 +1,92 @@
 package dev.switchboard.core.retention;
 
+import dev.switchboard.core.delegation.CallSlots;
+import dev.switchboard.core.delegation.PathJournal;
+import dev.switchboard.core.delegation.PathRegistry;
+import dev.switchboard.core.history.ResponseRecords;
+import dev.switchboard.core.history.RunTexts;
+import dev.switchboard.core.history.ThreadItems;
+import dev.switchboard.core.idempotency.IdempotencyKeys;
+import dev.switchboard.core.thread.ThreadWorkspaces;
+import dev.switchboard.core.thread.TurnRows;
 import dev.switchboard.persistence.run.RunKind;
+import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 import java.util.List;
 
-/** Retention's transactions: each batch is one, so it holds its locks for milliseconds. */
+/**
+ * Retention's transactions: each batch is one, so it holds its locks for milliseconds. A run goes
+ * with what belongs to it alone, each deleted by its table's store: its idempotency key, its
+ * streamed text, its stored response, the call slots it made and — when it was a delegation
+ * tree's root — the tree's paths; a turn goes once none of its runs is left.
+ */
 @Stateless
 public class RetentionLedger {
 
     @Inject
-    RetentionRows rows;
+    RetentionRows runs;
+
+    @Inject
+    IdempotencyKeys keys;
+
+    @Inject
+    RunTexts texts;
+
+    @Inject
+    ResponseRecords responses;
+
+    @Inject
+    CallSlots callSlots;
+
+    @Inject
+    PathRegistry paths;
+
+    @Inject
+    PathJournal journal;
+
+    @Inject
+    TurnRows turns;
+
+    @Inject
+    ThreadItems items;
+
+    @EJB
+    ThreadWorkspaces workspaces;
 
     /**
      * Deletes up to {@code limit} finished runs of {@code kind} created after {@code after} and
-     * older than {@code cutoff}; returns those found, oldest first.
+     * older than {@code cutoff}, with what belongs to them alone, then their turns left without a
+     * run; returns those found, oldest first.
      */
     public List<RetentionRows.AgedRun> pruneRuns(RunKind kind, long after, long cutoff, int limit) {
-        List<RetentionRows.AgedRun> aged = rows.agedRuns(kind, after, cutoff, limit);
-        rows.deleteRuns(aged);
+        List<RetentionRows.AgedRun> aged = runs.agedRuns(kind, after, cutoff, limit);
+        if (aged.isEmpty()) {
+            return aged;
+        }
+        List<String> ids = aged.stream().map(RetentionRows.AgedRun::runId).toList();
+        keys.forgetRuns(ids);
+        texts.deleteOfRuns(ids);
+        responses.deleteOfRuns(ids);
+        callSlots.deleteMadeBy(ids);
+        paths.deleteTreesOf(ids);
+        runs.deleteRuns(ids);
+        turns.deleteEndedWithoutRuns(aged.stream().map(RetentionRows.AgedRun::turnId).filter(t -> t != null)
+                .distinct().toList());
         return aged;
     }
 
     /** Deletes up to {@code limit} aged thread items after id {@code after}; returns their ids, in order. */
     public List<Long> pruneItems(long after, long cutoff, int limit) {
-        return rows.deleteItems(after, cutoff, limit);
+        return items.deleteOldest(after, cutoff, limit);
     }
 
     public int pruneJournal(long cutoff, int limit) {
-        return rows.deleteJournal(cutoff, limit);
+        return journal.deleteOldest(cutoff, limit);
     }
 
     public List<Long> idleWorkspaces(long cutoff, long afterId, int limit) {
-        return rows.idleWorkspaces(cutoff, afterId, limit);
+        return workspaces.idle(cutoff, afterId, limit);
     }
 
     /**
@@ -41,7 +95,7 @@ public class RetentionLedger {
      * False, and nothing done, when the thread is not idle any more.
      */
     public boolean resetWorkspace(long threadId, long cutoff, Runnable retire) {
-        if (!rows.resetWorkspace(threadId, cutoff)) {
+        if (!workspaces.resetIdle(threadId, cutoff)) {
             return false;
         }
         retire.run();

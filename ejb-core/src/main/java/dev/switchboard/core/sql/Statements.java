@@ -70,6 +70,21 @@ public final class Statements {
         }
     }
 
+    /**
+     * Executes {@code sqlFormat} with its one {@code %s} replaced by a parameter per id (an
+     * {@code IN (…)} list), the ids bound in order; returns the rows it changed. No ids, no statement.
+     */
+    public int updateIn(String sqlFormat, List<?> ids, String what) {
+        if (ids.isEmpty()) {
+            return 0;
+        }
+        return update(String.format(sqlFormat, placeholders(ids.size())), s -> {
+            for (int i = 0; i < ids.size(); i++) {
+                s.setObject(i + 1, ids.get(i));
+            }
+        }, what);
+    }
+
     /** {@code n} parameters for an {@code IN (…)} list: {@code ?, ?, …}. */
     public static String placeholders(int n) {
         return String.join(", ", java.util.Collections.nCopies(n, "?"));

@@ -49,6 +49,17 @@ public class ThreadWorkspaces implements WorkspaceCommits {
        garbage collection then (it removes emptied object directories) breaks that turn's commit. */
     private static final String WITH_IDLE_WORKSPACE = "SELECT id FROM threads WHERE workspace_head IS NOT NULL"
             + " AND lease_owner IS NULL ORDER BY id";
+    /*
+     * Retention: a thread with a workspace whose lane nobody holds and that has had no run since the
+     * cutoff (found through the (thread_id, thread_seq) unique index), by id after the last one looked at.
+     */
+    private static final String IDLE_WORKSPACES = "SELECT t.id FROM threads t WHERE t.id > ?"
+            + " AND t.workspace_head IS NOT NULL AND t.lease_owner IS NULL AND t.created_at < ?"
+            + " AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.thread_id = t.id AND r.created_at >= ?)"
+            + " ORDER BY t.id LIMIT ?";
+    private static final String RESET_IDLE = "UPDATE threads SET workspace_head = '' WHERE id = ?"
+            + " AND workspace_head IS NOT NULL AND lease_owner IS NULL"
+            + " AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.thread_id = threads.id AND r.created_at >= ?)";
 
     private record RunRow(long threadId, String state, String errorCode) {
     }
@@ -176,5 +187,30 @@ public class ThreadWorkspaces implements WorkspaceCommits {
 
     private static JsonObject parse(String json) {
         return Jsons.readObject(json);
+    }
+
+    /**
+     * Up to {@code limit} threads with a workspace, idle since {@code cutoff}, nobody holding their
+     * lane, with ids above {@code afterId}, in id order.
+     */
+    public List<Long> idle(long cutoff, long afterId, int limit) {
+        return statements.query(IDLE_WORKSPACES, s -> {
+            s.setLong(1, afterId);
+            s.setLong(2, cutoff);
+            s.setLong(3, cutoff);
+            s.setInt(4, limit);
+        }, rs -> rs.getLong(1), "finding idle workspaces");
+    }
+
+    /**
+     * Moves the thread's workspace line back to its start when it is still idle (its row locked by
+     * the update until the caller's transaction ends, so no turn claims it meanwhile); false when a
+     * run came or its lane was taken since it was found.
+     */
+    public boolean resetIdle(long threadId, long cutoff) {
+        return statements.update(RESET_IDLE, s -> {
+            s.setLong(1, threadId);
+            s.setLong(2, cutoff);
+        }, "resetting the workspace of thread " + threadId) == 1;
     }
 }

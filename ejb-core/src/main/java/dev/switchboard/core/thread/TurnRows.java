@@ -173,4 +173,10 @@ public class TurnRows {
         return new TurnRunInput(rs.getString(from), RunState.fromWire(rs.getString(from + 1)),
                 RunKind.fromWire(rs.getString(from + 2)), rs.getString(from + 3), rs.getString(from + 4));
     }
+
+    /** Retention: deletes these turns where they ended and no run of theirs is left. */
+    public int deleteEndedWithoutRuns(List<String> turnIds) {
+        return statements.updateIn("DELETE FROM turns WHERE turn_id IN (%s) AND state <> 'active'"
+                + " AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.turn_id = turns.turn_id)", turnIds, "deleting aged turns");
+    }
 }

@@ -1,11 +1,11 @@
 package dev.switchboard.core.turn;
 
+import dev.switchboard.core.execution.ExecutionPreparation;
 import dev.switchboard.core.history.HistorySettings;
 import dev.switchboard.core.history.StoredItem;
 import dev.switchboard.core.history.ThreadContexts;
 import dev.switchboard.core.history.ThreadItems;
 import dev.switchboard.core.lane.Claim;
-import dev.switchboard.core.execution.ExecutionPreparation;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
