@@ -49,6 +49,11 @@ public class EngineWork implements RunWork {
         progressWriters = Executors.newScheduledThreadPool(2, threadFactory);
     }
 
+    /*
+     * At the application's stop. The lane controller stops its executions in its own @PreDestroy, in
+     * no order the container promises against this one: progress still being streamed then may be
+     * dropped (a RunProgress whose writer is gone drops its batch; the stored result is the authority).
+     */
     @PreDestroy
     void stop() {
         progressWriters.shutdownNow();

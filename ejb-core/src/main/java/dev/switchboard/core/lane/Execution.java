@@ -37,7 +37,7 @@ final class Execution {
     private final CompletableFuture<JsonObject> outcome = new CompletableFuture<>();
     private final AtomicReference<Stop> stopped = new AtomicReference<>();
     private volatile long deadlineNanos;
-    private final long startedNanos;
+    private long startedNanos;
     /** Set once, before the execution is registered where anyone else could stop it. */
     private RunWork.Job job;
 
@@ -45,13 +45,13 @@ final class Execution {
         this.claim = claim;
         this.deadlineNanos = deadlineNanos;
         this.ticker = ticker;
-        this.startedNanos = ticker.getAsLong();
     }
 
     /** The execution of {@code claim} with its work prepared, not started. */
     static Execution prepared(Claim claim, long deadlineNanos, LongSupplier ticker, RunWork work) {
         Execution execution = new Execution(claim, deadlineNanos, ticker);
         execution.job = work.prepare(claim, execution::mayContinue);
+        execution.startedNanos = ticker.getAsLong(); // what it took counts from here: preparing is not executing
         return execution;
     }
 
@@ -60,9 +60,6 @@ final class Execution {
      * as having lost its lease, before the work can report a failure of its own.
      */
     private boolean mayContinue() {
-        if (stopped.get() != null) {
-            return false;
-        }
         if (!pastDeadline(ticker.getAsLong())) {
             return true;
         }

@@ -88,6 +88,7 @@ public class LaneController {
         owner = settings.newOwnerName();
         workers = Executors.newFixedThreadPool(settings.workerThreads(), threadFactory);
         List<LaneSweep> sweeps = features.sweeps(); // finds the features: a mistaken setting of one stops the start here
+        String workName = work.name(); // and the work: a mistaken engine setting stops it here too
         // Heartbeat, watchdog, poll, retries, the beacon and each feature's sweep get a thread: one stuck in the
         // database delays no other.
         timers = Executors.newScheduledThreadPool(5 + sweeps.size(), threadFactory);
@@ -106,12 +107,12 @@ public class LaneController {
             timers.scheduleWithFixedDelay(PeriodicTask.guarded(LOG, sweep.name(), () -> sweep.sweep(this::apply)),
                     sweep.periodMs(), sweep.periodMs(), TimeUnit.MILLISECONDS);
         }
-        LOG.info(() -> "Lane controller " + owner + " started: engine " + work.name() + ", up to "
+        LOG.info(() -> "Lane controller " + owner + " started: engine " + workName + ", up to "
                 + settings.maxConcurrent() + " concurrent runs, lease " + settings.leaseMs() + " ms");
         checkStuckSessionLimit();
         meters.gauge(Meters.Gauge.RUNS_EXECUTING, this::executingCount);
         meters.gauge(Meters.Gauge.LANES_MAX_CONCURRENT, settings::maxConcurrent);
-        meters.startAtZero(work.name());
+        meters.startAtZero(workName);
         meters.gauge(Meters.Gauge.RUNS_QUEUED, () -> queued(q -> q.count()));
         meters.gauge(Meters.Gauge.OLDEST_QUEUED_AGE,
                 () -> queued(q -> q.count() == 0 ? 0.0 : Math.max(0, clock.millis() - q.oldestCreatedAt()) / 1000.0));

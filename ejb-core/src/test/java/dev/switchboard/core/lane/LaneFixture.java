@@ -157,7 +157,9 @@ final class LaneFixture implements AutoCloseable {
     /** Each run's work waits until the test completes it; what the lane told it is recorded. */
     static final class ManualWork implements RunWork {
         final Map<RunAttempt, CompletableFuture<JsonObject>> calls = new ConcurrentHashMap<>();
+        /** The first job prepared for each attempt; {@link #all} holds every one, a duplicate's too. */
         final Map<RunAttempt, ManualJob> jobs = new ConcurrentHashMap<>();
+        final List<ManualJob> all = new CopyOnWriteArrayList<>();
         final List<RunAttempt> started = Collections.synchronizedList(new ArrayList<>());
 
         @Override
@@ -168,7 +170,8 @@ final class LaneFixture implements AutoCloseable {
         @Override
         public Job prepare(Claim claim, Control control) {
             ManualJob job = new ManualJob(claim.key(), control);
-            jobs.put(claim.key(), job);
+            jobs.putIfAbsent(claim.key(), job);
+            all.add(job);
             return job;
         }
 
@@ -184,6 +187,7 @@ final class LaneFixture implements AutoCloseable {
             private final RunAttempt key;
             private final Control control;
             private volatile boolean stopped;
+            volatile boolean started;
             volatile boolean closed;
 
             ManualJob(RunAttempt key, Control control) {
@@ -200,7 +204,8 @@ final class LaneFixture implements AutoCloseable {
             public CompletionStage<JsonObject> start() {
                 CompletableFuture<JsonObject> call = new CompletableFuture<>();
                 calls.put(key, call);
-                started.add(key);
+                ManualWork.this.started.add(key);
+                started = true;
                 return call;
             }
 
@@ -214,7 +219,12 @@ final class LaneFixture implements AutoCloseable {
                 closed = true;
             }
 
-            /** As an engine's cancellation sees it: told to stop, or asking the lane shows it may not go on. */
+            /** True once the lane told it to stop (what an engine's {@code onCancel} hears). */
+            boolean stopped() {
+                return stopped;
+            }
+
+            /** As an engine's cancellation sees it when it checks: told to stop, or the lane's control says no. */
             boolean cancelled() {
                 return stopped || !control.mayContinue();
             }

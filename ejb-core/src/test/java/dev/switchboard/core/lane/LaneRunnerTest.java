@@ -90,7 +90,7 @@ class LaneRunnerTest {
         assertFalse(firstCall.cancelled());
 
         lane.admit(second);
-        assertTrue(firstCall.cancelled(), "the older engine call is told to stop before the newer one starts");
+        assertTrue(firstCall.stopped(), "the older engine call is told to stop before the newer one starts");
         assertEquals(List.of(first.key(), second.key()), lane.work.started);
         assertEquals(List.of(), lane.store.finishesOf(first.key()), "a superseded attempt records nothing");
         assertEquals(List.of(second.key()), lane.runner.executions().stream().map(Execution::key).toList(),
@@ -114,6 +114,10 @@ class LaneRunnerTest {
         lane.runner.admitted(claimed(run), lane.nanos.get());
         assertEquals(List.of(run.key()), lane.work.started);
         assertEquals(1, lane.slots.inUse(), "the reservation went back");
+        assertEquals(2, lane.work.all.size(), "prepared twice");
+        LaneFixture.ManualWork.ManualJob duplicate = lane.work.all.get(1);
+        assertFalse(duplicate.started, "the second is never started");
+        assertTrue(duplicate.closed, "and closed at once: what it opened is let go");
         lane.work.complete(run.key(), "done");
         assertEquals(1, lane.store.finishes.size());
         assertEquals(0, lane.slots.inUse());
@@ -158,7 +162,7 @@ class LaneRunnerTest {
         Claim run = claim("r", 1, 1);
         lane.admit(run);
         lane.runner.stop(List.of("r"), Execution.Stop.ENDED_ELSEWHERE);
-        assertTrue(lane.work.jobs.get(run.key()).cancelled());
+        assertTrue(lane.work.jobs.get(run.key()).stopped());
         List<LaneFixture.Finish> finishes = lane.store.finishesOf(run.key());
         assertEquals(1, finishes.size(), "the finish is attempted; the store fences it out");
         assertNull(finishes.get(0).outputJson());
@@ -171,7 +175,7 @@ class LaneRunnerTest {
         Claim run = claim("r", 1, 1);
         lane.admit(run);
         lane.execution(run.key()).stop(Execution.Stop.LEASE_LOST);
-        assertTrue(lane.work.jobs.get(run.key()).cancelled());
+        assertTrue(lane.work.jobs.get(run.key()).stopped());
         assertEquals(List.of(), lane.store.finishes);
         assertEquals(0, lane.slots.inUse());
         assertFalse(lane.slots.isDriven(1));

@@ -37,7 +37,7 @@ class LeaseKeeperTest {
 
         assertEquals(anchor + (LaneFixture.LEASE_MS - LaneFixture.MARGIN_MS) * 1_000_000,
                 lane.execution(held.key()).deadlineNanos(), "counted from before the renewal");
-        assertTrue(lane.work.jobs.get(lost.key()).cancelled(), "a lease the database says is gone stops its engine");
+        assertTrue(lane.work.jobs.get(lost.key()).stopped(), "a lease the database says is gone stops its engine");
         assertEquals(List.of(), lane.store.finishesOf(lost.key()));
         assertTrue(lane.work.started.contains(orphan.key()), "a lease held for nothing here is adopted");
     }
@@ -55,10 +55,10 @@ class LeaseKeeperTest {
 
         lane.advanceMs(LaneFixture.LEASE_MS - LaneFixture.MARGIN_MS - 500 - 1);
         lane.keeper.enforceDeadlines();
-        assertFalse(lane.work.jobs.get(run.key()).cancelled());
+        assertNull(lane.execution(run.key()).stopReason());
         lane.advanceMs(1);
         lane.keeper.enforceDeadlines();
-        assertTrue(lane.work.jobs.get(run.key()).cancelled(), "stopped at lease minus margin");
+        assertTrue(lane.work.jobs.get(run.key()).stopped(), "stopped by the watchdog at lease minus margin");
         assertEquals(List.of(), lane.runner.executions());
     }
 
