@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.switchboard.testkit.Await;
 import jakarta.json.JsonObject;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -63,11 +65,13 @@ class MultiInstanceIT {
     @Order(2)
     void aRunWhoseOwnerDiedIsRecoveredAndCompletesExactlyOnce() throws Exception {
         String thread = "crash-" + UUID.randomUUID();
-        JsonObject slow = b.api.message(thread, "sleep 4000; survived");
+        Path gate = gates().resolve(thread); // held until B is dead: its attempt cannot finish first
+        JsonObject slow = b.api.message(thread, "await " + gate + "; survived");
         JsonObject next = b.api.message(thread, "after");
         String runId = slow.getString("run_id");
         awaitState(b.api, runId, "executing");
         b.kill();
+        Files.createFile(gate);
 
         JsonObject recovered = a.api.awaitRun(runId, 60);
         assertEquals("succeeded", recovered.getString("status"), recovered.toString());
@@ -121,10 +125,14 @@ class MultiInstanceIT {
         env.put("SWITCHBOARD_LANES_LEASE_MS", "120000"); // a crash would keep the run for two minutes
         Instance c = Instance.start("it-c", port, env);
         String thread = "handback-" + UUID.randomUUID();
-        String runId = c.api.message(thread, "sleep 5000; handed back").getString("run_id");
+        // Held at its step until C has stopped (not for a time, which a slow stop could outlast and
+        // let the run finish on C): the stop can only hand it back.
+        Path gate = gates().resolve(thread);
+        String runId = c.api.message(thread, "await " + gate + "; handed back").getString("run_id");
         awaitState(c.api, runId, "executing");
         long stopped = System.currentTimeMillis();
         c.stop();
+        Files.createFile(gate);
 
         JsonObject done = a.api.awaitRun(runId, 60);
         assertEquals("succeeded", done.getString("status"), done.toString());
@@ -191,5 +199,11 @@ class MultiInstanceIT {
             Thread.sleep(50);
         }
         throw new AssertionError("run " + runId + " never reached " + state);
+    }
+
+    /** Where the scripted engine's {@code await} gates of this class are created. */
+    private static Path gates() throws java.io.IOException {
+        return Files.createDirectories(Path.of(System.getProperty("it.work.dir", "target/it")).toAbsolutePath()
+                .resolve("gates"));
     }
 }
