@@ -175,7 +175,7 @@ final class LaneRunner {
             return;
         }
         long deadline = anchorNanos + TimeUnit.MILLISECONDS.toNanos(claim.leaseLeftMs() - timing.leaseMarginMs());
-        Execution execution = Execution.prepared(claim, deadline, ticker, work);
+        Execution execution = prepared(claim, deadline);
         if (executions.putIfAbsent(execution.key(), execution) != null) {
             execution.closeWork();
             drive(slots.end(threadId, holder)); // adopted twice: it already executes here
@@ -193,6 +193,20 @@ final class LaneRunner {
         execution.outcome().orTimeout(timing.runTimeoutMs(), TimeUnit.MILLISECONDS)
                 .whenComplete((output, error) -> submit(() -> finish(execution, output, error), () -> release(execution)));
         execution.start();
+    }
+
+    /**
+     * The execution of {@code claim} with its work prepared. A preparation that fails (a read of
+     * what the run needs, in a database blip) fails this attempt as its work would, through the
+     * same record: the slot never stays taken.
+     */
+    private Execution prepared(Claim claim, long deadline) {
+        try {
+            return Execution.prepared(claim, deadline, ticker, work);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "Preparing run " + claim.runId() + " attempt " + claim.attempt() + " failed", e);
+            return Execution.prepared(claim, deadline, ticker, RunWork.failed(e));
+        }
     }
 
     private void finish(Execution execution, JsonObject output, Throwable error) {

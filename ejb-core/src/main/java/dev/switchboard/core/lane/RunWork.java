@@ -1,6 +1,7 @@
 package dev.switchboard.core.lane;
 
 import jakarta.json.JsonObject;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -19,6 +20,41 @@ public interface RunWork {
      * whether it may go on.
      */
     Job prepare(Claim claim, Control control);
+
+    /** Work whose preparation failed with {@code failure}: it fails with it at once when started. */
+    static RunWork failed(RuntimeException failure) {
+        return new RunWork() {
+            @Override
+            public String name() {
+                return "none";
+            }
+
+            @Override
+            public Job prepare(Claim claim, Control control) {
+                return new Job() {
+                    @Override
+                    public String label() {
+                        return "none";
+                    }
+
+                    @Override
+                    public CompletionStage<JsonObject> start() {
+                        return CompletableFuture.failedFuture(failure);
+                    }
+
+                    @Override
+                    public void stop() {
+                        // nothing runs
+                    }
+
+                    @Override
+                    public void close() {
+                        // nothing opened
+                    }
+                };
+            }
+        };
+    }
 
     /** The lane's side of an execution, as its work sees it. */
     interface Control {

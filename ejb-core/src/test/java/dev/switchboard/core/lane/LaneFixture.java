@@ -167,8 +167,14 @@ final class LaneFixture implements AutoCloseable {
             return "manual";
         }
 
+        /** Attempts whose preparation throws (a feature's read failing). */
+        final Set<RunAttempt> failingPreparations = ConcurrentHashMap.newKeySet();
+
         @Override
         public Job prepare(Claim claim, Control control) {
+            if (failingPreparations.contains(claim.key())) {
+                throw new IllegalStateException("reading what " + claim.runId() + " needs failed");
+            }
             ManualJob job = new ManualJob(claim.key(), control);
             jobs.putIfAbsent(claim.key(), job);
             all.add(job);

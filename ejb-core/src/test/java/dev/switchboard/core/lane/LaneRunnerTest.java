@@ -67,6 +67,19 @@ class LaneRunnerTest {
     }
 
     @Test
+    void aRunWhosePreparationFailsIsRecordedFailedAndItsSlotFreed() {
+        Claim run = claim("r", 1, 1);
+        lane.work.failingPreparations.add(run.key());
+        lane.admit(run);
+        List<LaneFixture.Finish> finishes = lane.store.finishesOf(run.key());
+        assertEquals(1, finishes.size(), "recorded as its work's failure would be");
+        assertNull(finishes.get(0).outputJson());
+        assertEquals("reading what r needs failed", finishes.get(0).errorMessage());
+        assertEquals(0, lane.slots.inUse(), "the slot is free");
+        assertEquals(List.of(), lane.runner.executions());
+    }
+
+    @Test
     void waitersAreToldARunEndedOnlyOnceItsSlotIsFree() {
         // A client that waits for its run and posts the next message at once must find the slot
         // free, so that the ingest claims its idle lane in the same transaction.
