@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -85,24 +86,22 @@ public final class ServerInstance {
      * process of this instance's that was just killed may hold it a moment longer: waited for.
      */
     private void requireFreePort() {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (true) {
-            try (ServerSocket probe = new ServerSocket()) {
-                probe.setReuseAddress(true); // a port in TIME_WAIT after this instance's own stop is free
-                probe.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
-                return;
-            } catch (IOException taken) {
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("port " + port + " of instance " + name
-                            + " is taken by another process (two test classes given one port?): " + taken.getMessage(), taken);
-                }
-            }
-            try {
-                Thread.sleep(100);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
+        try {
+            Await.until(Duration.ofSeconds(30), this::portIsFree, "port " + port + " of instance " + name
+                    + " is taken by another process (two test classes given one port?)");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private boolean portIsFree() {
+        try (ServerSocket probe = new ServerSocket()) {
+            probe.setReuseAddress(true); // a port in TIME_WAIT after this instance's own stop is free
+            probe.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+            return true;
+        } catch (IOException taken) {
+            return false;
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.switchboard.core.execution;
 
+import com.google.common.base.Suppliers;
 import dev.switchboard.core.engine.AgentEngine;
 import dev.switchboard.core.engine.Cancellation;
 import dev.switchboard.core.engine.EngineRequest;
@@ -9,7 +10,6 @@ import dev.switchboard.core.lane.RunWork;
 import dev.switchboard.core.lifecycle.RunProgress;
 import jakarta.json.JsonObject;
 import java.util.concurrent.CompletionStage;
-import java.util.function.Supplier;
 
 /**
  * One claimed run's engine call: the engine its thread chose as the features prepared it, the
@@ -46,10 +46,10 @@ final class EngineJob implements RunWork.Job {
     EngineRequest request() {
         EngineInputs in = prepared.inputs();
         return new EngineRequest(claim.runId(), claim.userKey(), claim.threadKey(), claim.inputText(),
-                claim.deliveryMode(), claim.attempt(), cancellation, onFirstUse(in.history()),
-                in.clientCall() == null ? null : onFirstUse(in.clientCall()),
+                claim.deliveryMode(), claim.attempt(), cancellation, Suppliers.memoize(in.history()::get),
+                in.clientCall() == null ? null : Suppliers.memoize(in.clientCall()::get),
                 new ModelChoice(claim.runtime().modelId(), claim.runtime().thinkingLevel()), progress,
-                in.resumption(), in.delegation() == null ? null : onFirstUse(in.delegation()));
+                in.resumption(), in.delegation() == null ? null : Suppliers.memoize(in.delegation()::get));
     }
 
     @Override
@@ -60,20 +60,5 @@ final class EngineJob implements RunWork.Job {
     @Override
     public void close() {
         progress.close();
-    }
-
-    /** {@code read} once, when first asked for. */
-    private static <T> Supplier<T> onFirstUse(Supplier<T> read) {
-        return new Supplier<>() {
-            private T value;
-
-            @Override
-            public synchronized T get() {
-                if (value == null) {
-                    value = read.get();
-                }
-                return value;
-            }
-        };
     }
 }
