@@ -70,6 +70,18 @@ public final class Statements {
         }
     }
 
+    /** Inserts {@code rows} with {@code insert}'s multi-row statements (none for no rows). */
+    public <T> void insertRows(MultiRowInsert<T> insert, List<T> rows, String what) {
+        if (rows.isEmpty()) {
+            return;
+        }
+        try (Connection c = dataSource.getConnection()) {
+            insert.insert(c, rows);
+        } catch (SQLException e) {
+            throw new IllegalStateException(what + " failed", e);
+        }
+    }
+
     /**
      * Executes {@code sqlFormat} with its one {@code %s} replaced by a parameter per id (an
      * {@code IN (…)} list), the ids bound in order; returns the rows it changed. No ids, no statement.

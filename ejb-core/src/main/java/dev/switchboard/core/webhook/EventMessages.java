@@ -1,7 +1,7 @@
 package dev.switchboard.core.webhook;
 
 import dev.switchboard.core.json.Jsons;
-import dev.switchboard.core.notify.NotificationLedger.LogEntry;
+import dev.switchboard.core.notify.NotificationLog.LogEntry;
 import dev.switchboard.core.thread.TurnRows.TurnRun;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;

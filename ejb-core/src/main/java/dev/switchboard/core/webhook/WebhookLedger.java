@@ -2,7 +2,7 @@ package dev.switchboard.core.webhook;
 
 import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.notify.NotificationLedger;
-import dev.switchboard.core.notify.NotificationLedger.LogEntry;
+import dev.switchboard.core.notify.NotificationLog.LogEntry;
 import dev.switchboard.core.notify.Outbox;
 import dev.switchboard.core.thread.TurnRows;
 import jakarta.ejb.EJB;

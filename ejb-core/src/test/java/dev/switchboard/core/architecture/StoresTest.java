@@ -42,7 +42,6 @@ class StoresTest {
             Map.entry("ingress_actions", Set.of("IngressLedger", "IngressOutcomes", "IngressRecords")),
             Map.entry("ingress_decisions", Set.of("IngressLedger", "IngressRecords")),
             Map.entry("ingress_events", Set.of("IngressLedger", "IngressOutcomes", "IngressRecords", "RuntimeLedger")),
-            Map.entry("notification_outbox", Set.of("NotificationLedger", "Outbox")),
             Map.entry("path_calls", Set.of("CallSlots", "PathReads")),
             Map.entry("path_registry", Set.of("PathReads", "PathRegistry")),
             Map.entry("run_text", Set.of("ResponseRecords", "RunTexts")),

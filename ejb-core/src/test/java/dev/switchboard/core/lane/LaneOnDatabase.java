@@ -2,14 +2,13 @@ package dev.switchboard.core.lane;
 
 import dev.switchboard.core.clock.InstanceClock;
 import dev.switchboard.core.metrics.Meters;
+import dev.switchboard.core.sql.FreshDatabase;
 import dev.switchboard.core.sql.LocalTransactions;
 import dev.switchboard.core.sql.Statements;
 import dev.switchboard.persistence.run.RunKind;
 import dev.switchboard.persistence.run.RunRecord;
-import dev.switchboard.persistence.schema.SchemaMigrator;
 import dev.switchboard.persistence.thread.DatabaseClock;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -20,8 +19,6 @@ import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
-import org.h2.jdbcx.JdbcDataSource;
-import org.postgresql.ds.PGSimpleDataSource;
 
 /**
  * The lane built outside the container on a database of its own — a fresh PostgreSQL database, or
@@ -51,20 +48,8 @@ final class LaneOnDatabase {
     LaneOnDatabase(Database kind, String database, int maxAttempts) {
         this.kind = kind;
         this.database = database;
-        if (kind == Database.POSTGRESQL) {
-            String base = System.getProperty("test.db.url", "jdbc:postgresql://127.0.0.1:5432/switchboard_test");
-            recreate(base.substring(0, base.lastIndexOf('/') + 1) + "postgres", database);
-            PGSimpleDataSource pg = new PGSimpleDataSource();
-            pg.setUrl(base.substring(0, base.lastIndexOf('/') + 1) + database);
-            pg.setUser(user());
-            pg.setPassword(password());
-            dataSource = pg;
-        } else {
-            JdbcDataSource h2 = new JdbcDataSource();
-            h2.setURL("jdbc:h2:mem:" + database + "-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=10000");
-            dataSource = h2;
-        }
-        SchemaMigrator.migrate(dataSource);
+        dataSource = FreshDatabase.create(kind == Database.POSTGRESQL ? FreshDatabase.Kind.POSTGRESQL
+                : FreshDatabase.Kind.H2, database);
         tx = new LocalTransactions(dataSource);
 
         LaneRows rows = new LaneRows();
@@ -202,23 +187,5 @@ final class LaneOnDatabase {
 
     private Connection connect() throws SQLException {
         return dataSource.getConnection();
-    }
-
-    private static void recreate(String adminUrl, String database) {
-        try (Connection c = DriverManager.getConnection(adminUrl, user(), password()); Statement s = c.createStatement()) {
-            s.execute("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
-            s.execute("CREATE DATABASE " + database);
-        } catch (SQLException e) {
-            throw new IllegalStateException("PostgreSQL is required for the lane's tests and is not reachable at "
-                    + adminUrl + " (" + e.getMessage() + "). Start it, or run .ci/run which does.", e);
-        }
-    }
-
-    private static String user() {
-        return System.getProperty("test.db.user", "postgres");
-    }
-
-    private static String password() {
-        return System.getProperty("test.db.password", "postgres");
     }
 }

@@ -1,2 +1,0 @@
-/** The notification outbox and its sequencer row. */
-package dev.switchboard.persistence.notify;
