@@ -21,7 +21,7 @@ import java.util.Optional;
  * can be given the client's request and a continuation can resolve the chain.
  * Statements run in the caller's transaction if there is one.
  */
-@Store({"responses", "run_text", "runs", "thread_items"})
+@Store({"responses", "runs"})
 @ApplicationScoped
 public class ResponseRecords {
 
@@ -34,13 +34,17 @@ public class ResponseRecords {
     private static final String BY_ID = "SELECT " + COLUMNS + " FROM responses WHERE response_id = ?";
     private static final String BY_RUN = "SELECT " + COLUMNS + " FROM responses WHERE run_id = ?";
     private static final String DELETE = "DELETE FROM responses WHERE response_id = ?";
-    private static final String DELETE_ITEMS = "DELETE FROM thread_items WHERE run_id = ?";
-    private static final String DELETE_TEXT = "DELETE FROM run_text WHERE run_id = ?";
     private static final String BLANK_RUN = "UPDATE runs SET input_text = '', input_json = NULL, output_json = NULL"
             + " WHERE run_id = ?";
 
     @Inject
     Statements statements;
+
+    @Inject
+    ThreadItems items;
+
+    @Inject
+    RunTexts texts;
 
     public void insert(ResponseRecord r) {
         statements.updateOne(INSERT, s -> {
@@ -73,8 +77,8 @@ public class ResponseRecords {
      */
     public void forget(ResponseRecord r) {
         statements.update(DELETE, s -> s.setString(1, r.responseId()), "forgetting response " + r.responseId());
-        statements.update(DELETE_ITEMS, s -> s.setString(1, r.runId()), "forgetting the items of response " + r.responseId());
-        statements.update(DELETE_TEXT, s -> s.setString(1, r.runId()), "forgetting the text of response " + r.responseId());
+        items.deleteOfRun(r.runId());
+        texts.deleteOfRun(r.runId());
         statements.update(BLANK_RUN, s -> s.setString(1, r.runId()), "forgetting the content of response " + r.responseId());
     }
 

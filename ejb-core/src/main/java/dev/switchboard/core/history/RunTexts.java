@@ -48,4 +48,9 @@ public class RunTexts {
     public int deleteOfRuns(List<String> runIds) {
         return statements.updateIn("DELETE FROM run_text WHERE run_id IN (%s)", runIds, "deleting aged runs' text");
     }
+
+    /** Forgets the text one run streamed (a response that was not to be stored). */
+    public int deleteOfRun(String runId) {
+        return deleteOfRuns(List.of(runId));
+    }
 }

@@ -10,7 +10,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
 import java.io.StringReader;
-import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -66,11 +65,7 @@ public class ThreadItems {
             return;
         }
         List<Row> rows = items.stream().map(item -> new Row(threadId, runId, turnId, item, now)).toList();
-        try (Connection c = dataSource.getConnection()) {
-            INSERT.insert(c, rows);
-        } catch (SQLException e) {
-            throw new IllegalStateException("storing the items of run " + runId + " failed", e);
-        }
+        statements.insertRows(INSERT, rows, "storing the items of run " + runId);
     }
 
     /** The thread's items after {@code afterSeq} in order, up to {@code limit}. */
@@ -204,5 +199,11 @@ public class ThreadItems {
         }, rs -> rs.getLong(1), "finding aged thread items");
         statements.updateIn("DELETE FROM thread_items WHERE id IN (%s)", ids, "deleting aged thread items");
         return ids;
+    }
+
+    /** Forgets the items one run added (a response that was not to be stored). */
+    public int deleteOfRun(String runId) {
+        return statements.update("DELETE FROM thread_items WHERE run_id = ?", s -> s.setString(1, runId),
+                "forgetting the items of run " + runId);
     }
 }

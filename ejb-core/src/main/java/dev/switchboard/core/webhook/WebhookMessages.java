@@ -4,14 +4,11 @@ import dev.switchboard.core.sql.MultiRowInsert;
 import dev.switchboard.core.sql.Statements;
 import dev.switchboard.core.sql.Store;
 import dev.switchboard.persistence.thread.DatabaseClock;
-import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
-import javax.sql.DataSource;
 
 /**
  * The {@code webhook_messages}, {@code webhook_attempts} and {@code webhook_fanout} rows: every
@@ -80,9 +77,6 @@ public class WebhookMessages {
     @Inject
     Statements statements;
 
-    @Resource(lookup = "jdbc/switchboard")
-    DataSource dataSource;
-
     private static String prefixed(String alias) {
         return alias + "." + COLUMNS.replace(", ", ", " + alias + ".");
     }
@@ -100,11 +94,7 @@ public class WebhookMessages {
         if (messages.isEmpty()) {
             return;
         }
-        try (Connection c = dataSource.getConnection()) {
-            INSERT.insert(c, messages);
-        } catch (SQLException e) {
-            throw new IllegalStateException("storing " + messages.size() + " webhook messages failed", e);
-        }
+        statements.insertRows(INSERT, messages, "storing " + messages.size() + " webhook messages");
     }
 
     /** Up to {@code limit} messages due now, each the first unfinished of its endpoint's lane. */
