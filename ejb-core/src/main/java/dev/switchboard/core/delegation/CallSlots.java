@@ -1,6 +1,7 @@
 package dev.switchboard.core.delegation;
 
 import dev.switchboard.core.delegation.PathRegistry.PathRow;
+import dev.switchboard.core.engine.Delegation;
 import dev.switchboard.core.sql.Statements;
 import dev.switchboard.core.sql.Store;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -34,6 +35,8 @@ public class CallSlots {
     private static final String DROP_PENDING = "UPDATE path_calls SET status = 'error', code = 'cancelled',"
             + " result_text = 'The caller''s path was closed.', replied_at = ? WHERE caller_run_id = ? AND caller_uuid = ?"
             + " AND status = 'pending'";
+    private static final String REPLIES = "SELECT call_index, from_name, status, code, result_text FROM path_calls"
+            + " WHERE caller_run_id = ? AND status <> 'pending' ORDER BY slot";
     private static final String PENDING = "SELECT count(*) FROM path_calls WHERE caller_run_id = ? AND status = 'pending'";
     private static final String OVERDUE = "SELECT caller_run_id, slot FROM path_calls WHERE status = 'pending'"
             + " AND deadline_at < ? ORDER BY deadline_at FETCH FIRST 100 ROWS ONLY";
@@ -155,5 +158,11 @@ public class CallSlots {
     public int deleteMadeBy(List<String> callerRunIds) {
         return statements.updateIn("DELETE FROM path_calls WHERE caller_run_id IN (%s)", callerRunIds,
                 "deleting aged runs' call slots");
+    }
+
+    /** The replies run {@code runId}'s calls have had so far, in slot order. */
+    List<Delegation.Reply> replies(String runId) {
+        return statements.query(REPLIES, s -> s.setString(1, runId), rs -> new Delegation.Reply(rs.getInt(1),
+                rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5)), "reading replies");
     }
 }

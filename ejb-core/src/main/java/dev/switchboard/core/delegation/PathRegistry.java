@@ -32,6 +32,10 @@ public class PathRegistry {
             + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
     private static final String HANDLER_OF_RUN = "SELECT " + PATH_COLUMNS
             + " FROM path_registry WHERE run_id = ? AND depth > 0";
+    private static final String HANDLER_WITH_STATE = "SELECT " + PATH_COLUMNS + ", state"
+            + " FROM path_registry WHERE run_id = ? AND depth > 0";
+    private static final String TREE = "SELECT " + PATH_COLUMNS
+            + " FROM path_registry WHERE root_run_id = ? ORDER BY depth, created_at, uuid";
     private static final String LOCK_ROOT = "SELECT " + PATH_COLUMNS + " FROM path_registry WHERE uuid = ? FOR UPDATE";
     private static final String PATH = "SELECT " + PATH_COLUMNS + " FROM path_registry WHERE uuid = ?";
     private static final String LIVE_CHILDREN = "SELECT " + PATH_COLUMNS
@@ -193,5 +197,20 @@ public class PathRegistry {
     public int deleteTreesOf(List<String> rootRunIds) {
         return statements.updateIn("DELETE FROM path_registry WHERE root_run_id IN (%s)", rootRunIds,
                 "deleting aged runs' call trees");
+    }
+
+    /** A path and what its run's last execution kept (null: nothing). */
+    record Handler(PathRow path, String state) {
+    }
+
+    /** The path run {@code runId} handles (none for a root's run) with the state its last execution kept. */
+    Optional<Handler> handlerWithState(String runId) {
+        return statements.query(HANDLER_WITH_STATE, s -> s.setString(1, runId),
+                rs -> new Handler(pathRow(rs), rs.getString(19)), "reading the path of run " + runId).stream().findFirst();
+    }
+
+    /** Every path of the tree of unit of work {@code rootRunId}, root first. */
+    List<PathRow> tree(String rootRunId) {
+        return statements.query(TREE, s -> s.setString(1, rootRunId), PathRegistry::pathRow, "reading a tree");
     }
 }

@@ -42,8 +42,6 @@ class StoresTest {
             Map.entry("ingress_actions", Set.of("IngressLedger", "IngressOutcomes", "IngressRecords")),
             Map.entry("ingress_decisions", Set.of("IngressLedger", "IngressRecords")),
             Map.entry("ingress_events", Set.of("IngressLedger", "IngressOutcomes", "IngressRecords", "RuntimeLedger")),
-            Map.entry("path_calls", Set.of("CallSlots", "PathReads")),
-            Map.entry("path_registry", Set.of("PathReads", "PathRegistry")),
             Map.entry("runs", Set.of("ChatApprovalLedger", "IngressLedger", "LaneRows", "Lanes", "PathLanes", "PathRegistry",
                     "ResponseRecords", "RetentionRows", "RunLedger", "RunTexts", "ThreadRepository", "ThreadWorkspaces",
                     "TurnLedger", "TurnQueries", "TurnRows")),
