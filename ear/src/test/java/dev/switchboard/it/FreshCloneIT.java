@@ -79,12 +79,14 @@ class FreshCloneIT {
         try {
             if (server != null) {
                 new ProcessBuilder("kill", "-INT", "--", "-" + server.pid()).start().waitFor(10, TimeUnit.SECONDS);
-                boolean ended = server.waitFor(120, TimeUnit.SECONDS);
+                // A hang detector, not a speed check: on a host loaded by the parallel classes the
+                // stop took over 120 s once (its start had taken 107 s), so the bound is generous.
+                boolean ended = server.waitFor(300, TimeUnit.SECONDS);
                 if (!ended) {
                     server.descendants().forEach(ProcessHandle::destroyForcibly);
                     server.destroyForcibly();
                 }
-                assertTrue(ended, "the README's run command did not end within 120 s of Ctrl-C");
+                assertTrue(ended, "the README's run command did not end within 300 s of Ctrl-C");
                 Await.until(Duration.ofSeconds(30), () -> readiness() == 0, "nothing answering on 9080 after Ctrl-C");
             }
         } finally {
