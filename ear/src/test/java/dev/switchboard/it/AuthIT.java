@@ -14,42 +14,35 @@ import java.net.http.HttpResponse;
 import java.net.http.WebSocketHandshakeException;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
-/** API tokens map callers to users; users never see each other's threads or runs. */
+/**
+ * API tokens map callers to users; users never see each other's threads or runs. On the shared
+ * authenticated instance, as alice, bob and carol (its only operator): in write mode, because its
+ * tests read what every user's traffic leaves — the server's log file, where nothing may be added
+ * while they run, and an operator's view of every user's log lines — so no other class runs on it
+ * meanwhile.
+ */
+@ResourceLock(value = SharedInstance.AUTH_LOCK, mode = ResourceAccessMode.READ_WRITE)
 class AuthIT {
 
-    private static final int PORT = 9184;
-    private static final String ALICE = "alice-token-0123456789";
-    private static final String BOB = "bob-token-0123456789abc";
-    private static final String CAROL = "carol-token-0123456789";
+    private static final int PORT = SharedInstance.AUTH_PORT;
+    private static final String ALICE = SharedInstance.AUTH_ALICE;
+    private static final String BOB = SharedInstance.AUTH_BOB;
+    private static final String CAROL = SharedInstance.AUTH_CAROL;
     /** Prometheus' token: it reads /metrics and nothing else. */
-    private static final String SCRAPER = "scrape-token-0123456789";
-    private static Instance instance;
+    private static final String SCRAPER = SharedInstance.AUTH_SCRAPER;
     private static Api api;
 
     @BeforeAll
     static void start() {
-        String db = TestDatabase.recreate("switchboard_it_auth");
-        Map<String, String> env = Instance.defaults(db, PORT, "it-auth");
-        env.put("SWITCHBOARD_AUTH_TOKENS", ALICE + "=alice," + BOB + "=bob," + CAROL + "=carol");
-        env.put("SWITCHBOARD_AUTH_OPERATORS", "carol");
-        env.put("SWITCHBOARD_METRICS_TOKEN", SCRAPER);
-        instance = Instance.start("it-auth", PORT, env);
-        api = instance.api;
-    }
-
-    @AfterAll
-    static void stop() {
-        if (instance != null) {
-            instance.stop();
-        }
+        api = SharedInstance.authenticated().api;
     }
 
     private static Api.Reply post(String token, String body) {
@@ -194,7 +187,7 @@ class AuthIT {
     }
 
     private static String log() throws java.io.IOException {
-        return java.nio.file.Files.readString(Instance.outputDir("it-auth").resolve("switchboard/logs/messages.log"));
+        return java.nio.file.Files.readString(Instance.outputDir(SharedInstance.AUTH_NAME).resolve("switchboard/logs/messages.log"));
     }
 
     /**

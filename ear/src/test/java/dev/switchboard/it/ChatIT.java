@@ -17,7 +17,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
@@ -25,9 +24,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * The chat gateway over HTTP on the scripted engine: messages from channels reach threads by the
@@ -35,35 +35,28 @@ import org.junit.jupiter.api.Test;
  * while a turn runs (at most ten), and are stopped by {@code /interrupt}; users never reach each
  * other's threads. A running turn is held at its engine step by the scripted engine's
  * {@code await <file>} until the test creates the file.
+ *
+ * <p>On the shared authenticated instance, as users of its own (it counts a user's threads and
+ * reads a user's active thread), beside other classes: to read. The instance keeps the default
+ * session idle timeout (days), so no session — and no channel's thread key — is pruned between
+ * this class's messages (ChatPruningIT, which needs a 2 s timeout, has an instance of its own).
  */
+@ResourceLock(value = SharedInstance.AUTH_LOCK, mode = ResourceAccessMode.READ)
 class ChatIT {
 
-    private static final int PORT = 9211;
-    private static final String ALICE = "alice-chat-token-0123456789";
-    private static final String BOB = "bob-chat-token-0123456789ab";
-    private static final String CAROL = "carol-chat-token-012345678";
-    private static final String DAVE = "dave-chat-token-0123456789";
+    private static final String ALICE = SharedInstance.CHAT_ALICE;
+    private static final String BOB = SharedInstance.CHAT_BOB;
+    private static final String CAROL = SharedInstance.CHAT_CAROL;
+    private static final String DAVE = SharedInstance.CHAT_DAVE;
     private static final Duration DEADLINE = Duration.ofSeconds(60);
-    private static Instance instance;
     private static Api api;
     private static Path gates;
 
     @BeforeAll
     static void start() throws IOException {
-        String db = TestDatabase.recreate("switchboard_it_chat");
-        Map<String, String> env = Instance.defaults(db, PORT, "it-chat");
-        env.put("SWITCHBOARD_AUTH_TOKENS", ALICE + "=alice," + BOB + "=bob," + CAROL + "=carol," + DAVE + "=dave");
-        instance = Instance.start("it-chat", PORT, env);
-        api = instance.api;
+        api = SharedInstance.authenticated().api;
         gates = Files.createDirectories(Path.of(System.getProperty("it.work.dir", "target/it")).toAbsolutePath()
                 .resolve("chat-gates"));
-    }
-
-    @AfterAll
-    static void stop() {
-        if (instance != null) {
-            instance.stopNow(); // a stalled or streaming client may still hold a request open
-        }
     }
 
     @Test
