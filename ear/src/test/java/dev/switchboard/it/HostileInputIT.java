@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +26,8 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Every door tried as a hostile client would: malformed and oversized bodies, wrong types for
@@ -33,14 +36,29 @@ import org.junit.jupiter.api.Test;
  * Each answer must be a documented error in the JSON envelope, within 2 s, with no container
  * page, class name, stack frame or message id; afterwards the instance is healthy, serves a
  * normal message and its heap is back within bounds.
+ *
+ * <p>Its instance also serves {@link OperationsRulesIT} (one Liberty start instead of two): the
+ * two classes hold {@link #LOCK} to write, so they never run at once — this class pauses the
+ * runtime, renames a column and measures the heap, which the other class must not see or disturb.
+ * Not the shared instance: that one checks GitHub signatures and caps ingress bodies at 64 KiB,
+ * which would refuse hostile bodies before the parsers this class tries; and the pause and the
+ * renamed column would make this class hold it to write for its whole run, every class on it waiting.
  */
+@ResourceLock(value = HostileInputIT.LOCK, mode = ResourceAccessMode.READ_WRITE)
 class HostileInputIT {
 
+    /** The JUnit resource of this class's instance: every class on it takes it to write. */
+    static final String LOCK = "it-hostile-instance";
     private static final int PORT = 9198;
     /** The health endpoints' own port (SWITCHBOARD_HEALTH_PORT), which probes reach beside hostile clients. */
     private static final int HEALTH_PORT = 9199;
     private static final String NAME = "it-hostile";
     private static final String DATABASE = "switchboard_it_hostile";
+    /** The classes on this instance: it stops once each has finished (at the JVM's exit when a run selects fewer). */
+    private static final Set<Class<?>> USERS = Set.of(HostileInputIT.class, OperationsRulesIT.class);
+    private static final Set<Class<?>> FINISHED = new HashSet<>();
+    private static Instance shared;
+    private static boolean stopped;
     private static final long MAX_MILLIS = 2_000;
 
     /** docs/api.md's error table. */
@@ -65,20 +83,67 @@ class HostileInputIT {
     private static Instance instance;
     private static int requests;
 
-    @BeforeAll
-    static void start() {
-        String db = TestDatabase.recreate(DATABASE);
-        Map<String, String> env = Instance.defaults(db, PORT, NAME);
-        env.put("SWITCHBOARD_ENGINE", "echo");
-        env.put("SWITCHBOARD_ENGINE_ECHO_DELAY_MS", "0");
-        env.put("SWITCHBOARD_HEALTH_PORT", Integer.toString(HEALTH_PORT));
-        instance = Instance.start(NAME, PORT, env);
+    /**
+     * The instance of this class and {@link OperationsRulesIT}, started at first use on a fresh
+     * database. The scripted engine (Instance's default) answers a text without directives exactly
+     * as the echo engine with no delay, which is what this class's messages were answered by; the
+     * other class's runs need its directives ({@code sleep}, {@code fail}). Webhooks may call
+     * loopback, every 100 ms, for the other class's receiver: nothing here registers one.
+     */
+    static synchronized Instance instance() {
+        if (shared == null) {
+            Map<String, String> env = Instance.defaults(TestDatabase.recreate(DATABASE), PORT, NAME);
+            env.put("SWITCHBOARD_HEALTH_PORT", Integer.toString(HEALTH_PORT));
+            env.put("SWITCHBOARD_WEBHOOKS_ALLOWED_NETWORKS", "127.0.0.1/32");
+            env.put("SWITCHBOARD_WEBHOOKS_POLL_MS", "100");
+            shared = Instance.start(NAME, PORT, env);
+            Runtime.getRuntime().addShutdownHook(new Thread(HostileInputIT::stopShared));
+        }
+        return shared;
     }
 
+    /** Its database (OperationsRulesIT ages a lease in it). */
+    static String database() {
+        instance();
+        return DATABASE;
+    }
+
+    /** A class on the instance is done with it: stopped once every one is. */
+    static synchronized void finished(Class<?> user) {
+        FINISHED.add(user);
+        if (FINISHED.containsAll(USERS)) {
+            stopShared();
+        }
+    }
+
+    private static synchronized void stopShared() {
+        if (shared != null && !stopped) {
+            stopped = true;
+            shared.stopNow(); // a stalled or streaming client may still hold a request open
+        }
+    }
+
+    @BeforeAll
+    static void start() {
+        instance = instance();
+    }
+
+    /**
+     * The instance as the next class expects it: fuzzed untargeted interrupts pause the runtime
+     * (whichever test ran last), and a paused runtime would hold the other class's runs.
+     */
     @AfterAll
     static void stop() {
-        if (instance != null) {
-            instance.stopNow(); // a stalled or streaming client may still hold a request open
+        try {
+            if (instance != null) {
+                Api.Reply resumed = instance.api.postJson("/rpc", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"server/resume\"}");
+                assertEquals(200, resumed.status(), resumed.body());
+                JsonObject status = instance.api.postJson("/rpc", "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"server/status\"}")
+                        .json().getJsonObject("result");
+                assertEquals("running", status.getString("state"), status::toString);
+            }
+        } finally {
+            finished(HostileInputIT.class);
         }
     }
 

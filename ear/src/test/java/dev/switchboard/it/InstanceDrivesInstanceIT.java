@@ -9,6 +9,8 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * One Switchboard drives another: the downstream instance runs the {@code openresponses} engine
@@ -16,21 +18,25 @@ import org.junit.jupiter.api.Test;
  * engine. A message to downstream streams through upstream and back; the tool loop crosses the
  * two: upstream's echo, offered downstream's tools, calls {@code echo_tool}; downstream runs it
  * and sends the output back; upstream answers with it.
+ *
+ * <p>Upstream is {@link ResponsesIT}'s echo instance (one Liberty start fewer), held to write as
+ * that class holds it, so the two never run at once. Its 300 ms echo delay only makes the two
+ * model calls slower; its other settings (a pool of 15 connections, a WebSocket lifetime) are
+ * not what this class's HTTP requests meet. Not the shared instance: its scripted engine gives a
+ * client's model request no function call, and the tool loop is what crosses the two instances.
  */
+@ResourceLock(value = ResponsesIT.LOCK, mode = ResourceAccessMode.READ_WRITE)
 class InstanceDrivesInstanceIT {
 
-    private static final int UPSTREAM = 9209;
+    private static final int UPSTREAM = ResponsesIT.PORT;
     private static final int DOWNSTREAM = 9210;
-    private static Instance upstream;
     private static Instance downstream;
     private static Api api;
     private static Api upstreamApi;
 
     @BeforeAll
     static void start() {
-        Map<String, String> up = Instance.defaults(TestDatabase.recreate("switchboard_it_upstream"), UPSTREAM, "it-upstream");
-        up.put("SWITCHBOARD_ENGINE", "echo");
-        upstream = Instance.start("it-upstream", UPSTREAM, up);
+        upstreamApi = ResponsesIT.instance().api;
         Map<String, String> down = Instance.defaults(TestDatabase.recreate("switchboard_it_downstream"), DOWNSTREAM,
                 "it-downstream");
         down.put("SWITCHBOARD_ENGINE", "openresponses");
@@ -39,16 +45,16 @@ class InstanceDrivesInstanceIT {
         down.put("SWITCHBOARD_TOOLS", "echo_tool");
         downstream = Instance.start("it-downstream", DOWNSTREAM, down);
         api = new Api("http://127.0.0.1:" + DOWNSTREAM);
-        upstreamApi = new Api("http://127.0.0.1:" + UPSTREAM);
     }
 
     @AfterAll
     static void stop() {
-        if (downstream != null) {
-            downstream.stop();
-        }
-        if (upstream != null) {
-            upstream.stop();
+        try {
+            if (downstream != null) {
+                downstream.stop();
+            }
+        } finally {
+            ResponsesIT.finished(InstanceDrivesInstanceIT.class);
         }
     }
 

@@ -14,13 +14,14 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.Map;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * The metrics the alert rules ({@code ops/prometheus/switchboard-alerts.yml}) and the Grafana
@@ -29,16 +30,23 @@ import org.junit.jupiter.api.Test;
  * so the test first makes each happen once — runs that succeed and fail, an ingress event, a lease
  * taken over, a webhook delivered — and then reads every name the two files use, suffix and all
  * ({@code _total}, {@code _bucket}, {@code _count}, …), among the samples served.
+ *
+ * <p>On {@link HostileInputIT}'s instance (one Liberty start for both), never at the same time as
+ * that class: it pauses the runtime and renames a column, which would stall or fail these runs.
+ * Not the shared instance: {@code MetricsIT} checks there that the lease takeover and webhook
+ * counters are served before anything counted them, which this class's takeover and delivery
+ * would make true whatever the code does, whenever it ran first.
  */
+@ResourceLock(value = HostileInputIT.LOCK, mode = ResourceAccessMode.READ_WRITE)
 class OperationsRulesIT {
 
-    private static final int PORT = 9227;
     private static final Duration DEADLINE = Duration.ofSeconds(60);
 
     private static String db;
-    private static Instance instance;
     private static Api api;
     private static HttpServer receiver;
+    /** The endpoint this class registers, deleted at its end: the instance outlives the class. */
+    private static String webhookId;
     private static final AtomicInteger deliveries = new AtomicInteger();
 
     @BeforeAll
@@ -51,21 +59,27 @@ class OperationsRulesIT {
             exchange.close();
         });
         receiver.start();
-        db = TestDatabase.recreate("switchboard_it_ops_rules");
-        Map<String, String> env = Instance.defaults(db, PORT, "it-ops-rules");
-        env.put("SWITCHBOARD_WEBHOOKS_ALLOWED_NETWORKS", "127.0.0.1/32");
-        env.put("SWITCHBOARD_WEBHOOKS_POLL_MS", "100");
-        instance = Instance.start("it-ops-rules", PORT, env);
-        api = instance.api;
+        // Webhooks to 127.0.0.1/32, polled every 100 ms: HostileInputIT.instance() configures them for this class.
+        api = HostileInputIT.instance().api;
+        db = HostileInputIT.database();
     }
 
+    /**
+     * The endpoint goes (its messages and delivery log with it), so that the instance, still
+     * serving HostileInputIT, does not go on calling a receiver that is gone.
+     */
     @AfterAll
     static void stop() {
-        if (instance != null) {
-            instance.stopNow();
-        }
-        if (receiver != null) {
-            receiver.stop(0);
+        try {
+            if (webhookId != null) {
+                Api.Reply deleted = api.send(api.request("/v1/webhooks/" + webhookId).DELETE());
+                assertEquals(204, deleted.status(), deleted.body());
+            }
+        } finally {
+            if (receiver != null) {
+                receiver.stop(0);
+            }
+            HostileInputIT.finished(OperationsRulesIT.class);
         }
     }
 
@@ -76,8 +90,9 @@ class OperationsRulesIT {
         assertTrue(named.size() >= 15, "the files name too few metrics to be read right: " + named);
 
         String hook = "http://127.0.0.1:" + receiver.getAddress().getPort() + "/hooks";
-        assertEquals(201, api.postJson("/v1/webhooks", Json.createObjectBuilder().add("url", hook).build().toString())
-                .status(), "an endpoint hearing every event type is registered");
+        Api.Reply registered = api.postJson("/v1/webhooks", Json.createObjectBuilder().add("url", hook).build().toString());
+        assertEquals(201, registered.status(), "an endpoint hearing every event type is registered");
+        webhookId = registered.json().getString("id");
 
         // runs that end both ways: the run counters by outcome, the duration and the notification lag
         assertEquals("succeeded", api.awaitRun(api.message("ops-ok", "sleep 30; fine").getString("run_id"), 30)

@@ -15,13 +15,17 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -30,9 +34,20 @@ import org.junit.jupiter.params.provider.ValueSource;
  * ../shared/specs/open-responses.md): every required key, text and instructions, continuation by
  * {@code previous_response_id}, a function-calling round trip, {@code store: false}, image input,
  * errors in the specification's body, and the SSE stream checked byte by byte.
+ *
+ * <p>Its instance is also {@link InstanceDrivesInstanceIT}'s upstream (one Liberty start instead of
+ * two). Both classes hold {@link #LOCK} to write, so they never run at once: this class's twenty
+ * parallel streams share a pool of 15 connections, and it checks every response stored against the
+ * runs; the other class's requests must not run beside them. Not the shared instance: that one runs
+ * the scripted engine, which gives a client's model request ({@code POST /v1/responses}) no function
+ * call, deltas or delay.
  */
 @Order(10) // among the longest classes: started early in the parallel run (ear/pom.xml)
+@ResourceLock(value = ResponsesIT.LOCK, mode = ResourceAccessMode.READ_WRITE)
 class ResponsesIT {
+
+    /** The JUnit resource of this class's instance: every class on it takes it to write. */
+    static final String LOCK = "it-responses-instance";
 
     /** The keys every response carries, in the specification's order (§4.1). */
     static final List<String> REQUIRED = List.of("id", "object", "created_at", "completed_at", "status",
@@ -41,14 +56,46 @@ class ResponsesIT {
             "top_logprobs", "temperature", "reasoning", "usage", "max_output_tokens", "max_tool_calls", "store",
             "background", "service_tier", "metadata", "safety_identifier", "prompt_cache_key");
 
-    private static final int PORT = 9208;
+    static final int PORT = 9208;
     /** Long enough for every WebSocket test's exchanges, short enough to wait for. */
     private static final long SOCKET_LIFETIME_MS = 12_000;
+    /** The classes on this instance: it stops once each has finished (at the JVM's exit when a run selects fewer). */
+    private static final Set<Class<?>> USERS = Set.of(ResponsesIT.class, InstanceDrivesInstanceIT.class);
+    private static final Set<Class<?>> FINISHED = new HashSet<>();
     private static Instance instance;
+    private static boolean stopped;
     private static Api api;
+
+    /** The echo instance of this class and InstanceDrivesInstanceIT, started at first use on a fresh database. */
+    static synchronized Instance instance() {
+        if (instance == null) {
+            instance = startEcho();
+            Runtime.getRuntime().addShutdownHook(new Thread(ResponsesIT::stopInstance));
+        }
+        return instance;
+    }
+
+    /** A class on the instance is done with it: stopped once every one is. */
+    static synchronized void finished(Class<?> user) {
+        FINISHED.add(user);
+        if (FINISHED.containsAll(USERS)) {
+            stopInstance();
+        }
+    }
+
+    private static synchronized void stopInstance() {
+        if (instance != null && !stopped) {
+            stopped = true;
+            instance.stop();
+        }
+    }
 
     @BeforeAll
     static void start() {
+        api = instance().api;
+    }
+
+    private static Instance startEcho() {
         String db = TestDatabase.recreate("switchboard_it_responses");
         Map<String, String> env = Instance.defaults(db, PORT, "it-responses");
         env.put("SWITCHBOARD_ENGINE", "echo");
@@ -58,15 +105,12 @@ class ResponsesIT {
         // on two cores) waited past the pool's 10 s timeout.
         env.put("DB_POOL_MAX", "15");
         env.put("SWITCHBOARD_RESPONSES_WEBSOCKET_LIFETIME_MS", Long.toString(SOCKET_LIFETIME_MS));
-        instance = Instance.start("it-responses", PORT, env);
-        api = new Api("http://127.0.0.1:" + PORT);
+        return Instance.start("it-responses", PORT, env);
     }
 
     @AfterAll
     static void stop() {
-        if (instance != null) {
-            instance.stop();
-        }
+        finished(ResponsesIT.class);
     }
 
     private static Api.Reply post(String path, JsonObject body) {
