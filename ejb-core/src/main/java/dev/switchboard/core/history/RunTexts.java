@@ -51,6 +51,7 @@ public class RunTexts {
 
     /** Forgets the text one run streamed (a response that was not to be stored). */
     public int deleteOfRun(String runId) {
-        return deleteOfRuns(List.of(runId));
+        return statements.update("DELETE FROM run_text WHERE run_id = ?", s -> s.setString(1, runId),
+                "forgetting the text of run " + runId);
     }
 }
