@@ -30,10 +30,10 @@ public class PathRegistry {
             + " closed_at";
     private static final String INSERT_PATH = "INSERT INTO path_registry (" + PATH_COLUMNS
             + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
-    private static final String HANDLER_OF_RUN = "SELECT " + PATH_COLUMNS
-            + " FROM path_registry WHERE run_id = ? AND depth > 0";
-    private static final String HANDLER_WITH_STATE = "SELECT " + PATH_COLUMNS + ", state"
-            + " FROM path_registry WHERE run_id = ? AND depth > 0";
+    /** The path a run handles: a tree's entry or a call's path (a root's own run handles none). */
+    private static final String OF_RUN = " FROM path_registry WHERE run_id = ? AND depth > 0";
+    private static final String HANDLER_OF_RUN = "SELECT " + PATH_COLUMNS + OF_RUN;
+    private static final String HANDLER_WITH_STATE = "SELECT " + PATH_COLUMNS + ", state" + OF_RUN;
     private static final String TREE = "SELECT " + PATH_COLUMNS
             + " FROM path_registry WHERE root_run_id = ? ORDER BY depth, created_at, uuid";
     private static final String LOCK_ROOT = "SELECT " + PATH_COLUMNS + " FROM path_registry WHERE uuid = ? FOR UPDATE";

@@ -35,21 +35,15 @@ final class LaneOnDatabase {
     final LaneLedger ledger;
     final Lanes lanes;
     final LaneSettings settings = new LaneSettings();
-    private final Database kind;
+    private final FreshDatabase.Kind kind;
     private final String database;
     private final DataSource dataSource;
     private final AtomicLong threadIds = new AtomicLong();
 
-    /** The databases the lane runs on. */
-    enum Database {
-        POSTGRESQL, H2
-    }
-
-    LaneOnDatabase(Database kind, String database, int maxAttempts) {
+    LaneOnDatabase(FreshDatabase.Kind kind, String database, int maxAttempts) {
         this.kind = kind;
         this.database = database;
-        dataSource = FreshDatabase.create(kind == Database.POSTGRESQL ? FreshDatabase.Kind.POSTGRESQL
-                : FreshDatabase.Kind.H2, database);
+        dataSource = FreshDatabase.create(kind, database);
         tx = new LocalTransactions(dataSource);
 
         LaneRows rows = new LaneRows();
@@ -159,7 +153,7 @@ final class LaneOnDatabase {
 
     /** Whether a session of this database waits for a row lock (the step a test holds another at). */
     boolean someoneWaitsForALock() {
-        return kind == Database.POSTGRESQL
+        return kind == FreshDatabase.Kind.POSTGRESQL
                 ? "t".equals(single("SELECT CASE WHEN count(*) > 0 THEN 't' ELSE 'f' END FROM pg_stat_activity"
                         + " WHERE datname = ? AND wait_event_type = 'Lock'", database))
                 : !"0".equals(single("SELECT CAST(count(*) AS VARCHAR(20)) FROM INFORMATION_SCHEMA.SESSIONS"

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.switchboard.core.sql.FreshDatabase;
 import dev.switchboard.testkit.Await;
 import java.time.Duration;
 import java.util.EnumMap;
@@ -30,15 +31,15 @@ import org.junit.jupiter.params.provider.EnumSource;
  * a race is a transaction held at its exact step.
  */
 @ParameterizedClass
-@EnumSource(LaneOnDatabase.Database.class)
+@EnumSource(FreshDatabase.Kind.class)
 class LaneOnDatabaseTest {
 
-    private static final Map<LaneOnDatabase.Database, LaneOnDatabase> LANES = new EnumMap<>(LaneOnDatabase.Database.class);
+    private static final Map<FreshDatabase.Kind, LaneOnDatabase> LANES = new EnumMap<>(FreshDatabase.Kind.class);
     private static final Duration PATIENCE = Duration.ofSeconds(30);
 
     private final LaneOnDatabase lane;
 
-    LaneOnDatabaseTest(LaneOnDatabase.Database database) {
+    LaneOnDatabaseTest(FreshDatabase.Kind database) {
         synchronized (LANES) {
             lane = LANES.computeIfAbsent(database, d -> new LaneOnDatabase(d, "switchboard_lane_inprocess", 3));
         }
