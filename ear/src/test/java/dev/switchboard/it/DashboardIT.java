@@ -56,9 +56,11 @@ class DashboardIT {
     private static final Duration WAIT = Duration.ofSeconds(30);
     private static Instance instance;
     private static WebDriver browser;
+    /** The scripted model server the chat test's threads call (they choose the {@code openresponses} engine). */
+    private static com.sun.net.httpserver.HttpServer model;
 
     @BeforeAll
-    static void start() {
+    static void start() throws IOException {
         if (!Files.isExecutable(CHROMIUM) || !Files.isExecutable(CHROMEDRIVER)) {
             throw new IllegalStateException("DashboardIT needs " + CHROMIUM + " and " + CHROMEDRIVER
                     + ": run scripts/ensure-chromium.sh (Debian packages chromium and chromium-driver)");
@@ -67,6 +69,25 @@ class DashboardIT {
         env.put("SWITCHBOARD_AGENTS", "[{\"name\":\"researcher\"},{\"name\":\"calc\",\"peers\":[]}]");
         env.put("SWITCHBOARD_WEBHOOKS_ALLOWED_NETWORKS", "127.0.0.1/32"); // the webhooks view's receiver
         env.put("SWITCHBOARD_MONITOR_SAMPLE_MS", "1000"); // the charts' samples, every second rather than ten
+        // The chat test's settings, here rather than on an instance of its own (a Liberty start saved):
+        // the engine stays scripted, and only a thread that chooses openresponses calls the model and
+        // its tools; approvals and credentials are asked for on chat threads only.
+        model = ScriptedResponses.start(DashboardIT::answer);
+        model.createContext("/api/", exchange -> {
+            boolean given = "Bearer page-token".equals(exchange.getRequestHeaders().getFirst("Authorization"));
+            byte[] body = (given ? "page ok" : "denied").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(given ? 200 : 401, body.length);
+            try (java.io.OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        });
+        String base = ScriptedResponses.base(model);
+        env.put("SWITCHBOARD_ENGINE_OPENRESPONSES_BASE_URL", base + "/v1");
+        env.put("SWITCHBOARD_ENGINE_OPENRESPONSES_MODEL", "scripted-model");
+        env.put("SWITCHBOARD_TOOLS", "echo_tool,http_get");
+        env.put("SWITCHBOARD_TOOLS_HTTP_GET_ALLOW", base + "/api/");
+        env.put("SWITCHBOARD_CHAT_TOOL_APPROVALS", "echo_tool=once");
+        env.put("SWITCHBOARD_CHAT_TOOL_CREDENTIALS", "http_get=github");
         instance = Instance.start("it-dashboard", PORT, env);
         Logger.getLogger("org.openqa.selenium").setLevel(Level.SEVERE); // its CDP version notices are not ours
         ChromeOptions options = new ChromeOptions().setBinary(CHROMIUM.toFile())
@@ -83,9 +104,7 @@ class DashboardIT {
         if (browser != null) {
             browser.quit();
         }
-        if (instance != null) {
-            instance.stop();
-        }
+        ScriptedResponses.stop(instance, model);
     }
 
     private static WebDriverWait waiting() {
@@ -444,72 +463,62 @@ class DashboardIT {
     }
 
     /**
-     * A chat thread's tool approval and credential prompt appear live on another instance's page
-     * (running the {@code openresponses} engine against a scripted model server) and are answered
-     * there: the approved call runs, the token given in the page lets the waiting fetch run.
+     * A chat thread's tool approval and credential prompt appear live on the page and are answered
+     * there: the approved call runs, the token given in the page lets the waiting fetch run. The
+     * threads run the {@code openresponses} engine against a scripted model server, chosen for each
+     * thread through the runtime endpoint (the instance's own engine stays the scripted one the
+     * other tests drive).
      */
     @Test
     void approvalsAndCredentialsWaitOnThePageAndAreAnsweredThere() throws Exception {
-        com.sun.net.httpserver.HttpServer model = ScriptedResponses.start(DashboardIT::answer);
-        model.createContext("/api/", exchange -> {
-            boolean given = "Bearer page-token".equals(exchange.getRequestHeaders().getFirst("Authorization"));
-            byte[] body = (given ? "page ok" : "denied").getBytes(java.nio.charset.StandardCharsets.UTF_8);
-            exchange.sendResponseHeaders(given ? 200 : 401, body.length);
-            try (java.io.OutputStream out = exchange.getResponseBody()) {
-                out.write(body);
-            }
-        });
-        int port = 9217;
-        java.util.Map<String, String> env = Instance.defaults(TestDatabase.recreate("switchboard_it_dashboard_chat"), port,
-                "it-dashboard-chat");
-        String base = ScriptedResponses.base(model);
-        ScriptedResponses.engine(env, model);
-        env.put("SWITCHBOARD_TOOLS", "echo_tool,http_get");
-        env.put("SWITCHBOARD_TOOLS_HTTP_GET_ALLOW", base + "/api/");
-        env.put("SWITCHBOARD_CHAT_TOOL_APPROVALS", "echo_tool=once");
-        env.put("SWITCHBOARD_CHAT_TOOL_CREDENTIALS", "http_get=github");
-        try (Instance chat = Instance.start("it-dashboard-chat", port, env)) {
-            browser.get("http://127.0.0.1:" + port + "/dashboard/");
-            awaitLive();
-            String approving = chatThread(chat, "tool from the page");
-            WebElement approval = waiting().until(ExpectedConditions.presenceOfElementLocated(
-                    By.cssSelector("#waits tr[data-kind='approval'][data-thread='" + approving + "']")));
-            assertTrue(approval.getText().contains("echo_tool"), approval.getText());
-            String fetching = chatThread(chat, "fetch page");
-            WebElement prompt = waiting().until(ExpectedConditions.presenceOfElementLocated(
-                    By.cssSelector("#waits tr[data-kind='auth'][data-thread='" + fetching + "']")));
-            assertTrue(prompt.getText().contains("credential github"), prompt.getText());
-            screenshot("approvals");
+        browser.get("http://127.0.0.1:" + PORT + "/dashboard/");
+        awaitLive();
+        String approving = chatThread("tool from the page");
+        WebElement approval = waiting().until(ExpectedConditions.presenceOfElementLocated(
+                By.cssSelector("#waits tr[data-kind='approval'][data-thread='" + approving + "']")));
+        assertTrue(approval.getText().contains("echo_tool"), approval.getText());
+        String fetching = chatThread("fetch page");
+        WebElement prompt = waiting().until(ExpectedConditions.presenceOfElementLocated(
+                By.cssSelector("#waits tr[data-kind='auth'][data-thread='" + fetching + "']")));
+        assertTrue(prompt.getText().contains("credential github"), prompt.getText());
+        screenshot("approvals");
 
-            waitingRow("approval", approving).findElement(By.cssSelector("button[data-action='approve']")).click();
-            waiting().until(ExpectedConditions.numberOfElementsToBe(By.cssSelector("#waits tr[data-kind='approval']"), 0));
-            assertEquals("tool said: from the page", chatReply(chat, approving, 2));
+        waitingRow("approval", approving).findElement(By.cssSelector("button[data-action='approve']")).click();
+        waiting().until(ExpectedConditions.numberOfElementsToBe(By.cssSelector("#waits tr[data-kind='approval']"), 0));
+        assertEquals("tool said: from the page", chatReply(approving, 2));
 
-            WebElement row = waitingRow("auth", fetching);
-            row.findElement(By.tagName("input")).sendKeys("page-token");
-            row.findElement(By.cssSelector("button[data-action='token']")).click();
-            waiting().until(ExpectedConditions.numberOfElementsToBe(By.cssSelector("#waits tr[data-kind='auth']"), 0));
-            assertEquals("tool said: HTTP 200\npage ok", chatReply(chat, fetching, 2));
-            assertTrue(browser.findElement(By.id("log")).getText().contains("auth/completed"));
-            assertTrue(!browser.findElement(By.tagName("body")).getText().contains("page-token"), "the token is not shown");
-        } finally {
-            model.stop(0);
-        }
+        WebElement row = waitingRow("auth", fetching);
+        row.findElement(By.tagName("input")).sendKeys("page-token");
+        row.findElement(By.cssSelector("button[data-action='token']")).click();
+        waiting().until(ExpectedConditions.numberOfElementsToBe(By.cssSelector("#waits tr[data-kind='auth']"), 0));
+        assertEquals("tool said: HTTP 200\npage ok", chatReply(fetching, 2));
+        assertTrue(browser.findElement(By.id("log")).getText().contains("auth/completed"));
+        assertTrue(!browser.findElement(By.tagName("body")).getText().contains("page-token"), "the token is not shown");
     }
 
     private static WebElement waitingRow(String kind, String thread) {
         return browser.findElement(By.cssSelector("#waits tr[data-kind='" + kind + "'][data-thread='" + thread + "']"));
     }
 
-    private static String chatThread(Instance on, String text) {
-        Api.Reply sent = on.api.postJson("/v1/chat/messages", jakarta.json.Json.createObjectBuilder().add("channel", "web")
-                .add("content", text).add("thread_id", text).build().toString());
+    /** A new chat thread on the {@code openresponses} engine, sent {@code text} as its first message; its id. */
+    private static String chatThread(String text) {
+        Api.Reply made = instance.api.send(instance.api.request("/v1/chat/threads").POST(HttpRequest.BodyPublishers.noBody()));
+        assertEquals(201, made.status(), made.body());
+        String thread = made.json().getString("id");
+        Api.Reply chosen = instance.api.send(instance.api.request("/v1/threads/" + thread + "/model")
+                .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(
+                        "{\"provider\":\"openresponses\",\"model_id\":\"scripted-model\"}")));
+        assertEquals(200, chosen.status(), chosen.body());
+        Api.Reply sent = instance.api.postJson("/v1/chat/messages", jakarta.json.Json.createObjectBuilder().add("channel", "web")
+                .add("content", text).add("thread_id", thread).build().toString());
         assertEquals(202, sent.status(), sent.body());
-        return sent.json().getString("thread_id");
+        assertEquals(thread, sent.json().getString("thread_id"), "the message went to the thread made for it");
+        return thread;
     }
 
     /** The response of a chat thread's {@code n}th turn, once it has ended. */
-    private static String chatReply(Instance on, String thread, int n) throws InterruptedException {
+    private static String chatReply(String thread, int n) throws InterruptedException {
+        Instance on = instance;
         String[] reply = new String[1];
         dev.switchboard.testkit.Await.until(WAIT, () -> {
             List<JsonObject> turns = on.api.send(on.api.request("/v1/chat/threads/" + thread).GET()).json()

@@ -23,8 +23,10 @@ import java.util.UUID;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * Per-turn workspaces end to end on Liberty and PostgreSQL: the scripted engine writes, patches,
@@ -33,6 +35,7 @@ import org.junit.jupiter.api.Test;
  * disk) and the next turn's view of the files; stray worktrees from the worktree directories.
  */
 @Order(4) // among the longest classes: started early in the parallel run (ear/pom.xml)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class) // the two-instance test, then the kill of its second instance, last
 class WorkspaceIT {
 
     private static final int PORT = 9221;
@@ -40,6 +43,9 @@ class WorkspaceIT {
     private static final Duration MINUTE = Duration.ofSeconds(60);
 
     private static Instance instance;
+    /** The second instance, started by the two-instance test and killed by the crash test after it. */
+    private static Instance b;
+    private static boolean bKilled;
     private static String db;
     private static Path root;
     private static Path gates;
@@ -69,6 +75,9 @@ class WorkspaceIT {
 
     @AfterAll
     static void stop() {
+        if (b != null && !bKilled) {
+            b.stop();
+        }
         if (instance != null) {
             instance.stop();
         }
@@ -166,32 +175,6 @@ class WorkspaceIT {
 
         JsonObject after = turn(thread, "tool list_files {}; tool read_file {\"path\":\"a.txt\"}");
         assertEquals("list_files: a.txt\nread_file: one", after.getJsonObject("output").getString("text"));
-    }
-
-    @Test
-    void killedMidTurnTheTurnRunsAgainOnACleanTreeAndNoWorktreeIsLeft() throws Exception {
-        String thread = withWorkspace("ws-kill-");
-        turn(thread, "tool write_file {\"path\":\"kept.txt\",\"content\":\"kept\"}");
-        Path gate = gates.resolve(UUID.randomUUID().toString());
-        String runId = instance.api.message(thread, "tool list_files {}; tool write_file"
-                + " {\"path\":\"half.txt\",\"content\":\"half\"}; await " + gate).getString("run_id");
-        Await.until(MINUTE, () -> worktrees().stream().anyMatch(w -> Files.exists(w.resolve("half.txt"))),
-                "the first attempt has written half.txt");
-        Path killedTree = worktrees().get(0);
-
-        instance.kill();
-        instance.restart();
-        Files.createFile(gate);
-        JsonObject done = instance.api.awaitRun(runId, 90);
-        assertEquals("succeeded", done.getString("status"), done.toString());
-        assertTrue(done.getInt("attempt") >= 2, done.toString());
-        assertEquals("list_files: kept.txt\nwrite_file: wrote 4 bytes to half.txt",
-                done.getJsonObject("output").getString("text"), "the re-execution saw the head's files only");
-        assertEquals(List.of("half.txt A"), files(done.getJsonObject("output").getJsonObject("workspace")));
-        assertFalse(Files.exists(killedTree), "the killed attempt's worktree was removed");
-        assertNoWorktrees();
-        assertEquals(1, EngineTrace.readDir(Instance.journalDir()).callsOf(runId).stream()
-                .filter(EngineTrace.Call::completed).count(), "the turn completed once");
     }
 
     @Test
@@ -354,31 +337,67 @@ class WorkspaceIT {
         assertEquals(v1, workspace(thread).getString("head"), "undo after a clear goes back to before the undone turn");
     }
 
+    /** B stays up after it: the crash test, next and last, kills it. */
     @Test
+    @Order(Order.DEFAULT + 1)
     void twoInstancesSharingTheRootCarryOnOneThreadsLine() throws Exception {
         String thread = withWorkspace("ws-two-");
         JsonObject onA = turn(thread, "tool write_file {\"path\":\"a.txt\",\"content\":\"from A\"}");
-        Instance b = Instance.start(NAME + "-b", PORT + 1, env(NAME + "-b", PORT + 1));
-        try {
-            // the instance a message is posted to claims an idle lane in the same transaction: B runs it
-            String runId = b.api.message(thread, "tool read_file {\"path\":\"a.txt\"}; tool write_file"
-                    + " {\"path\":\"b.txt\",\"content\":\"from B\"}").getString("run_id");
-            JsonObject onB = b.api.awaitRun(runId, 60);
-            assertEquals("read_file: from A\nwrite_file: wrote 6 bytes to b.txt", onB.getJsonObject("output")
-                    .getString("text"));
-            JsonObject change = onB.getJsonObject("output").getJsonObject("workspace");
-            assertEquals(onA.getJsonObject("output").getJsonObject("workspace").getString("commit"),
-                    change.getString("base"), "B's turn started from A's commit");
-            assertEquals(List.of("b.txt A"), files(change));
-            assertTrue(EngineTrace.readDir(Instance.journalDir()).callsOf(runId).stream()
-                    .allMatch(c -> c.instance().equals(NAME + "-b")), "B ran it");
-            JsonObject again = turn(thread, "tool list_files {}"); // and A the next, on B's commit
-            assertEquals("list_files: a.txt\nb.txt", again.getJsonObject("output").getString("text"));
-            assertTrue(EngineTrace.readDir(Instance.journalDir()).callsOf(again.getString("run_id")).stream()
-                    .allMatch(c -> c.instance().equals(NAME)), "A ran the next one");
-        } finally {
-            b.stop();
-        }
+        b = Instance.start(NAME + "-b", PORT + 1, env(NAME + "-b", PORT + 1));
+        // the instance a message is posted to claims an idle lane in the same transaction: B runs it
+        String runId = b.api.message(thread, "tool read_file {\"path\":\"a.txt\"}; tool write_file"
+                + " {\"path\":\"b.txt\",\"content\":\"from B\"}").getString("run_id");
+        JsonObject onB = b.api.awaitRun(runId, 60);
+        assertEquals("read_file: from A\nwrite_file: wrote 6 bytes to b.txt", onB.getJsonObject("output")
+                .getString("text"));
+        JsonObject change = onB.getJsonObject("output").getJsonObject("workspace");
+        assertEquals(onA.getJsonObject("output").getJsonObject("workspace").getString("commit"),
+                change.getString("base"), "B's turn started from A's commit");
+        assertEquals(List.of("b.txt A"), files(change));
+        assertTrue(EngineTrace.readDir(Instance.journalDir()).callsOf(runId).stream()
+                .allMatch(c -> c.instance().equals(NAME + "-b")), "B ran it");
+        JsonObject again = turn(thread, "tool list_files {}"); // and A the next, on B's commit
+        assertEquals("list_files: a.txt\nb.txt", again.getJsonObject("output").getString("text"));
+        assertTrue(EngineTrace.readDir(Instance.journalDir()).callsOf(again.getString("run_id")).stream()
+                .allMatch(c -> c.instance().equals(NAME)), "A ran the next one");
+    }
+
+    /**
+     * Last of the class, on the second instance the test before it started: B is killed mid-turn and
+     * A executes the turn again once B's lease has expired, as any instance would (a restarted B
+     * too: it claims under a new lease owner, LaneSettings.newOwnerName) — so no restart is needed.
+     * A has never held the thread's worktree, so it starts as a restart would: from no cache.
+     */
+    @Test
+    @Order(Order.DEFAULT + 2)
+    void killedMidTurnTheTurnRunsAgainOnACleanTreeAndNoWorktreeIsLeft() throws Exception {
+        assertNotNull(b, "the two-instance test started B");
+        String thread = withWorkspace("ws-kill-");
+        // posted to B: the instance a message is posted to claims the idle lane, so B runs both turns
+        b.api.awaitRun(b.api.message(thread, "tool write_file {\"path\":\"kept.txt\",\"content\":\"kept\"}")
+                .getString("run_id"), 60);
+        Path gate = gates.resolve(UUID.randomUUID().toString());
+        String runId = b.api.message(thread, "tool list_files {}; tool write_file"
+                + " {\"path\":\"half.txt\",\"content\":\"half\"}; await " + gate).getString("run_id");
+        Await.until(MINUTE, () -> worktrees().stream().anyMatch(w -> Files.exists(w.resolve("half.txt"))),
+                "the first attempt has written half.txt");
+        Path killedTree = worktrees().get(0);
+
+        b.kill();
+        bKilled = true;
+        Files.createFile(gate);
+        JsonObject done = instance.api.awaitRun(runId, 90);
+        assertEquals("succeeded", done.getString("status"), done.toString());
+        assertTrue(done.getInt("attempt") >= 2, done.toString());
+        assertEquals("list_files: kept.txt\nwrite_file: wrote 4 bytes to half.txt",
+                done.getJsonObject("output").getString("text"), "the re-execution saw the head's files only");
+        assertEquals(List.of("half.txt A"), files(done.getJsonObject("output").getJsonObject("workspace")));
+        assertFalse(Files.exists(killedTree), "the killed attempt's worktree was removed");
+        assertNoWorktrees();
+        List<EngineTrace.Call> completed = EngineTrace.readDir(Instance.journalDir()).callsOf(runId).stream()
+                .filter(EngineTrace.Call::completed).toList();
+        assertEquals(1, completed.size(), "the turn completed once");
+        assertEquals(NAME, completed.get(0).instance(), "on A, after B's kill");
     }
 
     // --- helpers ---
