@@ -15,7 +15,6 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -54,11 +53,9 @@ class HostileInputIT {
     private static final int HEALTH_PORT = 9199;
     private static final String NAME = "it-hostile";
     private static final String DATABASE = "switchboard_it_hostile";
-    /** The classes on this instance: it stops once each has finished (at the JVM's exit when a run selects fewer). */
-    private static final Set<Class<?>> USERS = Set.of(HostileInputIT.class, OperationsRulesIT.class);
-    private static final Set<Class<?>> FINISHED = new HashSet<>();
-    private static Instance shared;
-    private static boolean stopped;
+    /** Stopped at once: a stalled or streaming client may still hold a request open. */
+    private static final InstanceForClasses SHARED = new InstanceForClasses(
+            Set.of(HostileInputIT.class, OperationsRulesIT.class), HostileInputIT::startShared, Instance::stopNow);
     private static final long MAX_MILLIS = 2_000;
 
     /** docs/api.md's error table. */
@@ -90,16 +87,16 @@ class HostileInputIT {
      * other class's runs need its directives ({@code sleep}, {@code fail}). Webhooks may call
      * loopback, every 100 ms, for the other class's receiver: nothing here registers one.
      */
-    static synchronized Instance instance() {
-        if (shared == null) {
-            Map<String, String> env = Instance.defaults(TestDatabase.recreate(DATABASE), PORT, NAME);
-            env.put("SWITCHBOARD_HEALTH_PORT", Integer.toString(HEALTH_PORT));
-            env.put("SWITCHBOARD_WEBHOOKS_ALLOWED_NETWORKS", "127.0.0.1/32");
-            env.put("SWITCHBOARD_WEBHOOKS_POLL_MS", "100");
-            shared = Instance.start(NAME, PORT, env);
-            Runtime.getRuntime().addShutdownHook(new Thread(HostileInputIT::stopShared));
-        }
-        return shared;
+    static Instance instance() {
+        return SHARED.get();
+    }
+
+    private static Instance startShared() {
+        Map<String, String> env = Instance.defaults(TestDatabase.recreate(DATABASE), PORT, NAME);
+        env.put("SWITCHBOARD_HEALTH_PORT", Integer.toString(HEALTH_PORT));
+        env.put("SWITCHBOARD_WEBHOOKS_ALLOWED_NETWORKS", "127.0.0.1/32");
+        env.put("SWITCHBOARD_WEBHOOKS_POLL_MS", "100");
+        return Instance.start(NAME, PORT, env);
     }
 
     /** Its database (OperationsRulesIT ages a lease in it). */
@@ -109,18 +106,8 @@ class HostileInputIT {
     }
 
     /** A class on the instance is done with it: stopped once every one is. */
-    static synchronized void finished(Class<?> user) {
-        FINISHED.add(user);
-        if (FINISHED.containsAll(USERS)) {
-            stopShared();
-        }
-    }
-
-    private static synchronized void stopShared() {
-        if (shared != null && !stopped) {
-            stopped = true;
-            shared.stopNow(); // a stalled or streaming client may still hold a request open
-        }
+    static void finished(Class<?> user) {
+        SHARED.finished(user);
     }
 
     @BeforeAll

@@ -15,7 +15,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -59,35 +58,18 @@ class ResponsesIT {
     static final int PORT = 9208;
     /** Long enough for every WebSocket test's exchanges, short enough to wait for. */
     private static final long SOCKET_LIFETIME_MS = 12_000;
-    /** The classes on this instance: it stops once each has finished (at the JVM's exit when a run selects fewer). */
-    private static final Set<Class<?>> USERS = Set.of(ResponsesIT.class, InstanceDrivesInstanceIT.class);
-    private static final Set<Class<?>> FINISHED = new HashSet<>();
-    private static Instance instance;
-    private static boolean stopped;
+    private static final InstanceForClasses SHARED = new InstanceForClasses(
+            Set.of(ResponsesIT.class, InstanceDrivesInstanceIT.class), ResponsesIT::startEcho, Instance::stop);
     private static Api api;
 
     /** The echo instance of this class and InstanceDrivesInstanceIT, started at first use on a fresh database. */
-    static synchronized Instance instance() {
-        if (instance == null) {
-            instance = startEcho();
-            Runtime.getRuntime().addShutdownHook(new Thread(ResponsesIT::stopInstance));
-        }
-        return instance;
+    static Instance instance() {
+        return SHARED.get();
     }
 
     /** A class on the instance is done with it: stopped once every one is. */
-    static synchronized void finished(Class<?> user) {
-        FINISHED.add(user);
-        if (FINISHED.containsAll(USERS)) {
-            stopInstance();
-        }
-    }
-
-    private static synchronized void stopInstance() {
-        if (instance != null && !stopped) {
-            stopped = true;
-            instance.stop();
-        }
+    static void finished(Class<?> user) {
+        SHARED.finished(user);
     }
 
     @BeforeAll
