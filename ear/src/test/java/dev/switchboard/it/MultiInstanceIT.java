@@ -127,7 +127,7 @@ class MultiInstanceIT {
         onB.result("server/pause", Rpc.obj());
         onB.result("server/resume", Rpc.obj());
         // B writes its entries within half a second (LogJournal.FLUSH_MS); A reads them from the table.
-        Await.until(Duration.ofSeconds(10), () -> pausesOf("it-b", logs(new Rpc(a.api))).findAny().isPresent(),
+        Await.until(THIRTY_SECONDS, () -> pausesOf("it-b", logs(new Rpc(a.api))).findAny().isPresent(),
                 "A showing B's pause");
         List<JsonObject> seenFromA = logs(new Rpc(a.api));
         JsonObject paused = pausesOf("it-b", seenFromA).reduce((first, second) -> second).orElseThrow();

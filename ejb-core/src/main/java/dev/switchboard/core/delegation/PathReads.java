@@ -1,9 +1,8 @@
 package dev.switchboard.core.delegation;
 
 import com.google.common.base.Suppliers;
-import dev.switchboard.core.json.Jsons;
-
 import dev.switchboard.core.engine.Delegation;
+import dev.switchboard.core.json.Jsons;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.List;
