@@ -1,7 +1,6 @@
 package dev.switchboard.core.it;
 
 import dev.switchboard.persistence.run.RunRecord;
-import dev.switchboard.persistence.thread.DatabaseClock;
 import dev.switchboard.persistence.thread.ThreadRecord;
 import jakarta.ejb.Stateless;
 import jakarta.persistence.EntityManager;
@@ -41,16 +40,5 @@ public class LaneProbe {
                         RunRecord.class)
                 .setParameter("threadId", threadId)
                 .getResultList();
-    }
-
-    /**
-     * Moves the thread's lease expiry a second into the past by the database's clock, as if its
-     * owner had stopped renewing it. Returns the number of threads changed (1 when it held a lease).
-     */
-    public int expireLease(long threadId) {
-        return em.createNativeQuery("UPDATE threads SET lease_until = " + DatabaseClock.NOW_MS
-                        + " - 1000 WHERE id = ? AND lease_owner IS NOT NULL")
-                .setParameter(1, threadId)
-                .executeUpdate();
     }
 }

@@ -1,0 +1,310 @@
+package dev.switchboard.core.notify;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.switchboard.core.clock.InstanceClock;
+import dev.switchboard.core.metrics.Meters;
+import dev.switchboard.core.sql.FreshDatabase;
+import dev.switchboard.core.sql.LocalTransactions;
+import dev.switchboard.core.sql.Statements;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import java.io.StringReader;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinWorkerThread;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The hub — the pump that stamps the outbox and its live feed and replays — built outside the
+ * container on PostgreSQL and on the embedded H2: the ledger's methods each in a transaction of
+ * their own, as the container's {@code @Stateless} bean runs them, and the outbox's commits raising
+ * the pump's signal, as the outbox's transaction synchronization does. What is checked is what a
+ * subscriber receives: every notification once, in seq order, a late commit included, and a
+ * {@code stream/gap} notice when it resumes from before the retention.
+ */
+@ParameterizedClass
+@EnumSource(FreshDatabase.Kind.class)
+class NotificationHubTest {
+
+    private static final Map<FreshDatabase.Kind, Wiring> WIRINGS = new EnumMap<>(FreshDatabase.Kind.class);
+    private static final ExecutorService WRITERS = Executors.newCachedThreadPool();
+    private static final long WAIT_MS = 30_000;
+
+    private final Wiring w;
+
+    /** The stores, the ledger and a started hub over one database. */
+    private record Wiring(LocalTransactions tx, Outbox outbox, NotificationLedger ledger, OutboxSignal signal,
+            NotificationHub hub) {
+
+        static Wiring on(FreshDatabase.Kind kind) {
+            LocalTransactions tx = new LocalTransactions(FreshDatabase.create(kind, "switchboard_notify_hub"));
+            Statements statements = new Statements(tx.dataSource());
+            Outbox outbox = new Outbox(statements);
+            NotificationLedger ledger = new TransactionalLedger(tx, outbox, new NotificationLog(statements),
+                    new NotificationSequencer(statements));
+            OutboxSignal signal = new OutboxSignal();
+            NotifySettings settings = new NotifySettings();
+            settings.pollMs = 100;
+            settings.retentionHours = 168;
+            NotificationHub hub = new NotificationHub();
+            hub.threadFactory = new PlainThreads();
+            hub.ledger = ledger;
+            hub.signal = signal;
+            hub.settings = settings;
+            hub.clock = InstanceClock.of(Clock.systemUTC());
+            hub.meters = Meters.none();
+            hub.start();
+            return new Wiring(tx, outbox, ledger, signal, hub);
+        }
+    }
+
+    /** The ledger as the container runs it: each call its own transaction (the hub calls it outside one). */
+    private static final class TransactionalLedger extends NotificationLedger {
+
+        private final LocalTransactions tx;
+
+        TransactionalLedger(LocalTransactions tx, Outbox outbox, NotificationLog log, NotificationSequencer sequencer) {
+            super(outbox, log, sequencer);
+            this.tx = tx;
+        }
+
+        @Override
+        public StampBatch stamp(int limit, boolean probeFirst) {
+            return tx.inTransaction(() -> super.stamp(limit, probeFirst));
+        }
+
+        @Override
+        public List<Notification> after(long after, long upTo, int limit) {
+            return tx.inTransaction(() -> super.after(after, upTo, limit));
+        }
+
+        @Override
+        public List<Notification> afterForUser(String userKey, long after, long upTo, int limit) {
+            return tx.inTransaction(() -> super.afterForUser(userKey, after, upTo, limit));
+        }
+
+        @Override
+        public int prune(long cutoffMs, int limit) {
+            return tx.inTransaction(() -> super.prune(cutoffMs, limit));
+        }
+
+        @Override
+        public long lastSeq() {
+            return tx.inTransaction(super::lastSeq);
+        }
+
+        @Override
+        public long prunedThrough() {
+            return tx.inTransaction(super::prunedThrough);
+        }
+    }
+
+    /** The container's managed threads, as plain ones. */
+    private static final class PlainThreads implements ManagedThreadFactory {
+
+        private final AtomicInteger count = new AtomicInteger();
+
+        @Override
+        public Thread newThread(Runnable work) {
+            Thread thread = new Thread(work, "hub-test-" + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        }
+
+        @Override
+        public ForkJoinWorkerThread newThread(ForkJoinPool pool) {
+            throw new UnsupportedOperationException("the hub uses no fork-join pool");
+        }
+    }
+
+    NotificationHubTest(FreshDatabase.Kind kind) {
+        synchronized (WIRINGS) {
+            w = WIRINGS.computeIfAbsent(kind, Wiring::on);
+        }
+    }
+
+    @AfterAll
+    static void stop() {
+        WRITERS.shutdownNow();
+        synchronized (WIRINGS) {
+            WIRINGS.values().forEach(wiring -> wiring.hub().stop());
+            WIRINGS.clear();
+        }
+    }
+
+    private static OutboxRow row(String user, String marker, long createdAt) {
+        return new OutboxRow(user, "thread-" + user, "test/marker", "{\"marker\":\"" + marker + "\"}", createdAt);
+    }
+
+    /** Commits the rows, then wakes the pump: what the outbox's synchronization does after a commit. */
+    private void commit(OutboxRow... rows) {
+        w.tx().run(() -> w.outbox().write(List.of(rows)));
+        w.signal().raise();
+    }
+
+    @Test
+    void aNotificationCommittedLateIsDeliveredLiveAfterTheEarlierOneOnceAndInSeqOrder() throws Exception {
+        String user = "live-" + UUID.randomUUID();
+        Feed feed = new Feed(user);
+        CountDownLatch isLive = new CountDownLatch(1);
+        w.hub().subscribeFromNow(feed.subscription, isLive::countDown);
+        assertTrue(isLive.await(WAIT_MS, TimeUnit.MILLISECONDS), "the subscription did not go live");
+
+        CountDownLatch inserted = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Future<?> early = WRITERS.submit(() -> w.tx().run(() -> {
+            w.outbox().write(List.of(row(user, "first-started", System.currentTimeMillis())));
+            inserted.countDown();
+            await(release); // held after its insert, before its commit
+        }));
+        try {
+            await(inserted);
+            commit(row(user, "second-started", System.currentTimeMillis()));
+            Notification second = feed.take();
+            assertTrue(second.line().contains("second-started"), "delivered while the other is uncommitted: " + second);
+        } finally {
+            release.countDown();
+        }
+        early.get(WAIT_MS, TimeUnit.MILLISECONDS);
+        w.signal().raise();
+        Notification first = feed.take();
+        assertTrue(first.line().contains("first-started"), first.toString());
+
+        commit(row(user, "end-marker", System.currentTimeMillis()));
+        Notification end = feed.take();
+        assertTrue(end.line().contains("end-marker"), "nothing repeated before what followed: " + end);
+        List<Long> seqs = feed.taken.stream().map(Notification::seq).toList();
+        assertTrue(seqs.get(0) < seqs.get(1) && seqs.get(1) < seqs.get(2), "seq order is delivery order: " + seqs);
+        assertEquals(seqs, w.ledger().afterForUser(user, seqs.get(0) - 1, w.ledger().lastSeq(), 100).stream()
+                .map(Notification::seq).toList(), "the log holds what the feed delivered");
+        w.hub().unsubscribe(feed.subscription);
+    }
+
+    @Test
+    void aResumeFromBeforeTheRetentionIsToldOfTheGapFirstAndOneTheLogCoversIsNot() throws Exception {
+        String user = "gap-" + UUID.randomUUID();
+        long before = w.ledger().lastSeq();
+        // Older than the hour this test prunes, younger than the week the hub's own pruning keeps.
+        long now = System.currentTimeMillis();
+        long old = now - 2 * 3_600_000;
+        commit(row(user, "n1", old), row(user, "n2", old), row(user, "n3", old), row(user, "n4", now),
+                row(user, "n5", now));
+        List<Notification> log = awaitLog(user, before, 5);
+        assertTrue(w.ledger().prune(now - 3_600_000, 1_000) >= 3, "the three old ones pruned");
+        long third = log.get(2).seq();
+        assertTrue(w.ledger().prunedThrough() >= third);
+
+        Feed fromBefore = new Feed(user);
+        w.hub().subscribe(fromBefore.subscription, before);
+        Notification notice = fromBefore.take();
+        assertEquals("stream/gap", notice.method(), "told first: " + notice);
+        JsonObject gap = Json.createReader(new StringReader(notice.line())).readObject().getJsonObject("params");
+        assertEquals(before, gap.getJsonNumber("after_seq").longValue());
+        assertEquals(w.ledger().prunedThrough() + 1, gap.getJsonNumber("first_seq").longValue());
+        assertEquals(List.of(log.get(3).seq(), log.get(4).seq()), List.of(fromBefore.take().seq(), fromBefore.take().seq()));
+
+        Feed fromThird = new Feed(user);
+        w.hub().subscribe(fromThird.subscription, third);
+        assertEquals(List.of(log.get(3).seq(), log.get(4).seq()), List.of(fromThird.take().seq(), fromThird.take().seq()),
+                "no notice for a resume the log still covers");
+
+        // Nothing more follows in either feed (a repeated notice, say): the next thing each sees is a new marker.
+        commit(row(user, "end-marker", System.currentTimeMillis()));
+        assertTrue(fromBefore.take().line().contains("end-marker"));
+        assertTrue(fromThird.take().line().contains("end-marker"));
+        w.hub().unsubscribe(fromBefore.subscription);
+        w.hub().unsubscribe(fromThird.subscription);
+    }
+
+    /** A subscriber's side: takes notifications as its transport would, woken by the sink. */
+    private static final class Feed {
+
+        private final Object arrived = new Object();
+        private final List<Notification> taken = new ArrayList<>();
+        private final Subscription subscription;
+
+        Feed(String user) {
+            subscription = new Subscription(user, null, 100, new Subscription.Sink() {
+                @Override
+                public void available() {
+                    synchronized (arrived) {
+                        arrived.notifyAll();
+                    }
+                }
+
+                @Override
+                public void overflow(long lastSentSeq) {
+                    throw new AssertionError("a feed of a few notifications overflowed at " + lastSentSeq);
+                }
+            });
+        }
+
+        /** The next notification, waiting for it to arrive. */
+        Notification take() throws InterruptedException {
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
+            synchronized (arrived) {
+                while (true) {
+                    Notification n = subscription.poll();
+                    if (n != null) {
+                        taken.add(n);
+                        return n;
+                    }
+                    long left = deadline - System.nanoTime();
+                    if (left <= 0) {
+                        throw new AssertionError("nothing delivered within " + WAIT_MS + " ms after " + taken);
+                    }
+                    arrived.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+                }
+            }
+        }
+    }
+
+    /** The user's log once it holds {@code count} notifications after {@code after} (the hub stamps them). */
+    private List<Notification> awaitLog(String user, long after, int count) throws InterruptedException {
+        return awaitValue(() -> {
+            List<Notification> log = w.ledger().afterForUser(user, after, w.ledger().lastSeq(), 100);
+            return log.size() >= count ? log : null;
+        }, "the hub stamped " + count + " notifications");
+    }
+
+    private static <T> T awaitValue(Supplier<T> read, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
+        while (System.nanoTime() < deadline) {
+            T value = read.get();
+            if (value != null) {
+                return value;
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("not within " + WAIT_MS + " ms: " + what);
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            if (!latch.await(WAIT_MS, TimeUnit.MILLISECONDS)) {
+                throw new AssertionError("a latch of the test never opened");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+}
