@@ -19,11 +19,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinWorkerThread;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
@@ -45,7 +42,6 @@ import org.junit.jupiter.params.provider.EnumSource;
 class NotificationHubTest {
 
     private static final Map<FreshDatabase.Kind, Wiring> WIRINGS = new EnumMap<>(FreshDatabase.Kind.class);
-    private static final ExecutorService WRITERS = Executors.newCachedThreadPool();
     private static final long WAIT_MS = 30_000;
 
     private final Wiring w;
@@ -143,7 +139,6 @@ class NotificationHubTest {
 
     @AfterAll
     static void stop() {
-        WRITERS.shutdownNow();
         synchronized (WIRINGS) {
             WIRINGS.values().forEach(wiring -> wiring.hub().stop());
             WIRINGS.clear();
@@ -168,22 +163,13 @@ class NotificationHubTest {
         w.hub().subscribeFromNow(feed.subscription, isLive::countDown);
         assertTrue(isLive.await(WAIT_MS, TimeUnit.MILLISECONDS), "the subscription did not go live");
 
-        CountDownLatch inserted = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        Future<?> early = WRITERS.submit(() -> w.tx().run(() -> {
-            w.outbox().write(List.of(row(user, "first-started", System.currentTimeMillis())));
-            inserted.countDown();
-            await(release); // held after its insert, before its commit
-        }));
-        try {
-            await(inserted);
+        try (HeldOutboxWrite early = new HeldOutboxWrite(w.tx(), w.outbox(),
+                row(user, "first-started", System.currentTimeMillis()))) {
             commit(row(user, "second-started", System.currentTimeMillis()));
             Notification second = feed.take();
             assertTrue(second.line().contains("second-started"), "delivered while the other is uncommitted: " + second);
-        } finally {
-            release.countDown();
+            early.commit();
         }
-        early.get(WAIT_MS, TimeUnit.MILLISECONDS);
         w.signal().raise();
         Notification first = feed.take();
         assertTrue(first.line().contains("first-started"), first.toString());
@@ -295,16 +281,5 @@ class NotificationHubTest {
             Thread.sleep(20);
         }
         throw new AssertionError("not within " + WAIT_MS + " ms: " + what);
-    }
-
-    private static void await(CountDownLatch latch) {
-        try {
-            if (!latch.await(WAIT_MS, TimeUnit.MILLISECONDS)) {
-                throw new AssertionError("a latch of the test never opened");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError(e);
-        }
     }
 }

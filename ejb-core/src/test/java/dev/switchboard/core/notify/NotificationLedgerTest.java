@@ -13,14 +13,8 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -36,7 +30,6 @@ import org.junit.jupiter.params.provider.EnumSource;
 class NotificationLedgerTest {
 
     private static final Map<FreshDatabase.Kind, Wiring> WIRINGS = new EnumMap<>(FreshDatabase.Kind.class);
-    private static final ExecutorService WRITERS = Executors.newCachedThreadPool();
 
     private final Wiring w;
 
@@ -56,11 +49,6 @@ class NotificationLedgerTest {
         synchronized (WIRINGS) {
             w = WIRINGS.computeIfAbsent(kind, Wiring::on);
         }
-    }
-
-    @AfterAll
-    static void stopWriters() {
-        WRITERS.shutdownNow();
     }
 
     private static OutboxRow row(String user, String text, long createdAt) {
@@ -96,15 +84,8 @@ class NotificationLedgerTest {
         String user = "late-" + UUID.randomUUID();
         stampAll(100);
         long start = lastSeq();
-        CountDownLatch inserted = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        Future<?> early = WRITERS.submit(() -> w.tx().run(() -> {
-            w.outbox().write(List.of(row(user, "first-started", System.currentTimeMillis())));
-            inserted.countDown();
-            await(release); // held after its insert, before its commit
-        }));
-        try {
-            await(inserted);
+        try (HeldOutboxWrite early = new HeldOutboxWrite(w.tx(), w.outbox(),
+                row(user, "first-started", System.currentTimeMillis()))) {
             commit(row(user, "second-started", System.currentTimeMillis()));
 
             List<Notification> firstPass = stampAll(100);
@@ -115,8 +96,7 @@ class NotificationLedgerTest {
             assertEquals(firstPass, w.tx().inTransaction(() -> w.ledger().after(start, start + 1, 10)),
                     "every user's log holds it too");
 
-            release.countDown();
-            early.get(30, TimeUnit.SECONDS);
+            early.commit();
             List<Notification> secondPass = stampAll(100);
             assertEquals(1, secondPass.size(), secondPass.toString());
             assertTrue(secondPass.get(0).line().contains("first-started"), "the late commit comes later: " + secondPass);
@@ -125,8 +105,6 @@ class NotificationLedgerTest {
                     "a reader that saw the earlier seq resumes after it and gets the late one");
             assertTrue(stampAll(100).isEmpty(), "nothing is stamped twice");
             assertTrue(w.tx().inTransaction(() -> !w.outbox().anyPending()), "the outbox is empty once stamped");
-        } finally {
-            release.countDown();
         }
     }
 
@@ -140,23 +118,15 @@ class NotificationLedgerTest {
         String user = "gap-" + UUID.randomUUID();
         stampAll(100);
         long start = lastSeq();
-        CountDownLatch inserted = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        Future<?> early = WRITERS.submit(() -> w.tx().run(() -> {
-            w.outbox().write(List.of(row(user, "in-the-gap", System.currentTimeMillis())));
-            inserted.countDown();
-            await(release);
-        }));
-        try {
-            await(inserted);
+        try (HeldOutboxWrite inTheGap = new HeldOutboxWrite(w.tx(), w.outbox(),
+                row(user, "in-the-gap", System.currentTimeMillis()))) {
             commit(row(user, "read-by-the-stamper", System.currentTimeMillis()));
             AtomicBoolean held = new AtomicBoolean();
             Outbox commitsInTheGap = new Outbox(w.statements()) {
                 @Override
                 void delete(List<Long> ids) {
                     if (held.compareAndSet(false, true)) { // the gap's writer commits now, after the read
-                        release.countDown();
-                        join(early);
+                        inTheGap.commit();
                     }
                     super.delete(ids);
                 }
@@ -173,8 +143,6 @@ class NotificationLedgerTest {
             assertEquals(1, next.size(), "the row committed in the gap is still there: " + next);
             assertTrue(next.get(0).line().contains("in-the-gap"));
             assertEquals(List.of(start + 1, start + 2), ofUser(user, start).stream().map(Notification::seq).toList());
-        } finally {
-            release.countDown();
         }
     }
 
@@ -249,24 +217,5 @@ class NotificationLedgerTest {
         assertEquals(null, entries.get(0).threadKey(), "a notification about no thread keeps its null thread");
         assertEquals("{\"ok\":true}", entries.get(1).params());
         assertEquals(List.of(start + 1, start + 3), entries.stream().map(NotificationLog.LogEntry::seq).toList());
-    }
-
-    private static void join(Future<?> writer) {
-        try {
-            writer.get(30, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            throw new AssertionError("the held writer did not commit", e);
-        }
-    }
-
-    private static void await(CountDownLatch latch) {
-        try {
-            if (!latch.await(30, TimeUnit.SECONDS)) {
-                throw new AssertionError("the held step was not reached within 30 s");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError(e);
-        }
     }
 }
