@@ -47,22 +47,21 @@ import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Notifications over the WebSocket ({@code /ws}, docs/rpc.md): live subscriptions, resuming with
- * {@code after_seq} under load without gap or duplicate, delivery across instances sharing a
- * database, malformed frames, the Origin check, and a slow consumer closed with 1013.
+ * {@code after_seq} under load without gap or duplicate, malformed frames, the Origin check, and a
+ * slow consumer closed with 1013. Delivery across instances sharing a database is the hub's rule,
+ * held in-process by {@code NotificationHubTest} (two hubs on one database).
  */
 @ResourceLock(value = SharedInstance.LOCK, mode = ResourceAccessMode.READ)
 class NotificationResumeIT {
 
     private static final Duration TURN_TIMEOUT = Duration.ofSeconds(30);
-    private static final int PORT_A = 9192;
-    private static final int PORT_B = 9193;
+    private static final int BUFFERED_PORT = 9192;
     private static final int NOTIFY_BUFFER = 200;
 
     private static Api api;
     private static Rpc rpc;
     private static int port;
-    private static Instance a;
-    private static Instance b;
+    private static Instance buffered;
 
     @BeforeAll
     static void start() {
@@ -71,26 +70,21 @@ class NotificationResumeIT {
         port = rpc.port();
     }
 
-    /** Two instances on one fresh database; B keeps at most {@value #NOTIFY_BUFFER} notifications per subscriber. */
-    private static synchronized void startPair() {
-        if (a != null) {
+    /** An instance that keeps at most {@value #NOTIFY_BUFFER} notifications per subscriber (the slow-consumer test's). */
+    private static synchronized void startBuffered() {
+        if (buffered != null) {
             return;
         }
-        String db = TestDatabase.recreate("switchboard_it_notify");
-        a = Instance.start("it-notify-a", PORT_A, Instance.defaults(db, PORT_A, "it-notify-a"));
-        Map<String, String> envB = Instance.defaults(db, PORT_B, "it-notify-b");
-        envB.put("SWITCHBOARD_NOTIFY_BUFFER", Integer.toString(NOTIFY_BUFFER));
-        envB.put("SWITCHBOARD_WS_SEND_TIMEOUT_MS", "120000"); // the slow client drains only after the load
-        b = Instance.start("it-notify-b", PORT_B, envB);
+        Map<String, String> env = Instance.defaults(TestDatabase.recreate("switchboard_it_notify"), BUFFERED_PORT, "it-notify");
+        env.put("SWITCHBOARD_NOTIFY_BUFFER", Integer.toString(NOTIFY_BUFFER));
+        env.put("SWITCHBOARD_WS_SEND_TIMEOUT_MS", "120000"); // the slow client drains only after the load
+        buffered = Instance.start("it-notify", BUFFERED_PORT, env);
     }
 
     @AfterAll
-    static void stopPair() {
-        if (b != null) {
-            b.stop();
-        }
-        if (a != null) {
-            a.stop();
+    static void stopBuffered() {
+        if (buffered != null) {
+            buffered.stop();
         }
     }
 
@@ -309,39 +303,7 @@ class NotificationResumeIT {
         }
     }
 
-    // ------------------------------------------------------------------ (c) across instances
-
-    @Test
-    void aTurnStartedOnOneInstanceIsNotifiedToSubscribersOfAnother() {
-        startPair();
-        String thread = unique("cross");
-        Rpc onA = new Rpc(a.api);
-        try (RpcSocket onB = RpcSocket.subscribed(PORT_B, obj("threads", arr(thread)))) {
-            long posted = System.nanoTime();
-            String turn = onA.startTurnId(thread, "sleep 300; across");
-            onB.notifications.await(ofTurn(turn, "turn/started"), Duration.ofSeconds(5));
-            onB.notifications.await(endOf(turn), Duration.ofSeconds(15));
-            long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - posted);
-            assertTrue(tookMs < 10_000, "seen on B " + tookMs + " ms after the post on A");
-            List<JsonObject> events = onB.notifications.matching(ofTurn(turn));
-            assertLifecycle(events, turn, "across");
-
-            try (RpcSocket replay = RpcSocket.subscribed(PORT_B,
-                    obj("threads", arr(thread), "after_seq", seq(events.get(0)) - 1))) {
-                replay.notifications.await(endOf(turn), Duration.ofSeconds(10));
-                assertEquals(events, replay.notifications.matching(ofTurn(turn)), "replay on B equals what B saw live");
-            }
-        }
-        // and the other way round: a turn started over B's socket, seen on A's NDJSON stream
-        String back = unique("cross-back");
-        try (Rpc.Stream onA2 = onA.stream(null, back); RpcSocket onB = RpcSocket.connect(PORT_B)) {
-            onA2.await(n -> true, Duration.ofSeconds(10));
-            String turn = onB.result("turn/start", obj("thread_id", back, "input", input("back again"))).getString("turn_id");
-            assertLifecycle(onA2.awaitTurn(turn, Duration.ofSeconds(15)), turn, "back again");
-        }
-    }
-
-    // ------------------------------------------------------------------ (d) malformed frames
+    // ------------------------------------------------------------------ (c) malformed frames
 
     @Test
     void malformedFramesGetErrorsAndTheSocketStaysOpen() {
@@ -383,7 +345,7 @@ class NotificationResumeIT {
         }
     }
 
-    // ------------------------------------------------------------------ (e) Origin
+    // ------------------------------------------------------------------ (d) Origin
 
     @Test
     void aDisallowedOriginIsRefusedWith403AndLocalOriginsAreAccepted() throws Exception {
@@ -400,32 +362,30 @@ class NotificationResumeIT {
         }
     }
 
-    // ------------------------------------------------------------------ (f) slow consumer
+    // ------------------------------------------------------------------ (e) slow consumer
 
     @Test
     void aSlowConsumerIsClosedWith1013WhileOthersKeepReceiving() throws Exception {
-        startPair();
+        startBuffered();
         String prefix = unique("slow");
         String padding = "x".repeat(60_000); // big notifications, so TCP buffers fill and the server buffer overflows
         int threads = 20;
         int perThread = 4;
         List<String> turns = Collections.synchronizedList(new ArrayList<>());
         ExecutorService pool = Executors.newFixedThreadPool(2);
-        RpcSocket normal = RpcSocket.subscribed(PORT_B, obj());
-        RpcSocket slow = RpcSocket.subscribed(PORT_B, obj());
+        RpcSocket normal = RpcSocket.subscribed(BUFFERED_PORT, obj());
+        RpcSocket slow = RpcSocket.subscribed(BUFFERED_PORT, obj());
         RpcSocket resumed = null;
         try {
             long slowFrom = startPoint(slow);
             slow.stopReading();
-            Rpc onA = new Rpc(a.api);
-            Rpc onB = new Rpc(b.api);
+            Rpc target = new Rpc(buffered.api);
             List<Future<?>> load = new ArrayList<>();
             for (int w = 0; w < 2; w++) {
                 int worker = w;
                 load.add(pool.submit(() -> {
                     for (int i = 0; i < perThread; i++) {
                         for (int t = worker; t < threads; t += 2) {
-                            Rpc target = t % 2 == 0 ? onA : onB;
                             turns.add(target.startTurnId(prefix + "-" + t, prefix + "#" + t + "#" + i + " " + padding));
                         }
                     }
@@ -477,7 +437,7 @@ class NotificationResumeIT {
 
             // it resumes with after_seq and then has everything, once
             long resumeFrom = slowGot.isEmpty() ? slowFrom : seq(slowGot.get(slowGot.size() - 1));
-            resumed = RpcSocket.subscribed(PORT_B, obj("after_seq", resumeFrom));
+            resumed = RpcSocket.subscribed(BUFFERED_PORT, obj("after_seq", resumeFrom));
             resumed.notifications.await(n -> Rpc.hasSeq(n) && seq(n) >= normalMax, Duration.ofSeconds(60));
             List<JsonObject> union = new ArrayList<>(slowGot);
             union.addAll(resumed.sequenced().stream().filter(n -> seq(n) <= normalMax).toList());

@@ -46,9 +46,13 @@ class NotificationHubTest {
 
     private final Wiring w;
 
-    /** The stores, the ledger and a started hub over one database. */
+    /**
+     * The stores, the ledger and two started hubs over one database, as two instances share it:
+     * {@code hub} is the instance the tests write on (its signal raised after each commit), {@code
+     * otherHub} another one, which learns of those commits only through its poll.
+     */
     private record Wiring(LocalTransactions tx, Outbox outbox, NotificationLedger ledger, OutboxSignal signal,
-            NotificationHub hub) {
+            NotificationHub hub, NotificationHub otherHub) {
 
         static Wiring on(FreshDatabase.Kind kind) {
             LocalTransactions tx = new LocalTransactions(FreshDatabase.create(kind, "switchboard_notify_hub"));
@@ -57,6 +61,10 @@ class NotificationHubTest {
             NotificationLedger ledger = new TransactionalLedger(tx, outbox, new NotificationLog(statements),
                     new NotificationSequencer(statements));
             OutboxSignal signal = new OutboxSignal();
+            return new Wiring(tx, outbox, ledger, signal, started(ledger, signal), started(ledger, new OutboxSignal()));
+        }
+
+        private static NotificationHub started(NotificationLedger ledger, OutboxSignal signal) {
             NotifySettings settings = new NotifySettings();
             settings.pollMs = 100;
             settings.retentionHours = 168;
@@ -68,7 +76,7 @@ class NotificationHubTest {
             hub.clock = InstanceClock.of(Clock.systemUTC());
             hub.meters = Meters.none();
             hub.start();
-            return new Wiring(tx, outbox, ledger, signal, hub);
+            return hub;
         }
     }
 
@@ -140,7 +148,10 @@ class NotificationHubTest {
     @AfterAll
     static void stop() {
         synchronized (WIRINGS) {
-            WIRINGS.values().forEach(wiring -> wiring.hub().stop());
+            WIRINGS.values().forEach(wiring -> {
+                wiring.hub().stop();
+                wiring.otherHub().stop();
+            });
             WIRINGS.clear();
         }
     }
@@ -182,6 +193,43 @@ class NotificationHubTest {
         assertEquals(seqs, w.ledger().afterForUser(user, seqs.get(0) - 1, w.ledger().lastSeq(), 100).stream()
                 .map(Notification::seq).toList(), "the log holds what the feed delivered");
         w.hub().unsubscribe(feed.subscription);
+    }
+
+    /**
+     * Two instances on one database: what is committed on one reaches a subscriber of the other,
+     * which is never woken by that commit (only by its poll), in seq order; and a replay there from
+     * before the first gives exactly what was delivered live. Both hubs stamp, as both instances do.
+     */
+    @Test
+    void notificationsWrittenOnOneInstanceReachTheSubscribersOfAnotherInOrderAndItsReplayIsTheSame() throws Exception {
+        String user = "cross-" + UUID.randomUUID();
+        Feed onOther = new Feed(user);
+        CountDownLatch isLive = new CountDownLatch(1);
+        w.otherHub().subscribeFromNow(onOther.subscription, isLive::countDown);
+        assertTrue(isLive.await(WAIT_MS, TimeUnit.MILLISECONDS), "the subscription did not go live");
+
+        List<String> markers = List.of("n0", "n1", "n2", "n3", "n4");
+        for (String marker : markers) {
+            commit(row(user, marker, System.currentTimeMillis()));
+        }
+        List<Notification> live = new ArrayList<>();
+        for (String marker : markers) {
+            Notification n = onOther.take();
+            assertTrue(n.line().contains("\"" + marker + "\""), "in commit order: " + n);
+            live.add(n);
+        }
+        List<Long> seqs = live.stream().map(Notification::seq).toList();
+        assertEquals(seqs.stream().sorted().distinct().toList(), seqs, "increasing seqs, none twice");
+
+        Feed replay = new Feed(user);
+        w.otherHub().subscribe(replay.subscription, seqs.get(0) - 1);
+        List<Long> replayed = new ArrayList<>();
+        for (int i = 0; i < markers.size(); i++) {
+            replayed.add(replay.take().seq());
+        }
+        assertEquals(seqs, replayed, "the replay on the other instance equals what it delivered live");
+        w.otherHub().unsubscribe(onOther.subscription);
+        w.otherHub().unsubscribe(replay.subscription);
     }
 
     @Test
