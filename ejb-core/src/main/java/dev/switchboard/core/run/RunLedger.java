@@ -36,7 +36,7 @@ import java.util.TreeSet;
 import java.util.UUID;
 
 /** The run store's transactions; {@link RunService} orchestrates them. */
-@Store({"runs", "turns"})
+@Store("runs")
 @Stateless
 public class RunLedger {
 

@@ -5,7 +5,6 @@ import dev.switchboard.core.sql.Store;
 import dev.switchboard.persistence.run.RunRecord;
 import dev.switchboard.persistence.run.RunState;
 import dev.switchboard.persistence.thread.ThreadRecord;
-import dev.switchboard.persistence.turn.TurnRecord;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
@@ -22,7 +21,7 @@ import java.util.Set;
  * caller's transaction — everything off the per-run path, which is the lane's. Each statement is
  * keyed by one thread (or one run, one turn).
  */
-@Store({"threads", "runs", "turns"})
+@Store({"threads", "runs"})
 @ApplicationScoped
 public class ThreadRepository {
 
@@ -107,51 +106,6 @@ public class ThreadRepository {
         return em.createNamedQuery(RunRecord.BY_TURN, RunRecord.class)
                 .setParameter("turnId", turnId)
                 .getResultList();
-    }
-
-    // --- turns ---
-
-    public TurnRecord turn(String turnId) {
-        return em.find(TurnRecord.class, turnId);
-    }
-
-    /** The thread's active turns, oldest first. */
-    public List<TurnRecord> activeTurns(long threadId) {
-        return em.createNamedQuery(TurnRecord.ACTIVE_ON_THREAD, TurnRecord.class)
-                .setParameter("threadId", threadId)
-                .getResultList();
-    }
-
-    /** How many active turns each of the user's threads {@code threadIds} has (absent: none). */
-    public Map<Long, Long> activeTurnCounts(String userKey, List<Long> threadIds) {
-        Map<Long, Long> counts = new HashMap<>();
-        if (threadIds.isEmpty()) {
-            return counts;
-        }
-        for (Object[] row : em.createQuery("SELECT t.threadId, COUNT(t) FROM TurnRecord t WHERE t.userKey = :userKey "
-                        + "AND t.state = 'active' AND t.threadId IN :ids GROUP BY t.threadId", Object[].class)
-                .setParameter("userKey", userKey)
-                .setParameter("ids", threadIds)
-                .getResultList()) {
-            counts.put(((Number) row[0]).longValue(), ((Number) row[1]).longValue());
-        }
-        return counts;
-    }
-
-    /** How many active turns each of the user's threads {@code threadKeys} has (absent: none). */
-    public Map<String, Long> activeTurnCountsByKey(String userKey, List<String> threadKeys) {
-        Map<String, Long> counts = new HashMap<>();
-        if (threadKeys.isEmpty()) {
-            return counts;
-        }
-        for (Object[] row : em.createQuery("SELECT t.threadKey, COUNT(t) FROM TurnRecord t WHERE t.userKey = :userKey "
-                        + "AND t.state = 'active' AND t.threadKey IN :keys GROUP BY t.threadKey", Object[].class)
-                .setParameter("userKey", userKey)
-                .setParameter("keys", threadKeys)
-                .getResultList()) {
-            counts.put((String) row[0], ((Number) row[1]).longValue());
-        }
-        return counts;
     }
 
     /** Writes this transaction's pending changes now (before a row that references them). */

@@ -4,12 +4,12 @@ import dev.switchboard.core.sql.Statements;
 import dev.switchboard.core.sql.Store;
 import dev.switchboard.persistence.run.RunKind;
 import dev.switchboard.persistence.run.RunState;
-import dev.switchboard.persistence.turn.TurnRecord;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +24,11 @@ import java.util.Objects;
 @Store({"runs", "turns"})
 @ApplicationScoped
 public class TurnRows {
+
+    /** A turn's states: active until its runs end, then completed or interrupted. */
+    public static final String ACTIVE = "active";
+    public static final String COMPLETED = "completed";
+    public static final String INTERRUPTED = "interrupted";
 
     private static final String INSERT = "INSERT INTO turns (turn_id, user_key, thread_id, thread_key, state,"
             + " started_at) VALUES (?, ?, ?, ?, ?, ?)";
@@ -41,6 +46,14 @@ public class TurnRows {
             + " WHERE turn_id = ? ORDER BY thread_seq";
     private static final String RUN_ENDS = "SELECT run_id, kind, created_at, state, error_code, error_message FROM runs"
             + " WHERE turn_id = ? ORDER BY thread_seq";
+    private static final String ACTIVE_ON_THREAD = "SELECT turn_id, user_key, thread_id, thread_key, state, outcome,"
+            + " message, merged_into, started_at, ended_at FROM turns WHERE thread_id = ? AND state = 'active'"
+            + " ORDER BY started_at, turn_id";
+    /** Counted per thread of a page of threads (its ids or keys, {@code %s}), so the lists are short. */
+    private static final String ACTIVE_PER_THREAD_ID = "SELECT thread_id, count(*) FROM turns WHERE user_key = ?"
+            + " AND state = 'active' AND thread_id IN (%s) GROUP BY thread_id";
+    private static final String ACTIVE_PER_THREAD_KEY = "SELECT thread_key, count(*) FROM turns WHERE user_key = ?"
+            + " AND state = 'active' AND thread_key IN (%s) GROUP BY thread_key";
     private static final String ANY_ACTIVE = "SELECT 1 FROM turns WHERE thread_id = ? AND state = 'active'"
             + " FETCH FIRST 1 ROWS ONLY";
     private static final String MERGE = "UPDATE turns SET merged_into = ? WHERE turn_id = ? AND state = 'active'";
@@ -55,7 +68,7 @@ public class TurnRows {
             String message, String mergedInto, long startedAt, Long endedAt) {
 
         public boolean isActive() {
-            return TurnRecord.ACTIVE.equals(state);
+            return ACTIVE.equals(state);
         }
     }
 
@@ -84,17 +97,59 @@ public class TurnRows {
             s.setString(2, userKey);
             s.setLong(3, threadId);
             s.setString(4, threadKey);
-            s.setString(5, TurnRecord.ACTIVE);
+            s.setString(5, ACTIVE);
             s.setLong(6, startedAt);
         }, "storing turn " + turnId);
     }
 
     /** The turn; null when there is none. */
     public TurnRow read(String turnId) {
-        List<TurnRow> rows = statements.query(READ, s -> s.setString(1, turnId), rs -> new TurnRow(rs.getString(1),
-                rs.getString(2), rs.getLong(3), rs.getString(4), rs.getString(5), rs.getString(6), rs.getString(7),
-                rs.getString(8), rs.getLong(9), Statements.getLong(rs, 10)), "reading turn " + turnId);
+        List<TurnRow> rows = statements.query(READ, s -> s.setString(1, turnId), TurnRows::row, "reading turn " + turnId);
         return rows.isEmpty() ? null : rows.get(0);
+    }
+
+    /** The thread's active turns, oldest first. */
+    public List<TurnRow> activeOnThread(long threadId) {
+        return statements.query(ACTIVE_ON_THREAD, s -> s.setLong(1, threadId), TurnRows::row,
+                "reading the active turns of thread " + threadId);
+    }
+
+    /** How many active turns each of the user's threads {@code threadIds} has (absent: none). */
+    public Map<Long, Long> activeCounts(String userKey, List<Long> threadIds) {
+        Map<Long, Long> counts = new HashMap<>();
+        countActive(ACTIVE_PER_THREAD_ID, userKey, threadIds, (rs, n) -> counts.put(rs.getLong(1), n));
+        return counts;
+    }
+
+    /** How many active turns each of the user's threads {@code threadKeys} has (absent: none). */
+    public Map<String, Long> activeCountsByKey(String userKey, List<String> threadKeys) {
+        Map<String, Long> counts = new HashMap<>();
+        countActive(ACTIVE_PER_THREAD_KEY, userKey, threadKeys, (rs, n) -> counts.put(rs.getString(1), n));
+        return counts;
+    }
+
+    private interface CountRow {
+        void take(ResultSet rs, long count) throws SQLException;
+    }
+
+    private void countActive(String sqlFormat, String userKey, List<?> threads, CountRow row) {
+        if (threads.isEmpty()) {
+            return;
+        }
+        statements.query(String.format(sqlFormat, Statements.placeholders(threads.size())), s -> {
+            s.setString(1, userKey);
+            for (int i = 0; i < threads.size(); i++) {
+                s.setObject(i + 2, threads.get(i));
+            }
+        }, rs -> {
+            row.take(rs, rs.getLong(2));
+            return null;
+        }, "counting the active turns of " + threads.size() + " threads");
+    }
+
+    private static TurnRow row(ResultSet rs) throws SQLException {
+        return new TurnRow(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getString(4), rs.getString(5),
+                rs.getString(6), rs.getString(7), rs.getString(8), rs.getLong(9), Statements.getLong(rs, 10));
     }
 
     /** The turn with what its end needs of its runs, if it is active; null otherwise. */
@@ -161,7 +216,7 @@ public class TurnRows {
     /** Ends the active turn, {@code completed} or else {@code interrupted}. */
     public void end(String turnId, boolean completed, String outcome, String message, long now) {
         statements.updateOne(END, s -> {
-            s.setString(1, completed ? TurnRecord.COMPLETED : TurnRecord.INTERRUPTED);
+            s.setString(1, completed ? COMPLETED : INTERRUPTED);
             s.setString(2, outcome);
             s.setString(3, message);
             s.setLong(4, now);

@@ -29,7 +29,7 @@ import java.util.UUID;
  * The turn calls' transactions. Each locks the thread row first — the lane lock every run change
  * takes — so a turn's runs, the lane's queue and the notifications reporting them change together.
  */
-@Store({"turns", "runs"})
+@Store("runs")
 @Stateless
 public class TurnLedger {
 

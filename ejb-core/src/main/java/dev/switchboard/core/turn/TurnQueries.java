@@ -11,10 +11,10 @@ import dev.switchboard.core.thread.ThreadKinds;
 import dev.switchboard.core.thread.ThreadListing;
 import dev.switchboard.core.thread.ThreadRepository;
 import dev.switchboard.core.thread.ThreadRow;
+import dev.switchboard.core.thread.TurnRows;
 import dev.switchboard.persistence.run.RunRecord;
 import dev.switchboard.persistence.run.RunState;
 import dev.switchboard.persistence.thread.ThreadRecord;
-import dev.switchboard.persistence.turn.TurnRecord;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 import java.util.ArrayList;
@@ -23,7 +23,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /** Read models for {@code thread/list}, {@code thread/read}, {@code turn/read} and a thread's history. */
-@Store({"turns", "runs", "threads"})
+@Store({"runs", "threads"})
 @Stateless
 public class TurnQueries {
 
@@ -32,6 +32,9 @@ public class TurnQueries {
 
     @Inject
     ThreadItems items;
+
+    @Inject
+    TurnRows turns;
 
     public record ThreadSummary(String threadKey, long createdAt, long activeTurns, ThreadKind kind) {
     }
@@ -57,7 +60,7 @@ public class TurnQueries {
         ThreadListing.Page listed = ThreadListing.page(
                 (afterKey, n) -> repository.listed(userKey, afterKey, includeInternal, n),
                 after, limit, ThreadListing.needle(query), ThreadListing.SEARCH_BUDGET);
-        Map<Long, Long> active = repository.activeTurnCounts(userKey, listed.threads().stream().map(ThreadRow::id).toList());
+        Map<Long, Long> active = turns.activeCounts(userKey, listed.threads().stream().map(ThreadRow::id).toList());
         List<ThreadSummary> threads = listed.threads().stream()
                 .map(t -> new ThreadSummary(t.threadKey(), t.createdAt(), active.getOrDefault(t.id(), 0L), t.kind()))
                 .toList();
@@ -73,7 +76,7 @@ public class TurnQueries {
         List<RunRecord> runs = repository.runsAfter(t.getId(), afterSeq, limit + 1);
         boolean more = runs.size() > limit;
         List<RunRecord> page = more ? runs.subList(0, limit) : runs;
-        long active = repository.activeTurnCounts(userKey, List.of(t.getId())).getOrDefault(t.getId(), 0L);
+        long active = turns.activeCounts(userKey, List.of(t.getId())).getOrDefault(t.getId(), 0L);
         return Optional.of(new ThreadContent(new ThreadSummary(t.getThreadKey(), t.getCreatedAt(), active,
                 ThreadKinds.listed(t.getThreadKey(), t.isInternal())),
                 conversation(page), more ? page.get(limit - 1).getThreadSeq() : null));
@@ -94,13 +97,13 @@ public class TurnQueries {
     /** The active turns of the user's thread, oldest first; none when there is no such thread. */
     public List<TurnView> activeTurns(String userKey, String threadKey) {
         return repository.thread(userKey, threadKey)
-                .map(t -> repository.activeTurns(t.getId()).stream().map(TurnQueries::view).toList())
+                .map(t -> turns.activeOnThread(t.getId()).stream().map(TurnQueries::view).toList())
                 .orElse(List.of());
     }
 
     /** How many active turns each of the user's threads has, by thread key (absent: none). */
     public Map<String, Long> activeTurnCounts(String userKey, List<String> threadKeys) {
-        return repository.activeTurnCountsByKey(userKey, threadKeys);
+        return turns.activeCountsByKey(userKey, threadKeys);
     }
 
     /** The id of the first run of the user's turn {@code turnId}. */
@@ -109,8 +112,8 @@ public class TurnQueries {
     }
 
     public Optional<TurnContent> turn(String userKey, String turnId) {
-        TurnRecord turn = repository.turn(turnId);
-        if (turn == null || !turn.getUserKey().equals(userKey)) {
+        TurnRows.TurnRow turn = turns.read(turnId);
+        if (turn == null || !turn.userKey().equals(userKey)) {
             return Optional.empty();
         }
         List<RunRecord> runs = repository.runsOf(turnId);
@@ -134,8 +137,8 @@ public class TurnQueries {
         return new Conversation(runs.stream().map(RunLedger::view).toList(), items);
     }
 
-    private static TurnView view(TurnRecord t) {
-        return new TurnView(t.getTurnId(), t.getThreadKey(), t.getState(), t.getOutcome(), t.getMessage(),
-                t.getMergedInto(), t.getStartedAt(), t.getEndedAt());
+    private static TurnView view(TurnRows.TurnRow t) {
+        return new TurnView(t.turnId(), t.threadKey(), t.state(), t.outcome(), t.message(), t.mergedInto(),
+                t.startedAt(), t.endedAt());
     }
 }

@@ -48,7 +48,6 @@ class StoresTest {
             Map.entry("serve_runtime", Set.of("RuntimeLedger", "ServeRuntime")),
             Map.entry("threads", Set.of("ChatRecords", "LaneRows", "Lanes", "PathLanes", "ThreadLedger",
                     "ThreadRepository", "ThreadRuntimes", "ThreadWorkspaces", "TurnQueries")),
-            Map.entry("turns", Set.of("RunLedger", "ThreadRepository", "TurnLedger", "TurnQueries", "TurnRows")),
             Map.entry("webhook_endpoints", Set.of("WebhookEndpoints", "WebhookMessages")));
 
     @Test
