@@ -41,8 +41,8 @@ public final class SlowestTests {
 
     /**
      * How many test instances of Liberty the build started, restarts included, from the lines
-     * {@link ServerInstance} adds to its log since {@code since} (the Arquillian servers and the
-     * fresh clone's server are started otherwise, and named apart).
+     * {@link ServerInstance} adds to its log since {@code since} (the fresh clone's server is
+     * started otherwise, and named apart).
      */
     static String starts(Path root, long since) {
         Path log = ServerInstance.startsLog(root);
@@ -54,8 +54,8 @@ public final class SlowestTests {
             throw new UncheckedIOException(e);
         }
         long restarts = lines.stream().filter(f -> f[1].equals("restart")).count();
-        return String.format(Locale.ROOT, "Liberty starts of test instances: %d (%d of them restarts), besides the Arquillian"
-                + " servers of ejb-core and the fresh clone's server.", lines.size(), restarts);
+        return String.format(Locale.ROOT, "Liberty starts of test instances: %d (%d of them restarts), besides the fresh"
+                + " clone's server.", lines.size(), restarts);
     }
 
     /** Every class of every {@code TEST-*.xml} report in {@code <module>/target/*-reports*} written since {@code since}. */

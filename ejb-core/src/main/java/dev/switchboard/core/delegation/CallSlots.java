@@ -54,6 +54,14 @@ public class CallSlots {
     @Inject
     Statements statements;
 
+    public CallSlots() {
+    }
+
+    /** Built outside the container (the in-process tests). */
+    public CallSlots(Statements statements) {
+        this.statements = statements;
+    }
+
     // --- reads ---
 
     public List<SlotRow> slotsOf(String runId) {

@@ -29,6 +29,15 @@ public class PathJournal {
     @Inject
     Outbox outbox;
 
+    public PathJournal() {
+    }
+
+    /** Built outside the container (the in-process tests). */
+    public PathJournal(Statements statements, Outbox outbox) {
+        this.statements = statements;
+        this.outbox = outbox;
+    }
+
     /** A journal entry of the tree of {@code root}: {@code status} on the path {@code uuid}. */
     public void record(PathRow root, String uuid, List<String> segments, String from, String to,
             String payloadType, String status, String reason, long now) {

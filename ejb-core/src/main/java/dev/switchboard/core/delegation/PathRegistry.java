@@ -71,6 +71,14 @@ public class PathRegistry {
     @Inject
     Statements statements;
 
+    public PathRegistry() {
+    }
+
+    /** Built outside the container (the in-process tests). */
+    public PathRegistry(Statements statements) {
+        this.statements = statements;
+    }
+
     // --- reads ---
 
     /** The path run {@code runId} handles (a tree's entry or a call's path); none for a run that never delegated. */

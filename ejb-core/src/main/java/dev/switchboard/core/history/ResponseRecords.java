@@ -46,6 +46,16 @@ public class ResponseRecords {
     @Inject
     RunTexts texts;
 
+    public ResponseRecords() {
+    }
+
+    /** Built outside the container (the in-process tests). */
+    public ResponseRecords(Statements statements, ThreadItems items, RunTexts texts) {
+        this.statements = statements;
+        this.items = items;
+        this.texts = texts;
+    }
+
     public void insert(ResponseRecord r) {
         statements.updateOne(INSERT, s -> {
             s.setString(1, r.responseId());

@@ -27,6 +27,14 @@ public class RunTexts {
     @Inject
     Statements statements;
 
+    public RunTexts() {
+    }
+
+    /** Built outside the container (the in-process tests). */
+    public RunTexts(Statements statements) {
+        this.statements = statements;
+    }
+
     /** Keeps a part of attempt {@code attempt}'s text; false when that attempt no longer owns the run. */
     public boolean append(String runId, int attempt, int part, String text) {
         return statements.update(APPEND, s -> {

@@ -51,6 +51,15 @@ public class ThreadItems {
 
     private Statements statements;
 
+    public ThreadItems() {
+    }
+
+    /** Built outside the container (the in-process tests). */
+    public ThreadItems(DataSource dataSource) {
+        this.dataSource = dataSource;
+        init();
+    }
+
     @PostConstruct
     void init() {
         statements = new Statements(dataSource);

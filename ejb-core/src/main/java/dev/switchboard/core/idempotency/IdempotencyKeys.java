@@ -24,11 +24,25 @@ import java.util.Optional;
 @ApplicationScoped
 public class IdempotencyKeys {
 
+    private static final String FORGET_SOURCES = "DELETE FROM message_ingest WHERE source LIKE ? AND created_at < ?";
+
     @PersistenceContext(unitName = "switchboard")
     EntityManager em;
 
     @Inject
     Statements statements;
+
+    public IdempotencyKeys() {
+    }
+
+    /**
+     * Built outside the container (the in-process tests) with its statements alone: its entity reads
+     * and writes ({@link #replayOf}, {@link #seen}, {@link #remember}) need the
+     * container's persistence context.
+     */
+    public IdempotencyKeys(Statements statements) {
+        this.statements = statements;
+    }
 
     /**
      * The run an earlier use of {@code key} stored; empty when {@code key} is null or unused.
@@ -67,10 +81,10 @@ public class IdempotencyKeys {
 
     /** Forgets the keys of sources starting with {@code sourcePrefix} remembered before {@code before} (epoch ms). */
     public int forget(String sourcePrefix, long before) {
-        return em.createNamedQuery(IngestRecord.PRUNE_SOURCES)
-                .setParameter("sourcePrefix", sourcePrefix + "%") // a fixed prefix without wildcards
-                .setParameter("before", before)
-                .executeUpdate();
+        return statements.update(FORGET_SOURCES, s -> {
+            s.setString(1, sourcePrefix + "%"); // a fixed prefix without wildcards
+            s.setLong(2, before);
+        }, "forgetting the keys of " + sourcePrefix + "*");
     }
 
     private IngestRecord find(String userKey, String source, String key) {

@@ -78,6 +78,9 @@ public class IngressLedger {
     @Inject
     IngressSettings settings;
 
+    @EJB
+    IngressRecords records;
+
     /** Holon's type of the event an RPC turn is journalled as. */
     public static final String RPC_TURN_TYPE = "rpc.turn.input";
 
@@ -178,10 +181,7 @@ public class IngressLedger {
      * {@code before}; held events are kept whatever their age. Returns the events deleted.
      */
     public int forgetRecords(long before) {
-        for (String prune : new String[] {ActionRecord.PRUNE, DecisionRecord.PRUNE}) {
-            em.createNamedQuery(prune).setParameter("before", before).executeUpdate();
-        }
-        return em.createNamedQuery(IngressEventRecord.PRUNE).setParameter("before", before).executeUpdate();
+        return records.forget(before);
     }
 
     /** The users that have held events (for the start-up sweep after a crash between resume and release). */

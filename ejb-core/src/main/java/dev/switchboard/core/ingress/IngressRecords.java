@@ -1,11 +1,13 @@
 package dev.switchboard.core.ingress;
 
 import dev.switchboard.core.json.Jsons;
+import dev.switchboard.core.sql.Statements;
 import dev.switchboard.core.sql.Store;
 import dev.switchboard.persistence.ingress.ActionRecord;
 import dev.switchboard.persistence.ingress.DecisionRecord;
 import dev.switchboard.persistence.ingress.IngressEventRecord;
 import jakarta.ejb.Stateless;
+import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonReader;
@@ -23,14 +25,46 @@ import java.util.function.Function;
  * Reads the ingress records — events, decisions, actions — a page at a time, each rendered in
  * Holon's record shape (holon-serve spec §14) plus the correlation keys an operator follows:
  * {@code session_key} (the lane, i.e. an announce's {@code source_session_key}), {@code run_id}
- * and {@code turn_id}. Always scoped to one user.
+ * and {@code turn_id}. Always scoped to one user. And forgets the records past their retention.
  */
 @Store({"ingress_events", "ingress_decisions", "ingress_actions"})
 @Stateless
 public class IngressRecords {
 
+    /** An event's decisions and actions go with it: when it was received before {@code ?} and is not held. */
+    private static final String OF_FORGOTTEN_EVENT = " WHERE EXISTS (SELECT 1 FROM ingress_events e WHERE e.user_key = %1$s.user_key"
+            + " AND e.event_id = %1$s.event_id AND e.received_at < ? AND e.status <> 'deferred')";
+    private static final String FORGET_ACTIONS = "DELETE FROM ingress_actions"
+            + String.format(OF_FORGOTTEN_EVENT, "ingress_actions");
+    private static final String FORGET_DECISIONS = "DELETE FROM ingress_decisions"
+            + String.format(OF_FORGOTTEN_EVENT, "ingress_decisions");
+    private static final String FORGET_EVENTS = "DELETE FROM ingress_events WHERE received_at < ? AND status <> 'deferred'";
+
     @PersistenceContext(unitName = "switchboard")
     EntityManager em;
+
+    @Inject
+    Statements statements;
+
+    public IngressRecords() {
+    }
+
+    /** Built outside the container (the in-process tests) with its statements alone: its pages need the container. */
+    IngressRecords(Statements statements) {
+        this.statements = statements;
+    }
+
+    /**
+     * Deletes the records (events, their decisions and actions) of events received before
+     * {@code before} (epoch ms); held events are kept whatever their age. Returns the events deleted.
+     * Runs in the caller's transaction.
+     */
+    public int forget(long before) {
+        for (String sql : List.of(FORGET_ACTIONS, FORGET_DECISIONS)) {
+            statements.update(sql, s -> s.setLong(1, before), "forgetting aged ingress records");
+        }
+        return statements.update(FORGET_EVENTS, s -> s.setLong(1, before), "forgetting aged ingress events");
+    }
 
     public RecordPage events(String userKey, RecordQuery q) {
         Where w = new Where(userKey, q, "e.receivedAt", "e.eventId");

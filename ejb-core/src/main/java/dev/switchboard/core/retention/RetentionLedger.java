@@ -54,6 +54,25 @@ public class RetentionLedger {
     @EJB
     ThreadWorkspaces workspaces;
 
+    public RetentionLedger() {
+    }
+
+    /** Built outside the container (the in-process tests): each call must run in the caller's transaction. */
+    RetentionLedger(RetentionRows runs, IdempotencyKeys keys, RunTexts texts, ResponseRecords responses,
+            CallSlots callSlots, PathRegistry paths, PathJournal journal, TurnRows turns, ThreadItems items,
+            ThreadWorkspaces workspaces) {
+        this.runs = runs;
+        this.keys = keys;
+        this.texts = texts;
+        this.responses = responses;
+        this.callSlots = callSlots;
+        this.paths = paths;
+        this.journal = journal;
+        this.turns = turns;
+        this.items = items;
+        this.workspaces = workspaces;
+    }
+
     /**
      * Deletes up to {@code limit} finished runs of {@code kind} created after {@code after} and
      * older than {@code cutoff}, with what belongs to them alone, then their turns left without a

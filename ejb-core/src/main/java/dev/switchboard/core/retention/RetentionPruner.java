@@ -170,7 +170,11 @@ public class RetentionPruner {
      * tests; the passes call it.
      */
     public int retireIdleWorkspaces(long cutoff, long deadline) {
-        Workspaces dirs = workspaces.workspaces();
+        return retireIdleWorkspaces(workspaces.workspaces(), cutoff, deadline);
+    }
+
+    /** As {@link #retireIdleWorkspaces(long, long)}, the workspaces under {@code dirs}. */
+    int retireIdleWorkspaces(Workspaces dirs, long cutoff, long deadline) {
         int retired = 0;
         long after = 0;
         List<Long> page;

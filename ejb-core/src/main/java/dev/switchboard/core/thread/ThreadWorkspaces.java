@@ -73,6 +73,17 @@ public class ThreadWorkspaces implements WorkspaceCommits {
     @Inject
     WorkspaceSettings settings;
 
+    public ThreadWorkspaces() {
+    }
+
+    /**
+     * Built outside the container (the in-process tests) with its statements alone: what needs the
+     * thread directory or the workspace settings needs the container.
+     */
+    public ThreadWorkspaces(Statements statements) {
+        this.statements = statements;
+    }
+
 
     /** The thread's workspace; a thread that does not exist (yet) has none — unless every thread has one. */
     public WorkspaceView view(String userKey, String threadKey) {

@@ -63,6 +63,14 @@ public class TurnRows {
     @Inject
     Statements statements;
 
+    public TurnRows() {
+    }
+
+    /** Built outside the container (the in-process tests). */
+    public TurnRows(Statements statements) {
+        this.statements = statements;
+    }
+
     /** A turn as stored; {@code endedAt} null while it is active. */
     public record TurnRow(String turnId, String userKey, long threadId, String threadKey, String state, String outcome,
             String message, String mergedInto, long startedAt, Long endedAt) {

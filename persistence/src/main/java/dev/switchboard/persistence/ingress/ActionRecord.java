@@ -3,20 +3,12 @@ package dev.switchboard.persistence.ingress;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
-import jakarta.persistence.NamedQuery;
 import jakarta.persistence.Table;
 
 /** What followed a forwarded event (Holon's actions journal): {@code accepted} into a run. */
 @Entity
 @Table(name = "ingress_actions")
-@NamedQuery(name = ActionRecord.PRUNE, query = "DELETE FROM ActionRecord a WHERE EXISTS (SELECT e FROM"
-        + " IngressEventRecord e WHERE e.userKey = a.userKey AND e.eventId = a.eventId AND e.receivedAt < :before"
-        + " AND e.status <> 'deferred')")
 public class ActionRecord {
-
-    /** Deletes the actions of the events {@link IngressEventRecord#PRUNE} deletes. */
-    public static final String PRUNE = "ActionRecord.prune";
-
 
     @Id
     @Column(name = "action_id")

@@ -3,20 +3,12 @@ package dev.switchboard.persistence.ingress;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
-import jakarta.persistence.NamedQuery;
 import jakarta.persistence.Table;
 
 /** What was decided for an event (Holon's decisions journal): forwarded, or skipped with a reason. */
 @Entity
 @Table(name = "ingress_decisions")
-@NamedQuery(name = DecisionRecord.PRUNE, query = "DELETE FROM DecisionRecord d WHERE EXISTS (SELECT e FROM"
-        + " IngressEventRecord e WHERE e.userKey = d.userKey AND e.eventId = d.eventId AND e.receivedAt < :before"
-        + " AND e.status <> 'deferred')")
 public class DecisionRecord {
-
-    /** Deletes the decisions of the events {@link IngressEventRecord#PRUNE} deletes. */
-    public static final String PRUNE = "DecisionRecord.prune";
-
 
     @Id
     @Column(name = "decision_id")

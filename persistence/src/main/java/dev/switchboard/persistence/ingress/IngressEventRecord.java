@@ -26,8 +26,6 @@ import java.util.Objects;
 @NamedQuery(name = IngressEventRecord.PROCESSED,
         query = "SELECT COUNT(e), MAX(e.receivedAt) FROM IngressEventRecord e WHERE e.userKey = :userKey"
                 + " AND e.status = 'accepted'")
-@NamedQuery(name = IngressEventRecord.PRUNE,
-        query = "DELETE FROM IngressEventRecord e WHERE e.receivedAt < :before AND e.status <> 'deferred'")
 @IdClass(IngressEventRecord.Key.class)
 public class IngressEventRecord {
 
@@ -59,7 +57,6 @@ public class IngressEventRecord {
     }
 
     /** Deletes events received before {@code :before}, except held ones (their decisions and actions first). */
-    public static final String PRUNE = "IngressEventRecord.prune";
 
     public static final String ACCEPTED_FOR_RUN = "IngressEventRecord.acceptedForRun";
     public static final String DEFERRED = "IngressEventRecord.deferred";

@@ -3,7 +3,6 @@ package dev.switchboard.persistence.run;
 import jakarta.persistence.Column;
 import jakarta.persistence.Embeddable;
 import jakarta.persistence.EmbeddedId;
-import jakarta.persistence.NamedQuery;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Table;
 import java.io.Serializable;
@@ -12,12 +11,9 @@ import java.util.Objects;
 /** Idempotency record: (user, source, key) identifies one run forever. */
 @Entity
 @Table(name = "message_ingest")
-@NamedQuery(name = IngestRecord.PRUNE_SOURCES,
-        query = "DELETE FROM IngestRecord r WHERE r.key.source LIKE :sourcePrefix AND r.createdAt < :before")
 public class IngestRecord {
 
     /** Deletes the records of sources starting with {@code :sourcePrefix} (a LIKE pattern) created before {@code :before}. */
-    public static final String PRUNE_SOURCES = "IngestRecord.pruneSources";
 
     @Embeddable
     public static class Key implements Serializable {
