@@ -169,10 +169,7 @@ class NotificationHubTest {
     @Test
     void aNotificationCommittedLateIsDeliveredLiveAfterTheEarlierOneOnceAndInSeqOrder() throws Exception {
         String user = "live-" + UUID.randomUUID();
-        Feed feed = new Feed(user);
-        CountDownLatch isLive = new CountDownLatch(1);
-        w.hub().subscribeFromNow(feed.subscription, isLive::countDown);
-        assertTrue(isLive.await(WAIT_MS, TimeUnit.MILLISECONDS), "the subscription did not go live");
+        Feed feed = Feed.liveOn(w.hub(), user);
 
         try (HeldOutboxWrite early = new HeldOutboxWrite(w.tx(), w.outbox(),
                 row(user, "first-started", System.currentTimeMillis()))) {
@@ -203,10 +200,7 @@ class NotificationHubTest {
     @Test
     void notificationsWrittenOnOneInstanceReachTheSubscribersOfAnotherInOrderAndItsReplayIsTheSame() throws Exception {
         String user = "cross-" + UUID.randomUUID();
-        Feed onOther = new Feed(user);
-        CountDownLatch isLive = new CountDownLatch(1);
-        w.otherHub().subscribeFromNow(onOther.subscription, isLive::countDown);
-        assertTrue(isLive.await(WAIT_MS, TimeUnit.MILLISECONDS), "the subscription did not go live");
+        Feed onOther = Feed.liveOn(w.otherHub(), user);
 
         List<String> markers = List.of("n0", "n1", "n2", "n3", "n4");
         for (String marker : markers) {
@@ -289,6 +283,15 @@ class NotificationHubTest {
                     throw new AssertionError("a feed of a few notifications overflowed at " + lastSentSeq);
                 }
             });
+        }
+
+        /** A feed of {@code user}'s notifications subscribed on {@code hub} from now, once it is live. */
+        static Feed liveOn(NotificationHub hub, String user) throws InterruptedException {
+            Feed feed = new Feed(user);
+            CountDownLatch isLive = new CountDownLatch(1);
+            hub.subscribeFromNow(feed.subscription, isLive::countDown);
+            assertTrue(isLive.await(WAIT_MS, TimeUnit.MILLISECONDS), "the subscription did not go live");
+            return feed;
         }
 
         /** The next notification, waiting for it to arrive. */
