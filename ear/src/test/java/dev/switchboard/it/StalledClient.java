@@ -119,15 +119,15 @@ final class StalledClient implements AutoCloseable {
     }
 
     /**
-     * WebSocket only: reads every frame that arrives until the server ends the connection (or 60 s
-     * of silence: the server's close can sit behind a send it is timing out — 30 s in
-     * SlowConsumersIT — and on a slow machine that took more than the 10 s the other reads allow).
+     * WebSocket only: reads every frame that arrives until the server ends the connection (or 30 s
+     * of silence: the server's close can sit behind a send it is timing out, and on a slow machine
+     * that took more than the 10 s the other reads allow).
      */
     Drained drain() throws IOException {
         if (!webSocket) {
             throw new IllegalStateException("only a WebSocket is drained");
         }
-        socket.setSoTimeout(60_000);
+        socket.setSoTimeout(30_000);
         List<String> messages = new ArrayList<>();
         ByteArrayOutputStream message = new ByteArrayOutputStream();
         try {

@@ -18,7 +18,10 @@ import java.util.function.Predicate;
  * itself still decides ({@link Subscription#offer}), so offering it one more is harmless.
  * <p>
  * Not thread-safe: the hub changes and walks it under its feed lock; only {@link #size()} is read
- * anywhere.
+ * anywhere. An offer can come back into it on the same thread — a subscriber cut off for falling
+ * behind is unsubscribed by its transport from within the offer — so a removal made while an offer
+ * walks the sets waits until the walk is over (removing at once broke the walk with a
+ * {@code ConcurrentModificationException}, and the hub's pump, retrying with back-off, stalled).
  */
 final class LiveSubscriptions {
 
@@ -31,6 +34,9 @@ final class LiveSubscriptions {
 
     private final Map<String, OfUser> users = new HashMap<>();
     private volatile int size;
+    /** Whether an offer is walking the sets; what is removed meanwhile waits in {@link #removedWhileOffering}. */
+    private boolean offering;
+    private List<Subscription> removedWhileOffering;
 
     void add(Subscription sub) {
         OfUser user = users.computeIfAbsent(sub.userKey(), u -> new OfUser());
@@ -48,6 +54,13 @@ final class LiveSubscriptions {
     }
 
     void remove(Subscription sub) {
+        if (offering) {
+            if (removedWhileOffering == null) {
+                removedWhileOffering = new ArrayList<>();
+            }
+            removedWhileOffering.add(sub);
+            return;
+        }
         OfUser user = users.get(sub.userKey());
         if (user == null || !user.members.remove(sub)) {
             return;
@@ -82,17 +95,27 @@ final class LiveSubscriptions {
             return;
         }
         List<Subscription> gone = null;
-        if (n.threadKey() == null) {
-            gone = offerAll(user.members, n, offer, gone);
-        } else {
-            gone = offerAll(user.everyThread, n, offer, gone);
-            Set<Subscription> following = user.byThread.get(n.threadKey());
-            if (following != null) {
-                gone = offerAll(following, n, offer, gone);
+        offering = true;
+        try {
+            if (n.threadKey() == null) {
+                gone = offerAll(user.members, n, offer, gone);
+            } else {
+                gone = offerAll(user.everyThread, n, offer, gone);
+                Set<Subscription> following = user.byThread.get(n.threadKey());
+                if (following != null) {
+                    gone = offerAll(following, n, offer, gone);
+                }
             }
+        } finally {
+            offering = false;
         }
         if (gone != null) {
             gone.forEach(this::remove);
+        }
+        if (removedWhileOffering != null) {
+            List<Subscription> removed = removedWhileOffering;
+            removedWhileOffering = null;
+            removed.forEach(this::remove);
         }
     }
 

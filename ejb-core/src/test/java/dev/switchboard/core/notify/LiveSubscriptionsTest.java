@@ -74,6 +74,32 @@ class LiveSubscriptionsTest {
         assertTrue(live.all().isEmpty());
     }
 
+    /**
+     * A subscriber cut off for falling behind is unsubscribed by its transport from within the offer
+     * (the WebSocket's overflow closes its stream): the walk goes on to the others, and the removal
+     * takes effect once it is over — for a subscription of every thread and one of some threads.
+     */
+    @Test
+    void aSubscriptionRemovedFromWithinTheOfferIsRemovedOnceTheOfferIsOverAndTheOthersStillGetIt() {
+        Subscription first = sub("alice");
+        Subscription second = sub("alice");
+        Subscription onA = sub("alice", "a");
+        Subscription last = sub("alice", "a");
+        List.of(first, second, onA, last).forEach(live::add);
+        List<Subscription> offered = new ArrayList<>();
+        live.offer(n(1, "alice", "a"), s -> {
+            offered.add(s);
+            if (s == first || s == onA) {
+                live.remove(s); // as its transport does when it was cut off
+                return false;
+            }
+            return true;
+        });
+        assertEquals(List.of(first, second, onA, last), offered, "every subscription offered, in order");
+        assertEquals(2, live.size());
+        assertEquals(List.of(second, last), offered(n(2, "alice", "a")), "the removed ones are gone everywhere");
+    }
+
     @Test
     void tenThousandFollowersOfOneThreadEachAreOfferedOnlyTheirThreads() {
         List<Subscription> subs = new ArrayList<>();
