@@ -78,9 +78,6 @@ public class IngressLedger {
     @Inject
     IngressSettings settings;
 
-    @EJB
-    IngressRecords records;
-
     /** Holon's type of the event an RPC turn is journalled as. */
     public static final String RPC_TURN_TYPE = "rpc.turn.input";
 
@@ -174,14 +171,6 @@ public class IngressLedger {
      */
     public int forgetDedupeKeys(long before) {
         return keys.forget(runSource(""), before);
-    }
-
-    /**
-     * Deletes the records (events, their decisions and actions) of events received before
-     * {@code before}; held events are kept whatever their age. Returns the events deleted.
-     */
-    public int forgetRecords(long before) {
-        return records.forget(before);
     }
 
     /** The users that have held events (for the start-up sweep after a crash between resume and release). */

@@ -102,7 +102,7 @@ public class IngressService {
 
     /** Deletes ingress records older than the retention (held events excepted); returns how many events. */
     public int forgetRecords(Duration retention) {
-        return ledger.forgetRecords(clock.millis() - retention.toMillis());
+        return records.forget(clock.millis() - retention.toMillis());
     }
 
     /** Runs a failed event again in its lane; see {@link IngressLedger#requeue}. */

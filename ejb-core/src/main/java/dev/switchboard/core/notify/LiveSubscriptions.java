@@ -87,30 +87,27 @@ final class LiveSubscriptions {
 
     /**
      * Offers {@code n} to each subscription it may match, in the order they went live; a
-     * subscription {@code offer} answers false for (closed) is removed.
+     * subscription {@code offer} answers false for (closed) is removed — once the walk is over, as
+     * is one its transport removed from within the offer.
      */
     void offer(Notification n, Predicate<Subscription> offer) {
         OfUser user = users.get(n.userKey());
         if (user == null) {
             return;
         }
-        List<Subscription> gone = null;
         offering = true;
         try {
             if (n.threadKey() == null) {
-                gone = offerAll(user.members, n, offer, gone);
+                offerAll(user.members, offer);
             } else {
-                gone = offerAll(user.everyThread, n, offer, gone);
+                offerAll(user.everyThread, offer);
                 Set<Subscription> following = user.byThread.get(n.threadKey());
                 if (following != null) {
-                    gone = offerAll(following, n, offer, gone);
+                    offerAll(following, offer);
                 }
             }
         } finally {
             offering = false;
-        }
-        if (gone != null) {
-            gone.forEach(this::remove);
         }
         if (removedWhileOffering != null) {
             List<Subscription> removed = removedWhileOffering;
@@ -119,17 +116,12 @@ final class LiveSubscriptions {
         }
     }
 
-    private static List<Subscription> offerAll(Set<Subscription> subs, Notification n, Predicate<Subscription> offer,
-            List<Subscription> gone) {
+    private void offerAll(Set<Subscription> subs, Predicate<Subscription> offer) {
         for (Subscription sub : subs) {
             if (!offer.test(sub)) {
-                if (gone == null) {
-                    gone = new ArrayList<>();
-                }
-                gone.add(sub);
+                remove(sub); // deferred: the walk is on
             }
         }
-        return gone;
     }
 
     /** Every live subscription (a copy), e.g. to close them all. */

@@ -166,14 +166,13 @@ public class RetentionPruner {
      * Moves aside the repository of every thread with a workspace that has had no run since
      * {@code cutoff} and whose lane nobody holds, and moves its line back to the start, looking at
      * the threads in id order until {@code deadline}; returns how many it retired. A thread whose
-     * workspace has no directory (never used, or retired before) is passed over. Public for the
-     * tests; the passes call it.
+     * workspace has no directory (never used, or retired before) is passed over.
      */
-    public int retireIdleWorkspaces(long cutoff, long deadline) {
+    private int retireIdleWorkspaces(long cutoff, long deadline) {
         return retireIdleWorkspaces(workspaces.workspaces(), cutoff, deadline);
     }
 
-    /** As {@link #retireIdleWorkspaces(long, long)}, the workspaces under {@code dirs}. */
+    /** As {@link #retireIdleWorkspaces(long, long)}, the workspaces under {@code dirs} (the in-process tests'). */
     int retireIdleWorkspaces(Workspaces dirs, long cutoff, long deadline) {
         int retired = 0;
         long after = 0;
