@@ -9,6 +9,8 @@ import dev.switchboard.testkit.PgFaultProxy;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import java.sql.Connection;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -221,6 +223,42 @@ class DatabaseFaultsIT {
                 "live and ready again");
         JsonObject run = instance.api.awaitRun(instance.api.message("after-the-hang", "back").getString("run_id"), 30);
         assertEquals("succeeded", run.getString("status"), run.toString());
+    }
+
+    /**
+     * The database goes away (as a stopped server: open connections reset, new ones refused) while
+     * a run executes: requests get a clear 503 {@code database_unavailable} instead of a 500 or a
+     * hang, readiness says so without waiting for the database, and once it is back the
+     * acknowledged run — whose engine call ended during the outage — is recorded as it finished.
+     */
+    @Test
+    void anAcknowledgedRunSurvivesADatabaseOutageAndRequestsMeanwhileGet503() throws Exception {
+        Api api = instance.api;
+        Path gate = Files.createDirectories(Path.of("target", "it", "faults-gates").toAbsolutePath())
+                .resolve(UUID.randomUUID().toString());
+        String runId = api.message("outage-" + UUID.randomUUID(), "await " + gate + "; survived the outage").getString("run_id");
+        Await.until(Duration.ofSeconds(30), () -> !EngineTrace.readDir(Instance.journalDir()).callsOf(runId).isEmpty(),
+                "the run executes");
+        proxy.outage();
+        try {
+            Api.Reply during = api.postJson("/v1/messages", "{\"text\":\"during\"}");
+            assertEquals(503, during.status(), during.body());
+            assertEquals("database_unavailable", during.errorCode());
+            Api.Reply read = api.get("/v1/runs/" + runId);
+            assertEquals(503, read.status(), read.body());
+            Await.until(Duration.ofSeconds(10), () -> health("/health/ready") == 503, "readiness DOWN while the database is away");
+
+            // The engine's call ends while the database is away: its result can only be recorded once it is back.
+            Files.createFile(gate);
+            Await.until(Duration.ofSeconds(30), () -> EngineTrace.readDir(Instance.journalDir()).callsOf(runId).stream()
+                    .anyMatch(c -> c.outcome() != null), "the run's engine call ended during the outage");
+        } finally {
+            proxy.restore();
+        }
+        JsonObject done = api.awaitRun(runId, 60);
+        Await.until(Duration.ofSeconds(10), () -> health("/health/ready") == 200, "ready again");
+        assertEquals("succeeded", done.getString("status"), done.toString());
+        assertEquals("survived the outage", done.getJsonObject("output").getString("text"));
     }
 
     private static JsonObject liveData() {

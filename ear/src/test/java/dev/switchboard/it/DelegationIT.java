@@ -1,5 +1,7 @@
 package dev.switchboard.it;
 
+import static dev.switchboard.it.CallTrees.node;
+import static dev.switchboard.it.CallTrees.nodes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -27,8 +29,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Sub-agent delegation end to end on Liberty and PostgreSQL, driven by the scripted engine's call
  * directives through the jagc runs API: round trip, forks answered out of order, broadcast,
- * refusals, timeout with a late reply, depth and hop limits, self-calls, a forged sender, cancel
- * cascading through the tree, and kill -9 mid-tree. What each agent received is read from its own
+ * refusals, timeout with a late reply, depth and hop limits, self-calls, a forged sender, and cancel
+ * cascading through the tree. A tree across instances — handed back by a graceful stop, finished by
+ * the survivor after kill -9 mid-tree — is {@code MultiInstanceIT}'s. What each agent received is read from its own
  * answer ({@code whoami}, echoed inputs), the tree from {@code GET /v1/runs/{id}/tree}, the journal
  * from the database.
  */
@@ -58,9 +61,6 @@ class DelegationIT {
         Map<String, String> env = Instance.defaults(db, PORT, NAME);
         env.put("SWITCHBOARD_AGENTS", AGENTS);
         env.put("SWITCHBOARD_AGENTS_SWEEP_MS", "200");
-        // A caller waits longer than its default 30 s: a hop held across kill -9 and a restart must
-        // not time out while a slow machine restarts the instance (the timeout is tested with "slow").
-        env.put("SWITCHBOARD_AGENTS_TIMEOUT_MS", "180000");
         instance = Instance.start(NAME, PORT, env);
         gates = Files.createDirectories(Path.of("target", "it", "delegation-gates").toAbsolutePath());
     }
@@ -78,18 +78,7 @@ class DelegationIT {
     }
 
     private static JsonObject tree(String runId) {
-        Api.Reply r = instance.api.get("/v1/runs/" + runId + "/tree");
-        assertEquals(200, r.status(), r.body());
-        return r.json();
-    }
-
-    private static List<JsonObject> nodes(JsonObject tree) {
-        return tree.getJsonArray("nodes").getValuesAs(JsonObject.class);
-    }
-
-    private static JsonObject node(JsonObject tree, String path) {
-        return nodes(tree).stream().filter(n -> n.getString("path").endsWith(path)).findFirst()
-                .orElseThrow(() -> new AssertionError("no path ending " + path + " in " + tree));
+        return CallTrees.of(instance.api, runId);
     }
 
     private static Path gate() {
@@ -286,71 +275,6 @@ class DelegationIT {
     }
 
     @Test
-    void killedMidTreeTheServerFinishesItAfterRestartWithTheSameUuidsAndNoHopCompletedTwice() throws Exception {
-        Path gate = gate();
-        String runId = instance.api.message("crash-" + UUID.randomUUID(),
-                "call calc {A} & call search {await " + gate + "; B}; replies").getString("run_id");
-        Await.until(MINUTE, () -> {
-            JsonObject t = tree(runId);
-            return nodes(t).size() == 4 && "responded".equals(node(t, ".main.calc").getString("status"));
-        }, "calc answered while search is held");
-        JsonObject before = tree(runId);
-        String searchRun = runOf(node(before, ".main.search").getString("path_id"));
-        String calcRun = runOf(node(before, ".main.calc").getString("path_id"));
-        Await.until(MINUTE, () -> !trace().callsOf(searchRun).isEmpty(), "search executes");
-
-        instance.kill();
-        instance.restart();
-        Files.createFile(gate);
-        JsonObject done = instance.api.awaitRun(runId, 90);
-        assertEquals("calc: A | search: B", done.getJsonObject("output").getString("text"), done.toString());
-        JsonObject after = tree(runId);
-        assertEquals(pathIds(before), pathIds(after), "the same paths with the same UUIDs");
-        assertEquals(1, trace().callsOf(calcRun).size(), "calc's hop was not executed again");
-        assertEquals(1, trace().callsOf(searchRun).stream().filter(EngineTrace.Call::completed).count(),
-                "search completed once, on its second attempt");
-    }
-
-    @Test
-    void aTreeStartedOnOneInstanceIsFinishedByAnotherWhenTheFirstStops() throws Exception {
-        // B takes the message, so the outer run's first execution is B's; B stops while the children wait.
-        Map<String, String> env = Instance.defaults(db, PORT + 1, NAME + "-b");
-        env.put("SWITCHBOARD_AGENTS", AGENTS);
-        env.put("SWITCHBOARD_AGENTS_SWEEP_MS", "200");
-        Instance b = Instance.start(NAME + "-b", PORT + 1, env);
-        Path gate = gate();
-        String runId;
-        try {
-            runId = b.api.message("moved-" + UUID.randomUUID(),
-                    "call calc {await " + gate + "; one} & call search {await " + gate + "; two}; replies").getString("run_id");
-            // The children run on whichever instance claims their lanes first (B wakes them, A polls).
-            Await.until(MINUTE, () -> {
-                JsonObject t = tree(runId);
-                return nodes(t).size() == 4 && nodes(t).stream().filter(n -> n.getInt("depth") == 2)
-                        .allMatch(n -> !EngineTrace.readDir(Instance.journalDir()).callsOf(runOf(n.getString("path_id")))
-                                .isEmpty());
-            }, "both children execute");
-        } finally {
-            b.stop(); // graceful: B hands its lanes back
-        }
-        Files.createFile(gate);
-        JsonObject done = instance.api.awaitRun(runId, 60);
-        assertEquals("calc: one | search: two", done.getJsonObject("output").getString("text"), done.toString());
-        List<EngineTrace.Call> outer = EngineTrace.readDir(Instance.journalDir()).callsOf(runId).stream()
-                .sorted(java.util.Comparator.comparingLong(EngineTrace.Call::start)).toList();
-        assertEquals(NAME + "-b", outer.get(0).instance(), "the tree started on B");
-        assertEquals(NAME, outer.get(outer.size() - 1).instance(), "and ended on A");
-        for (JsonObject child : nodes(tree(runId)).stream().filter(n -> n.getInt("depth") == 2).toList()) {
-            assertEquals(1, trace().callsOf(runOf(child.getString("path_id"))).stream().filter(EngineTrace.Call::completed)
-                    .count(), "each child completed once, on A (handed back by B, or claimed by A from the start)");
-        }
-    }
-
-    private static Map<String, String> pathIds(JsonObject tree) {
-        return nodes(tree).stream().collect(Collectors.toMap(n -> n.getString("path"), n -> n.getString("path_id")));
-    }
-
-    @Test
     void interruptingTheOuterTurnCancelsTheTree() throws Exception {
         Rpc rpc = new Rpc(instance.api);
         Path gate = gate();
@@ -392,25 +316,12 @@ class DelegationIT {
     }
 
     private static EngineTrace trace() {
-        return trace(NAME);
-    }
-
-    private static EngineTrace trace(String instanceName) {
-        return EngineTrace.readDir(Instance.journalDir()).only(c -> instanceName.equals(c.instance()));
+        return EngineTrace.readDir(Instance.journalDir()).only(c -> NAME.equals(c.instance()));
     }
 
     /** The run handling a path. */
     private static String runOf(String pathId) {
-        try (Connection c = TestDatabase.connect(db);
-                PreparedStatement s = c.prepareStatement("SELECT run_id FROM path_registry WHERE uuid = ?")) {
-            s.setString(1, pathId);
-            try (ResultSet rs = s.executeQuery()) {
-                assertTrue(rs.next(), "no path " + pathId);
-                return rs.getString(1);
-            }
-        } catch (java.sql.SQLException e) {
-            throw new AssertionError(e);
-        }
+        return CallTrees.runOf(db, pathId);
     }
 
     /** The path ids the journal of tree {@code root} holds records of {@code status} for, oldest first. */

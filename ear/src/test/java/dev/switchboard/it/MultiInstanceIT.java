@@ -1,6 +1,8 @@
 package dev.switchboard.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.switchboard.testkit.Await;
@@ -22,7 +24,8 @@ import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * Instances on one PostgreSQL database: shared lanes under load, a graceful stop handing unfinished
- * runs back at once, a crashed owner's run recovered by the survivor (a crashed instance's own next
+ * runs (and a call tree under way) back at once, a crashed owner's run and call tree recovered by the
+ * survivor (a crashed instance's own next
  * start finishing what it had queued is a rule of the lane, held in-process by
  * {@code LaneOnDatabaseTest}); one log journal and one instance list for all of them; and owners that are
  * alive but late — one frozen past its lease (SIGSTOP) is taken over, and when it goes on (SIGCONT)
@@ -50,17 +53,34 @@ class MultiInstanceIT {
     private static Instance a;
     private static Instance b;
     private static String db;
+    /** The instances' workspace root, one for all of them as in a deployment (a shared volume). */
+    private static Path workspaces;
 
     @BeforeAll
     static void start() {
         db = TestDatabase.recreate("switchboard_it_multi");
-        a = Instance.start("it-a", PORT_A, Instance.defaults(db, PORT_A, "it-a"));
-        b = Instance.start("it-b", PORT_B, Instance.defaults(db, PORT_B, "it-b"));
+        workspaces = Path.of(System.getProperty("it.work.dir", "target/it")).toAbsolutePath().resolve("multi-workspaces");
+        dev.switchboard.testkit.Trees.delete(workspaces);
+        a = Instance.start("it-a", PORT_A, settings(PORT_A, "it-a"));
+        b = Instance.start("it-b", PORT_B, settings(PORT_B, "it-b"));
+    }
+
+    /** The test defaults and the agents the call trees below are made of. */
+    private static Map<String, String> settings(int port, String name) {
+        Map<String, String> env = Instance.defaults(db, port, name);
+        env.put("SWITCHBOARD_AGENTS", "[{\"name\":\"calc\",\"peers\":[]},{\"name\":\"search\",\"peers\":[]}]");
+        env.put("SWITCHBOARD_AGENTS_SWEEP_MS", "200");
+        // A caller waits longer than its default 30 s: a hop held across a kill -9 must not time out
+        // while the survivor waits for the dead owner's lease on a slow machine.
+        env.put("SWITCHBOARD_AGENTS_TIMEOUT_MS", "180000");
+        env.put("SWITCHBOARD_WORKSPACE_ROOT", workspaces.toString());
+        env.put("SWITCHBOARD_WORKSPACE_TOOLS", "all");
+        return env;
     }
 
     /** B's settings once its clock runs ahead: it believes it is 30 s later than the database and A. */
     private static Map<String, String> skewedB() {
-        Map<String, String> env = Instance.defaults(db, PORT_B, "it-b");
+        Map<String, String> env = settings(PORT_B, "it-b");
         env.put("SWITCHBOARD_CLOCK_OFFSET_MS", "30000");
         return env;
     }
@@ -86,11 +106,40 @@ class MultiInstanceIT {
         LaneLoad.postAndVerify("multi-" + UUID.randomUUID() + "-", 20, 10, i -> i % 2 == 0 ? a.api : b.api);
     }
 
+    /** A workspace thread's turns on A, then B, then A again: each starts from the commit of the one before. */
     @Test
     @Order(2)
-    void aGracefulStopHandsUnfinishedRunsBackAtOnce() throws Exception {
+    void twoInstancesSharingTheWorkspaceRootCarryOnOneThreadsLine() {
+        String thread = WorkspaceCalls.enable(a.api, "ws-two-");
+        JsonObject onA = a.api.awaitRun(a.api.message(thread, "tool write_file {\"path\":\"a.txt\",\"content\":\"from A\"}")
+                .getString("run_id"), 60);
+        // the instance a message is posted to claims an idle lane in the same transaction: B runs it
+        String runId = b.api.message(thread, "tool read_file {\"path\":\"a.txt\"}; tool write_file"
+                + " {\"path\":\"b.txt\",\"content\":\"from B\"}").getString("run_id");
+        JsonObject onB = b.api.awaitRun(runId, 60);
+        assertEquals("read_file: from A\nwrite_file: wrote 6 bytes to b.txt", onB.getJsonObject("output").getString("text"));
+        JsonObject change = onB.getJsonObject("output").getJsonObject("workspace");
+        assertEquals(onA.getJsonObject("output").getJsonObject("workspace").getString("commit"), change.getString("base"),
+                "B's turn started from A's commit");
+        assertEquals(List.of("b.txt A"), WorkspaceCalls.files(change));
+        assertTrue(EngineTrace.readDir(Instance.journalDir()).callsOf(runId).stream().allMatch(c -> c.instance().equals("it-b")),
+                "B ran it");
+        JsonObject again = a.api.awaitRun(a.api.message(thread, "tool list_files {}").getString("run_id"), 60);
+        assertEquals("list_files: a.txt\nb.txt", again.getJsonObject("output").getString("text"), "A the next, on B's commit");
+        assertTrue(EngineTrace.readDir(Instance.journalDir()).callsOf(again.getString("run_id")).stream()
+                .allMatch(c -> c.instance().equals("it-a")), "A ran the next one");
+    }
+
+    /**
+     * C stops gracefully with a run executing and a call tree under way — the tree's outer run was
+     * C's, its children held on whichever instance claimed them: A and B take everything up at once
+     * (no lease to wait for), and each child completes once.
+     */
+    @Test
+    @Order(3)
+    void aGracefulStopHandsUnfinishedRunsAndATreeUnderWayBackAtOnce() throws Exception {
         int port = 9186;
-        var env = Instance.defaults(db, port, "it-c");
+        var env = settings(port, "it-c");
         env.put("SWITCHBOARD_LANES_LEASE_MS", "120000"); // a crash would keep the run for two minutes
         Instance c = Instance.start("it-c", port, env);
         String thread = "handback-" + UUID.randomUUID();
@@ -98,10 +147,34 @@ class MultiInstanceIT {
         // let the run finish on C): the stop can only hand it back.
         Path gate = gates().resolve(thread);
         String runId = c.api.message(thread, "await " + gate + "; handed back").getString("run_id");
+        Path treeGate = gates().resolve("tree-" + thread);
+        String treeRun = c.api.message("moved-" + UUID.randomUUID(), "call calc {await " + treeGate + "; one}"
+                + " & call search {await " + treeGate + "; two}; replies").getString("run_id");
         awaitState(c.api, runId, "executing");
+        // The children run on whichever instance claims their lanes first (C wakes them, A and B poll).
+        Await.until(THIRTY_SECONDS, () -> {
+            JsonObject t = CallTrees.of(a.api, treeRun);
+            return CallTrees.nodes(t).size() == 4 && CallTrees.nodes(t).stream().filter(n -> n.getInt("depth") == 2)
+                    .allMatch(n -> !EngineTrace.readDir(Instance.journalDir()).callsOf(CallTrees.runOf(db,
+                            n.getString("path_id"))).isEmpty());
+        }, "both children of the tree execute");
         long stopped = System.currentTimeMillis();
         c.stop();
         Files.createFile(gate);
+        Files.createFile(treeGate);
+        Files.createFile(Path.of(treeGate + "-ws"));
+
+        JsonObject tree = a.api.awaitRun(treeRun, 60);
+        assertEquals("calc: one | search: two", tree.getJsonObject("output").getString("text"), tree.toString());
+        List<EngineTrace.Call> outer = EngineTrace.readDir(Instance.journalDir()).callsOf(treeRun).stream()
+                .sorted(java.util.Comparator.comparingLong(EngineTrace.Call::start)).toList();
+        assertEquals("it-c", outer.get(0).instance(), "the tree started on C");
+        assertNotEquals("it-c", outer.get(outer.size() - 1).instance(), "and ended on A or B");
+        for (JsonObject child : CallTrees.nodes(CallTrees.of(a.api, treeRun)).stream().filter(n -> n.getInt("depth") == 2)
+                .toList()) {
+            assertEquals(1, EngineTrace.readDir(Instance.journalDir()).callsOf(CallTrees.runOf(db, child.getString("path_id")))
+                    .stream().filter(EngineTrace.Call::completed).count(), "each child completed once: " + child);
+        }
 
         // A or B takes it up: both clocks are still the machine's here, so started_at is comparable with
         // the test's own clock whichever it is.
@@ -114,14 +187,15 @@ class MultiInstanceIT {
     }
 
     /**
-     * B dies (kill -9) while it executes a run: A, the survivor, recovers the run once B's lease has
-     * expired and lists B's start as late; what B wrote to the log journal before it died is still
+     * B dies (kill -9) while it executes a run and a hop of a call tree: A, the survivor, recovers the
+     * run and the hop once B's lease has expired (the tree finishes with the same path ids, no
+     * answered hop executed again) and lists B's start as late; what B wrote to the log journal before it died is still
      * there when it comes back. One crash of B serves both the recovery and the journal and instance
      * list: every instance killed costs a Liberty start to bring back. B comes back 30 s ahead, for the
      * tests that follow.
      */
     @Test
-    @Order(3)
+    @Order(4)
     void aRunWhoseOwnerDiedIsRecoveredOnceAndTheLogJournalAndInstanceListShowEveryInstanceThroughItsRestart()
             throws Exception {
         Rpc onB = new Rpc(b.api);
@@ -148,8 +222,42 @@ class MultiInstanceIT {
         JsonObject next = b.api.message(thread, "after");
         String runId = slow.getString("run_id");
         awaitState(b.api, runId, "executing");
+
+        // And a call tree mid-way on B: calc has answered, search is held. A is frozen meanwhile, so
+        // that B (to which the tree is posted, and which wakes its children first) runs every hop.
+        Path treeGate = gates().resolve("tree-" + thread);
+        String treeRun;
+        a.pause();
+        try {
+            treeRun = b.api.message("tree-" + thread, "call calc {A} & call search {await " + treeGate + "; B}; replies")
+                    .getString("run_id");
+            Await.until(THIRTY_SECONDS, () -> {
+                JsonObject t = CallTrees.of(b.api, treeRun);
+                return CallTrees.nodes(t).size() == 4 && "responded".equals(CallTrees.node(t, ".main.calc").getString("status"))
+                        && !EngineTrace.readDir(Instance.journalDir()).callsOf(CallTrees.runOf(db,
+                                CallTrees.node(t, ".main.search").getString("path_id"))).isEmpty();
+            }, "calc answered and search executes on B");
+        } finally {
+            a.resume();
+        }
+        // And a workspace turn held on B after writing half of its work (posted to B: B claims the idle lane).
+        String wsThread = WorkspaceCalls.enable(b.api, "ws-kill-");
+        b.api.awaitRun(b.api.message(wsThread, "tool write_file {\"path\":\"kept.txt\",\"content\":\"kept\"}")
+                .getString("run_id"), 60);
+        String wsRun = b.api.message(wsThread, "tool list_files {}; tool write_file {\"path\":\"half.txt\",\"content\":\"half\"};"
+                + " await " + treeGate + "-ws").getString("run_id");
+        Await.until(THIRTY_SECONDS, () -> WorkspaceCalls.worktrees(workspaces).stream().anyMatch(w -> Files.exists(w.resolve("half.txt"))),
+                "the workspace turn's first attempt has written half.txt");
+        Path killedTree = WorkspaceCalls.worktrees(workspaces).stream().filter(w -> Files.exists(w.resolve("half.txt")))
+                .findFirst().orElseThrow();
+
+        JsonObject treeBefore = CallTrees.of(b.api, treeRun);
+        String searchRun = CallTrees.runOf(db, CallTrees.node(treeBefore, ".main.search").getString("path_id"));
+        String calcRun = CallTrees.runOf(db, CallTrees.node(treeBefore, ".main.calc").getString("path_id"));
         b.kill();
         Files.createFile(gate);
+        Files.createFile(treeGate);
+        Files.createFile(Path.of(treeGate + "-ws"));
 
         try {
             JsonObject recovered = a.api.awaitRun(runId, 60);
@@ -164,6 +272,34 @@ class MultiInstanceIT {
             Await.until(THIRTY_SECONDS, () -> instances(new Rpc(a.api)).stream()
                     .anyMatch(i -> i.getString("owner").equals(firstStartOfB) && i.getString("state").equals("late")),
                     "A seeing the killed B late (no beat within the 5 s lease)");
+
+            // The tree: finished by A with the same paths under the same ids; calc's answered hop not
+            // executed again, search's cut one executed again and completed once.
+            JsonObject tree = a.api.awaitRun(treeRun, 90);
+            assertEquals("calc: A | search: B", tree.getJsonObject("output").getString("text"), tree.toString());
+            assertEquals(CallTrees.pathIds(treeBefore), CallTrees.pathIds(CallTrees.of(a.api, treeRun)),
+                    "the same paths with the same ids");
+            EngineTrace calls = EngineTrace.readDir(Instance.journalDir());
+            assertEquals(1, calls.callsOf(calcRun).size(), "calc's hop was not executed again: " + calls.callsOf(calcRun));
+            assertEquals(List.of("it-b", "it-a"), calls.callsOf(searchRun).stream()
+                    .sorted(java.util.Comparator.comparingLong(EngineTrace.Call::start)).map(EngineTrace.Call::instance).toList(),
+                    "search cut on B, then executed by A");
+            assertEquals(1, calls.callsOf(searchRun).stream().filter(EngineTrace.Call::completed).count(),
+                    "search completed once");
+
+            // The workspace turn: run again by A on a clean tree (the head's files only), the killed
+            // attempt's worktree removed, none left, completed once.
+            JsonObject ws = a.api.awaitRun(wsRun, 90);
+            assertEquals("succeeded", ws.getString("status"), ws.toString());
+            assertEquals("list_files: kept.txt\nwrite_file: wrote 4 bytes to half.txt", ws.getJsonObject("output").getString("text"),
+                    "the re-execution saw the head's files only");
+            assertEquals(List.of("half.txt A"), WorkspaceCalls.files(ws.getJsonObject("output").getJsonObject("workspace")));
+            assertFalse(Files.exists(killedTree), "the killed attempt's worktree was removed");
+            assertEquals(List.of(), WorkspaceCalls.worktrees(workspaces), "no worktree is left once the turns ended");
+            List<EngineTrace.Call> wsCompleted = EngineTrace.readDir(Instance.journalDir()).callsOf(wsRun).stream()
+                    .filter(EngineTrace.Call::completed).toList();
+            assertEquals(1, wsCompleted.size(), "the workspace turn completed once");
+            assertEquals("it-a", wsCompleted.get(0).instance(), "on A, after B's kill");
         } finally {
             // A new start of B (one Liberty start, as a restart is) with its clock 30 s ahead: the settings
             // of a restart are the first start's, and the late-owner tests below need B skewed. Also when
@@ -184,7 +320,7 @@ class MultiInstanceIT {
      * every lease of A's expired and take it.
      */
     @Test
-    @Order(4)
+    @Order(5)
     void anInstanceWhoseClockIsAheadTakesNoLiveLease() throws Exception {
         String prefix = "skew-" + UUID.randomUUID() + "-";
         List<String> onA = new ArrayList<>();
@@ -217,7 +353,7 @@ class MultiInstanceIT {
      * lane's lock (a renewal): PostgreSQL ends such a session after a while (see DatabaseFaultsIT).
      */
     @Test
-    @Order(5)
+    @Order(6)
     void aFrozenOwnerIsTakenOverAndWhenItGoesOnItStopsWithoutDoingMoreWork() throws Exception {
         String thread = "frozen-" + UUID.randomUUID();
         Scrape takeoversBefore = Scrape.of(b.api);

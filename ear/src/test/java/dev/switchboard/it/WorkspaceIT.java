@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.switchboard.testkit.Await;
-import dev.switchboard.testkit.EngineTrace;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import java.io.IOException;
@@ -23,19 +22,18 @@ import java.util.UUID;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * Per-turn workspaces end to end on Liberty and PostgreSQL: the scripted engine writes, patches,
  * reads and runs commands through the workspace tools as a model would; what a turn committed is
  * read from its output, its record ({@code GET /v1/runs/{id}/workspace} and {@code turn.json} on
- * disk) and the next turn's view of the files; stray worktrees from the worktree directories.
+ * disk) and the next turn's view of the files; stray worktrees from the worktree directories. One
+ * thread's line across instances, and a turn cut by kill -9 run again on a clean tree, are
+ * {@code MultiInstanceIT}'s.
  */
 @Order(4) // among the longest classes: started early in the parallel run (ear/pom.xml)
-@TestMethodOrder(MethodOrderer.OrderAnnotation.class) // the two-instance test, then the kill of its second instance, last
 class WorkspaceIT {
 
     private static final int PORT = 9221;
@@ -43,9 +41,6 @@ class WorkspaceIT {
     private static final Duration MINUTE = Duration.ofSeconds(60);
 
     private static Instance instance;
-    /** The second instance, started by the two-instance test and killed by the crash test after it. */
-    private static Instance b;
-    private static boolean bKilled;
     private static String db;
     private static Path root;
     private static Path gates;
@@ -75,9 +70,6 @@ class WorkspaceIT {
 
     @AfterAll
     static void stop() {
-        if (b != null && !bKilled) {
-            b.stop();
-        }
         if (instance != null) {
             instance.stop();
         }
@@ -337,79 +329,10 @@ class WorkspaceIT {
         assertEquals(v1, workspace(thread).getString("head"), "undo after a clear goes back to before the undone turn");
     }
 
-    /** B stays up after it: the crash test, next and last, kills it. */
-    @Test
-    @Order(Order.DEFAULT + 1)
-    void twoInstancesSharingTheRootCarryOnOneThreadsLine() throws Exception {
-        String thread = withWorkspace("ws-two-");
-        JsonObject onA = turn(thread, "tool write_file {\"path\":\"a.txt\",\"content\":\"from A\"}");
-        b = Instance.start(NAME + "-b", PORT + 1, env(NAME + "-b", PORT + 1));
-        // the instance a message is posted to claims an idle lane in the same transaction: B runs it
-        String runId = b.api.message(thread, "tool read_file {\"path\":\"a.txt\"}; tool write_file"
-                + " {\"path\":\"b.txt\",\"content\":\"from B\"}").getString("run_id");
-        JsonObject onB = b.api.awaitRun(runId, 60);
-        assertEquals("read_file: from A\nwrite_file: wrote 6 bytes to b.txt", onB.getJsonObject("output")
-                .getString("text"));
-        JsonObject change = onB.getJsonObject("output").getJsonObject("workspace");
-        assertEquals(onA.getJsonObject("output").getJsonObject("workspace").getString("commit"),
-                change.getString("base"), "B's turn started from A's commit");
-        assertEquals(List.of("b.txt A"), files(change));
-        assertTrue(EngineTrace.readDir(Instance.journalDir()).callsOf(runId).stream()
-                .allMatch(c -> c.instance().equals(NAME + "-b")), "B ran it");
-        JsonObject again = turn(thread, "tool list_files {}"); // and A the next, on B's commit
-        assertEquals("list_files: a.txt\nb.txt", again.getJsonObject("output").getString("text"));
-        assertTrue(EngineTrace.readDir(Instance.journalDir()).callsOf(again.getString("run_id")).stream()
-                .allMatch(c -> c.instance().equals(NAME)), "A ran the next one");
-    }
-
-    /**
-     * Last of the class, on the second instance the test before it started: B is killed mid-turn and
-     * A executes the turn again once B's lease has expired, as any instance would (a restarted B
-     * too: it claims under a new lease owner, LaneSettings.newOwnerName) — so no restart is needed.
-     * A has never held the thread's worktree, so it starts as a restart would: from no cache.
-     */
-    @Test
-    @Order(Order.DEFAULT + 2)
-    void killedMidTurnTheTurnRunsAgainOnACleanTreeAndNoWorktreeIsLeft() throws Exception {
-        assertNotNull(b, "the two-instance test started B");
-        String thread = withWorkspace("ws-kill-");
-        // posted to B: the instance a message is posted to claims the idle lane, so B runs both turns
-        b.api.awaitRun(b.api.message(thread, "tool write_file {\"path\":\"kept.txt\",\"content\":\"kept\"}")
-                .getString("run_id"), 60);
-        Path gate = gates.resolve(UUID.randomUUID().toString());
-        String runId = b.api.message(thread, "tool list_files {}; tool write_file"
-                + " {\"path\":\"half.txt\",\"content\":\"half\"}; await " + gate).getString("run_id");
-        Await.until(MINUTE, () -> worktrees().stream().anyMatch(w -> Files.exists(w.resolve("half.txt"))),
-                "the first attempt has written half.txt");
-        Path killedTree = worktrees().get(0);
-
-        b.kill();
-        bKilled = true;
-        Files.createFile(gate);
-        JsonObject done = instance.api.awaitRun(runId, 90);
-        assertEquals("succeeded", done.getString("status"), done.toString());
-        assertTrue(done.getInt("attempt") >= 2, done.toString());
-        assertEquals("list_files: kept.txt\nwrite_file: wrote 4 bytes to half.txt",
-                done.getJsonObject("output").getString("text"), "the re-execution saw the head's files only");
-        assertEquals(List.of("half.txt A"), files(done.getJsonObject("output").getJsonObject("workspace")));
-        assertFalse(Files.exists(killedTree), "the killed attempt's worktree was removed");
-        assertNoWorktrees();
-        List<EngineTrace.Call> completed = EngineTrace.readDir(Instance.journalDir()).callsOf(runId).stream()
-                .filter(EngineTrace.Call::completed).toList();
-        assertEquals(1, completed.size(), "the turn completed once");
-        assertEquals(NAME, completed.get(0).instance(), "on A, after B's kill");
-    }
-
     // --- helpers ---
 
     private static String withWorkspace(String prefix) {
-        String thread = prefix + UUID.randomUUID();
-        Api.Reply r = instance.api.send(instance.api.request("/v1/threads/" + thread + "/workspace")
-                .PUT(HttpRequest.BodyPublishers.noBody()));
-        assertEquals(200, r.status(), r.body());
-        assertTrue(r.json().getBoolean("enabled"));
-        assertTrue(r.json().isNull("head"));
-        return thread;
+        return WorkspaceCalls.enable(instance.api, prefix);
     }
 
     private static JsonObject turn(String thread, String script) {
@@ -429,8 +352,7 @@ class WorkspaceIT {
     }
 
     private static List<String> files(JsonObject change) {
-        return change.getJsonArray("files").getValuesAs(JsonObject.class).stream()
-                .map(f -> f.getString("path") + " " + f.getString("change")).toList();
+        return WorkspaceCalls.files(change);
     }
 
     /** Sends a chat message (no token: the single user); returns the chat thread's id (its thread key). */
@@ -452,20 +374,7 @@ class WorkspaceIT {
 
     /** Every per-turn worktree that exists now, under every thread. */
     private static List<Path> worktrees() {
-        List<Path> found = new ArrayList<>();
-        try (Stream<Path> threads = Files.list(root)) {
-            for (Path thread : threads.toList()) {
-                Path dir = thread.resolve("worktrees");
-                if (Files.isDirectory(dir)) {
-                    try (Stream<Path> trees = Files.list(dir)) {
-                        found.addAll(trees.toList());
-                    }
-                }
-            }
-        } catch (IOException e) {
-            return List.of(Path.of("unreadable"));
-        }
-        return found;
+        return WorkspaceCalls.worktrees(root);
     }
 
     private static void assertNoWorktrees() {

@@ -95,18 +95,55 @@ public final class PgFaultProxy implements AutoCloseable {
         if (listener != null || closed) {
             throw new IllegalStateException("already started or closed");
         }
+        listen(listenPort);
+        return this;
+    }
+
+    private void listen(int port) {
         try {
             ServerSocket s = new ServerSocket();
             s.setReuseAddress(true);
-            s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), listenPort), 128);
+            s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 128);
             listener = s;
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot listen on 127.0.0.1:" + listenPort, e);
+            throw new UncheckedIOException("cannot listen on 127.0.0.1:" + port, e);
         }
         Thread t = new Thread(this::acceptLoop, "pg-fault-proxy-" + port() + "-accept");
         t.setDaemon(true);
         t.start();
-        return this;
+    }
+
+    /**
+     * The database goes away as a stopped server does: nothing listens on the proxy's port any more
+     * (a new connection is refused) and every proxied connection is reset, until {@link #restore()}.
+     *
+     * @return how many connections were cut (also added to {@link #cuts()})
+     * @throws IllegalStateException if not started, closed, or already out
+     */
+    public synchronized int outage() {
+        ServerSocket s = listener;
+        if (s == null || closed || s.isClosed()) {
+            throw new IllegalStateException("not listening");
+        }
+        try {
+            s.close(); // first: a client that reconnects after its cut is refused
+        } catch (IOException ignored) {
+            // closed either way
+        }
+        return cutAll();
+    }
+
+    /**
+     * The database is back after an {@link #outage()}: the proxy listens on the same port again.
+     *
+     * @throws IllegalStateException if there is no outage to end
+     */
+    public synchronized void restore() {
+        ServerSocket s = listener;
+        if (s == null || closed || !s.isClosed()) {
+            throw new IllegalStateException("no outage to end");
+        }
+        listen(s.getLocalPort());
     }
 
     /**

@@ -304,6 +304,25 @@ class PgFaultProxyTest {
     }
 
     @Test
+    void anOutageResetsOpenConnectionsAndRefusesNewOnesUntilRestored() throws Exception {
+        try (Connection open = viaProxy("")) {
+            assertEquals(1, selectOne(open));
+            assertEquals(1, proxy.outage());
+            assertThrows(SQLException.class, () -> selectOne(open));
+        }
+        SQLException refused = assertThrows(SQLException.class, () -> viaProxy("").close());
+        assertTrue(refused.getCause() instanceof java.net.ConnectException, () -> "refused as by a stopped server: " + refused);
+        assertThrows(IllegalStateException.class, proxy::outage, "one outage at a time");
+
+        proxy.restore();
+        try (Connection fresh = viaProxy("")) {
+            assertEquals(1, selectOne(fresh));
+        }
+        assertEquals(2, proxy.connectionsAccepted(), "the refused connection never reached the proxy");
+        assertThrows(IllegalStateException.class, proxy::restore, "nothing to restore");
+    }
+
+    @Test
     void stallHoldsTrafficUntilItIsLifted() throws Exception {
         ExecutorService pool = Executors.newSingleThreadExecutor();
         try (Connection c = viaProxy("")) {

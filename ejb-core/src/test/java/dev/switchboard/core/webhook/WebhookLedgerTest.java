@@ -127,4 +127,45 @@ class WebhookLedgerTest {
         }
         assertEquals(List.of(), of(e, claim()), "nothing is taken again once delivered");
     }
+
+    /**
+     * A message in its back-off when its instance dies: nothing of it is in memory, so the other
+     * instance takes it — under its one id, as its next attempt — once the wait is over by the
+     * database's clock, not before, and the lane's next message waits behind it.
+     */
+    @Test
+    void aMessageInItsBackOffIsTakenByAnotherInstanceOnlyOnceItsWaitIsOverAndItsLaneWaitsBehindIt() {
+        Endpoint e = endpoint();
+        String m1 = "msg_" + UUID.randomUUID(); // message ids are unique across endpoints
+        String m2 = "msg_" + UUID.randomUUID();
+        long now = System.currentTimeMillis();
+        w.tx().run(() -> w.messages().insert(List.of(
+                new WebhookMessage(0, m1, e.id(), "lane-a", "turn.completed", "{}", 1, WebhookMessage.PENDING, 0, 0, null, now, null),
+                new WebhookMessage(0, m2, e.id(), "lane-a", "turn.completed", "{}", 2, WebhookMessage.PENDING, 0, 0, null, now, null))));
+        WebhookLedger.Claimed first = claim().stream().filter(c -> c.endpoint().id().equals(e.id())).findFirst().orElseThrow();
+        assertEquals(m1, first.message().msgId());
+        WebhookLedger.Result refused = new WebhookLedger.Result(500, 5, WebhookAttempt.RETRY, "HTTP 500");
+        assertNull(w.tx().inTransaction(() -> w.ledger().finish(first, refused, SCHEDULE, System.currentTimeMillis(), LEASE, true)),
+                "a failed attempt takes nothing next");
+
+        // Instance A is gone; B finds the message waiting (the schedule's first wait, 5 s) and its lane behind it.
+        assertEquals(List.of(), of(e, claim()), "nothing is due during the back-off, msg_2 neither");
+        int waited = w.tx().inTransaction(() -> w.statements().update("UPDATE webhook_messages SET due_at = due_at - ?"
+                + " WHERE msg_id = ?", s -> {
+                    s.setLong(1, 6_000);
+                    s.setString(2, m1);
+                }, "the back-off passed"));
+        assertEquals(1, waited);
+        List<WebhookLedger.Claimed> onB = claim();
+        assertEquals(List.of(m1), of(e, onB), "the message is taken again, alone: its lane still waits");
+        WebhookLedger.Claimed again = onB.stream().filter(c -> c.endpoint().id().equals(e.id())).findFirst().orElseThrow();
+        assertEquals(2, again.attempt(), "its next attempt");
+        WebhookLedger.Claimed next = finish(again);
+        assertNotNull(next, "then the lane goes on");
+        assertEquals(m2, next.message().msgId());
+        finish(next);
+        assertEquals(WebhookMessage.DELIVERED, find(e, m1).state());
+        assertEquals(2, w.tx().inTransaction(() -> w.messages().attempts(e.id(), m1, Long.MAX_VALUE, 10)).size(),
+                "both attempts in its log, under the one id");
+    }
 }
