@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
@@ -51,25 +52,47 @@ class DelegationIT {
             + "{\"name\":\"slow\",\"timeout_ms\":1500},"
             + "{\"name\":\"deep\"}]";
 
+    /**
+     * Shared with RpcPolicyIT, which needs an instance whose turns on busy threads follow the
+     * {@code collect} policy: a policy acts only on turns {@code turn/start} opens on a thread with
+     * active turns, which this class never does (its turns are each on a thread of their own).
+     */
+    private static final InstanceForClasses SHARED = new InstanceForClasses(Set.of(DelegationIT.class, RpcPolicyIT.class),
+            DelegationIT::startShared, Instance::stop);
+    private static final String DATABASE = "switchboard_it_delegation";
+
     private static Instance instance;
-    private static String db;
+    private static final String db = DATABASE;
     private static Path gates;
+
+    private static Instance startShared() {
+        Map<String, String> env = Instance.defaults(TestDatabase.recreate(DATABASE), PORT, NAME);
+        env.put("SWITCHBOARD_AGENTS", AGENTS);
+        env.put("SWITCHBOARD_AGENTS_SWEEP_MS", "200");
+        env.put("SWITCHBOARD_LANES_FOLLOWUP_POLICY", "collect"); // RpcPolicyIT's
+        Instance started = Instance.start(NAME, PORT, env);
+        RpcPolicyIT.assertFreshRuntime(new Rpc(started.api));
+        return started;
+    }
+
+    /** The instance for RpcPolicyIT: its follow-up policy is {@code collect}. */
+    static Instance withCollectPolicy() {
+        return SHARED.get();
+    }
+
+    static void finished(Class<?> user) {
+        SHARED.finished(user);
+    }
 
     @BeforeAll
     static void start() throws Exception {
-        db = TestDatabase.recreate("switchboard_it_delegation");
-        Map<String, String> env = Instance.defaults(db, PORT, NAME);
-        env.put("SWITCHBOARD_AGENTS", AGENTS);
-        env.put("SWITCHBOARD_AGENTS_SWEEP_MS", "200");
-        instance = Instance.start(NAME, PORT, env);
+        instance = SHARED.get();
         gates = Files.createDirectories(Path.of("target", "it", "delegation-gates").toAbsolutePath());
     }
 
     @AfterAll
     static void stop() {
-        if (instance != null) {
-            instance.stop();
-        }
+        SHARED.finished(DelegationIT.class);
     }
 
     private static JsonObject run(String script) {

@@ -18,24 +18,26 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 
 /**
  * The follow-up policies of a busy thread ({@code switchboard.lanes.followup-policy}, docs/rpc.md
- * "Turns on busy threads", spec §11.2 H4), each on its own fresh instance and database. Also the
- * fresh-state runtime (§17.1 item 3/4), which only a new database can show.
+ * "Turns on busy threads", spec §11.2 H4): {@code collect} on DelegationIT's instance, {@code
+ * interrupt} on WorkspaceIT's — classes whose turns the policy never acts on. Also the fresh-state
+ * runtime (§17.1 item 3/4), which only a new database can show: each of the two checks it as soon
+ * as it has started.
  */
 @Order(9) // among the longest classes: started early in the parallel run (ear/pom.xml)
 class RpcPolicyIT {
 
     private static final Duration TURN_TIMEOUT = Duration.ofSeconds(30);
 
-    private static Instance start(String name, int port, String policy) {
-        String db = TestDatabase.recreate("switchboard_it_" + name.replace("it-", "").replace('-', '_'));
-        Map<String, String> env = Instance.defaults(db, port, name);
-        env.put("SWITCHBOARD_LANES_FOLLOWUP_POLICY", policy);
-        return Instance.start(name, port, env);
+    @AfterAll
+    static void finished() {
+        DelegationIT.finished(RpcPolicyIT.class);
+        WorkspaceIT.finished(RpcPolicyIT.class);
     }
 
     private static String unique(String prefix) {
@@ -48,8 +50,11 @@ class RpcPolicyIT {
         return s;
     }
 
-    /** A new database: running, nothing processed, session {@code main}, unset times null. */
-    private static void assertFreshRuntime(Rpc rpc) {
+    /**
+     * A new database: running, nothing processed, session {@code main}, unset times null. Checked by
+     * the instances this class runs on as soon as they have started, before any class uses them.
+     */
+    static void assertFreshRuntime(Rpc rpc) {
         JsonObject status = rpc.result("server/status", null);
         assertEquals("running", status.getString("state"), status::toString);
         assertEquals(0, status.getInt("events_processed"), status::toString);
@@ -75,109 +80,99 @@ class RpcPolicyIT {
 
     @Test
     void collectSupersedesQueuedTurnsAndCarriesTheirInputForward() {
-        Instance instance = start("it-collect", 9188, "collect");
-        try {
-            Rpc rpc = new Rpc(instance.api);
-            assertFreshRuntime(rpc);
-            String thread = unique("collect");
-            String aText = unique("a");
-            String bText = unique("b");
-            String cText = unique("c");
-            try (Rpc.Stream s = live(rpc, thread)) {
-                String a = rpc.startTurnId(thread, "sleep 2000; " + aText);
-                s.await(progressOf(a, "running"), Duration.ofSeconds(15)); // A has started: it is not superseded
-                String b = rpc.startTurnId(thread, bText);
-                String c = rpc.startTurnId(thread, cText);
+        Instance instance = DelegationIT.withCollectPolicy();
+        Rpc rpc = new Rpc(instance.api);
+        String thread = unique("collect");
+        String aText = unique("a");
+        String bText = unique("b");
+        String cText = unique("c");
+        try (Rpc.Stream s = live(rpc, thread)) {
+            String a = rpc.startTurnId(thread, "sleep 2000; " + aText);
+            s.await(progressOf(a, "running"), Duration.ofSeconds(15)); // A has started: it is not superseded
+            String b = rpc.startTurnId(thread, bText);
+            String c = rpc.startTurnId(thread, cText);
 
-                JsonObject bEnd = s.await(endOf(b), Duration.ofSeconds(10));
-                assertEquals("turn/interrupted", method(bEnd), bEnd::toString);
-                assertEquals("superseded by newer turn (collect policy)", str(params(bEnd), "message"), bEnd::toString);
-                assertEquals(c, str(params(bEnd), "merged_into"), bEnd::toString);
-                assertEquals("interrupted", str(params(bEnd), "status"), bEnd::toString);
+            JsonObject bEnd = s.await(endOf(b), Duration.ofSeconds(10));
+            assertEquals("turn/interrupted", method(bEnd), bEnd::toString);
+            assertEquals("superseded by newer turn (collect policy)", str(params(bEnd), "message"), bEnd::toString);
+            assertEquals(c, str(params(bEnd), "merged_into"), bEnd::toString);
+            assertEquals("interrupted", str(params(bEnd), "status"), bEnd::toString);
 
-                JsonObject aEnd = s.await(endOf(a), TURN_TIMEOUT);
-                assertEquals("turn/completed", method(aEnd), "collect does not cancel the running turn: " + aEnd);
-                assertEquals(aText, str(params(aEnd), "message"));
-                assertTrue(seq(bEnd) < seq(aEnd), "B was superseded when C arrived, while A still ran");
+            JsonObject aEnd = s.await(endOf(a), TURN_TIMEOUT);
+            assertEquals("turn/completed", method(aEnd), "collect does not cancel the running turn: " + aEnd);
+            assertEquals(aText, str(params(aEnd), "message"));
+            assertTrue(seq(bEnd) < seq(aEnd), "B was superseded when C arrived, while A still ran");
 
-                JsonObject cEnd = s.await(endOf(c), TURN_TIMEOUT);
-                assertEquals("turn/completed", method(cEnd), cEnd::toString);
-                assertTrue(seq(aEnd) < seq(cEnd), "C ran after A (FIFO behind the running turn)");
+            JsonObject cEnd = s.await(endOf(c), TURN_TIMEOUT);
+            assertEquals("turn/completed", method(cEnd), cEnd::toString);
+            assertTrue(seq(aEnd) < seq(cEnd), "C ran after A (FIFO behind the running turn)");
 
-                assertTrue(s.inbox.matching(itemOf(b, "assistant")).isEmpty(), "B never ran");
-                assertTrue(s.inbox.matching(progressOf(b, "running")).isEmpty(), "B never ran");
-                assertEquals(1, s.inbox.matching(endOf(b)).size());
+            assertTrue(s.inbox.matching(itemOf(b, "assistant")).isEmpty(), "B never ran");
+            assertTrue(s.inbox.matching(progressOf(b, "running")).isEmpty(), "B never ran");
+            assertEquals(1, s.inbox.matching(endOf(b)).size());
 
-                // B's input went into C's: visible in C's user items (notified or read) or in what C's run echoed
-                String notified = userTexts(s.inbox.matching(itemOf(c, "user")).stream().map(Rpc::params).toList());
-                JsonObject readC = rpc.readTurn(c);
-                String read = userTexts(readC.getJsonArray("items").getValuesAs(JsonObject.class).stream()
-                        .filter(i -> "user".equals(Rpc.role(i))).toList());
-                String reply = s.inbox.matching(itemOf(c, "assistant")).stream().map(n -> text(params(n)))
-                        .collect(Collectors.joining("\n"));
-                assertTrue(inOrder(notified, bText, cText) || inOrder(read, bText, cText) || inOrder(reply, bText, cText),
-                        () -> "C's input does not carry B's first; notified user items: " + notified + "; read: " + read
-                                + "; reply: " + reply);
-                assertEquals(1, s.inbox.matching(itemOf(c, "assistant")).size(), "C ran once");
+            // B's input went into C's: visible in C's user items (notified or read) or in what C's run echoed
+            String notified = userTexts(s.inbox.matching(itemOf(c, "user")).stream().map(Rpc::params).toList());
+            JsonObject readC = rpc.readTurn(c);
+            String read = userTexts(readC.getJsonArray("items").getValuesAs(JsonObject.class).stream()
+                    .filter(i -> "user".equals(Rpc.role(i))).toList());
+            String reply = s.inbox.matching(itemOf(c, "assistant")).stream().map(n -> text(params(n)))
+                    .collect(Collectors.joining("\n"));
+            assertTrue(inOrder(notified, bText, cText) || inOrder(read, bText, cText) || inOrder(reply, bText, cText),
+                    () -> "C's input does not carry B's first; notified user items: " + notified + "; read: " + read
+                            + "; reply: " + reply);
+            assertEquals(1, s.inbox.matching(itemOf(c, "assistant")).size(), "C ran once");
 
-                JsonObject readB = rpc.readTurn(b).getJsonObject("turn");
-                assertEquals("interrupted", readB.getString("state"), readB::toString);
-                assertEquals(c, readB.getString("merged_into"), readB::toString);
-                assertEquals(JsonValue.NULL, readC.getJsonObject("turn").get("merged_into"));
-            }
-        } finally {
-            instance.stop();
+            JsonObject readB = rpc.readTurn(b).getJsonObject("turn");
+            assertEquals("interrupted", readB.getString("state"), readB::toString);
+            assertEquals(c, readB.getString("merged_into"), readB::toString);
+            assertEquals(JsonValue.NULL, readC.getJsonObject("turn").get("merged_into"));
         }
     }
 
     @Test
     void interruptCancelsTheRunningTurnAndSupersedesQueuedOnesWithoutCarryingInput() {
-        Instance instance = start("it-interrupt", 9189, "interrupt");
-        try {
-            Rpc rpc = new Rpc(instance.api);
-            assertFreshRuntime(rpc);
-            String thread = unique("interrupt");
-            String bText = unique("b");
-            String cText = unique("c");
-            try (Rpc.Stream s = live(rpc, thread)) {
-                String a = rpc.startTurnId(thread, "sleep 20000; a");
-                s.await(progressOf(a, "running"), Duration.ofSeconds(15));
-                long posted = System.nanoTime();
-                // B would itself run for 5 s should it start before C arrives, so it can only end interrupted
-                String b = rpc.startTurnId(thread, "sleep 5000; " + bText);
-                String c = rpc.startTurnId(thread, cText);
+        Instance instance = WorkspaceIT.withInterruptPolicy();
+        Rpc rpc = new Rpc(instance.api);
+        String thread = unique("interrupt");
+        String bText = unique("b");
+        String cText = unique("c");
+        try (Rpc.Stream s = live(rpc, thread)) {
+            String a = rpc.startTurnId(thread, "sleep 20000; a");
+            s.await(progressOf(a, "running"), Duration.ofSeconds(15));
+            long posted = System.nanoTime();
+            // B would itself run for 5 s should it start before C arrives, so it can only end interrupted
+            String b = rpc.startTurnId(thread, "sleep 5000; " + bText);
+            String c = rpc.startTurnId(thread, cText);
 
-                JsonObject aEnd = s.await(endOf(a), Duration.ofSeconds(10));
-                assertTrue(System.nanoTime() - posted < Duration.ofSeconds(10).toNanos());
-                assertEquals("turn/interrupted", method(aEnd), "the running turn is interrupted: " + aEnd);
-                assertEquals("interrupted", str(params(aEnd), "status"), aEnd::toString);
-                assertTrue(s.inbox.matching(itemOf(a, "assistant")).isEmpty(), "A's late result is fenced out");
+            JsonObject aEnd = s.await(endOf(a), Duration.ofSeconds(10));
+            assertTrue(System.nanoTime() - posted < Duration.ofSeconds(10).toNanos());
+            assertEquals("turn/interrupted", method(aEnd), "the running turn is interrupted: " + aEnd);
+            assertEquals("interrupted", str(params(aEnd), "status"), aEnd::toString);
+            assertTrue(s.inbox.matching(itemOf(a, "assistant")).isEmpty(), "A's late result is fenced out");
 
-                JsonObject bEnd = s.await(endOf(b), Duration.ofSeconds(10));
-                assertEquals("turn/interrupted", method(bEnd), bEnd::toString);
-                assertEquals("interrupted", str(params(bEnd), "status"), bEnd::toString);
-                assertTrue(s.inbox.matching(itemOf(b, "assistant")).isEmpty(), "B never replied");
-                boolean bRan = !s.inbox.matching(progressOf(b, "running")).isEmpty();
-                if (!bRan) {
-                    // the usual case: C arrived while B still waited for A's cancel to complete
-                    assertEquals("superseded by newer turn (interrupt policy)", str(params(bEnd), "message"), bEnd::toString);
-                }
-
-                JsonObject cEnd = s.await(endOf(c), TURN_TIMEOUT);
-                assertEquals("turn/completed", method(cEnd), cEnd::toString);
-                assertEquals(cText, str(params(cEnd), "message"), "nothing carried into C");
-                List<JsonObject> cReplies = s.inbox.matching(itemOf(c, "assistant"));
-                assertEquals(1, cReplies.size());
-                assertEquals(cText, text(params(cReplies.get(0))));
-                assertEquals(List.of(cText), s.inbox.matching(itemOf(c, "user")).stream().map(n -> text(params(n))).toList());
-                JsonObject readC = rpc.readTurn(c);
-                assertTrue(readC.getJsonArray("items").getValuesAs(JsonObject.class).stream()
-                        .noneMatch(i -> text(i).contains(bText)), readC::toString);
-                assertEquals(1, s.inbox.matching(endOf(a)).size());
-                assertEquals(1, s.inbox.matching(endOf(b)).size());
+            JsonObject bEnd = s.await(endOf(b), Duration.ofSeconds(10));
+            assertEquals("turn/interrupted", method(bEnd), bEnd::toString);
+            assertEquals("interrupted", str(params(bEnd), "status"), bEnd::toString);
+            assertTrue(s.inbox.matching(itemOf(b, "assistant")).isEmpty(), "B never replied");
+            boolean bRan = !s.inbox.matching(progressOf(b, "running")).isEmpty();
+            if (!bRan) {
+                // the usual case: C arrived while B still waited for A's cancel to complete
+                assertEquals("superseded by newer turn (interrupt policy)", str(params(bEnd), "message"), bEnd::toString);
             }
-        } finally {
-            instance.stop();
+
+            JsonObject cEnd = s.await(endOf(c), TURN_TIMEOUT);
+            assertEquals("turn/completed", method(cEnd), cEnd::toString);
+            assertEquals(cText, str(params(cEnd), "message"), "nothing carried into C");
+            List<JsonObject> cReplies = s.inbox.matching(itemOf(c, "assistant"));
+            assertEquals(1, cReplies.size());
+            assertEquals(cText, text(params(cReplies.get(0))));
+            assertEquals(List.of(cText), s.inbox.matching(itemOf(c, "user")).stream().map(n -> text(params(n))).toList());
+            JsonObject readC = rpc.readTurn(c);
+            assertTrue(readC.getJsonArray("items").getValuesAs(JsonObject.class).stream()
+                    .noneMatch(i -> text(i).contains(bText)), readC::toString);
+            assertEquals(1, s.inbox.matching(endOf(a)).size());
+            assertEquals(1, s.inbox.matching(endOf(b)).size());
         }
     }
 }

@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.stream.Stream;
@@ -40,19 +41,48 @@ class WorkspaceIT {
     private static final String NAME = "it-workspace";
     private static final Duration MINUTE = Duration.ofSeconds(60);
 
+    /**
+     * Shared with RpcPolicyIT, which needs an instance whose turns on busy threads follow the
+     * {@code interrupt} policy: a policy acts only on turns {@code turn/start} opens, which this
+     * class never does (its turns are messages and chat messages).
+     */
+    private static final InstanceForClasses SHARED = new InstanceForClasses(Set.of(WorkspaceIT.class, RpcPolicyIT.class),
+            WorkspaceIT::startShared, Instance::stop);
+    private static final String DATABASE = "switchboard_it_workspace";
+    private static final Path WORK = Path.of(System.getProperty("it.work.dir", "target/it")).toAbsolutePath();
+
     private static Instance instance;
-    private static String db;
-    private static Path root;
+    private static final String db = DATABASE;
+    private static final Path root = WORK.resolve("workspaces");
     private static Path gates;
+
+    private static Instance startShared() {
+        TestDatabase.recreate(DATABASE);
+        try {
+            deleteTree(root);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        Map<String, String> env = env(NAME, PORT);
+        env.put("SWITCHBOARD_LANES_FOLLOWUP_POLICY", "interrupt"); // RpcPolicyIT's
+        Instance started = Instance.start(NAME, PORT, env);
+        RpcPolicyIT.assertFreshRuntime(new Rpc(started.api));
+        return started;
+    }
+
+    /** The instance for RpcPolicyIT: its follow-up policy is {@code interrupt}. */
+    static Instance withInterruptPolicy() {
+        return SHARED.get();
+    }
+
+    static void finished(Class<?> user) {
+        SHARED.finished(user);
+    }
 
     @BeforeAll
     static void start() throws IOException {
-        db = TestDatabase.recreate("switchboard_it_workspace");
-        Path work = Path.of(System.getProperty("it.work.dir", "target/it")).toAbsolutePath();
-        root = work.resolve("workspaces");
-        deleteTree(root);
-        gates = Files.createDirectories(work.resolve("workspace-gates"));
-        instance = Instance.start(NAME, PORT, env(NAME, PORT));
+        instance = SHARED.get();
+        gates = Files.createDirectories(WORK.resolve("workspace-gates"));
     }
 
     private static Map<String, String> env(String name, int port) {
@@ -70,9 +100,7 @@ class WorkspaceIT {
 
     @AfterAll
     static void stop() {
-        if (instance != null) {
-            instance.stop();
-        }
+        SHARED.finished(WorkspaceIT.class);
     }
 
     @Test
