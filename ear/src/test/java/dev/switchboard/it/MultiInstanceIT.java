@@ -162,7 +162,6 @@ class MultiInstanceIT {
         c.stop();
         Files.createFile(gate);
         Files.createFile(treeGate);
-        Files.createFile(Path.of(treeGate + "-ws"));
 
         JsonObject tree = a.api.awaitRun(treeRun, 60);
         assertEquals("calc: one | search: two", tree.getJsonObject("output").getString("text"), tree.toString());
