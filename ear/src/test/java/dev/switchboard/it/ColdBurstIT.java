@@ -119,6 +119,7 @@ class ColdBurstIT {
         env.put("SWITCHBOARD_ENGINE", "echo");
         env.put("SWITCHBOARD_ENGINE_ECHO_DELAY_MS", Long.toString(engineMs));
         env.put("SWITCHBOARD_HEALTH_PORT", Integer.toString(HEALTH_PORT));
+        env.remove("DB_POOL_MAX"); // the default pools, the database's too: it runs alone
         Instance instance = Instance.start(NAME, PORT, env);
         try {
             burst(instance.api, db, engineMs);

@@ -49,6 +49,10 @@ final class Instance implements AutoCloseable {
         // instance's polls cost a few per cent of a core, and a dozen run at once beside the tests.
         env.put("SWITCHBOARD_NOTIFY_POLL_MS", "500");
         env.put("SWITCHBOARD_LANES_SHUTDOWN_GRACE_MS", "1000");
+        // A dozen instances run at once on one PostgreSQL, whose 100 connections (its default) forty
+        // each (ours) would exhaust: "too many clients" seen in a full run. Fifteen serve a loaded
+        // class's twenty concurrent runs within the pool's 10 s timeout (ResponsesIT's finding).
+        env.put("DB_POOL_MAX", "15");
         return env;
     }
 
