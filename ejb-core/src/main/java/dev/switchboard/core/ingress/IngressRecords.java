@@ -1,6 +1,7 @@
 package dev.switchboard.core.ingress;
 
 import dev.switchboard.core.json.Jsons;
+import dev.switchboard.core.runtime.ProcessedEvents;
 import dev.switchboard.core.sql.Statements;
 import dev.switchboard.core.sql.Store;
 import dev.switchboard.persistence.ingress.ActionRecord;
@@ -39,6 +40,8 @@ public class IngressRecords {
     private static final String FORGET_DECISIONS = "DELETE FROM ingress_decisions"
             + String.format(OF_FORGOTTEN_EVENT, "ingress_decisions");
     private static final String FORGET_EVENTS = "DELETE FROM ingress_events WHERE received_at < ? AND status <> 'deferred'";
+    private static final String ACCEPTED = "SELECT count(*), max(received_at) FROM ingress_events"
+            + " WHERE user_key = ? AND status = 'accepted'";
 
     @PersistenceContext(unitName = "switchboard")
     EntityManager em;
@@ -64,6 +67,12 @@ public class IngressRecords {
             statements.update(sql, s -> s.setLong(1, before), "forgetting aged ingress records");
         }
         return statements.update(FORGET_EVENTS, s -> s.setLong(1, before), "forgetting aged ingress events");
+    }
+
+    /** How many of the user's events were accepted (handed off to a lane), and when the newest of them arrived. */
+    public ProcessedEvents.Count accepted(String userKey) {
+        return statements.query(ACCEPTED, s -> s.setString(1, userKey),
+                rs -> new ProcessedEvents.Count(rs.getLong(1), Statements.getLong(rs, 2)), "counting accepted events").get(0);
     }
 
     public RecordPage events(String userKey, RecordQuery q) {

@@ -49,6 +49,13 @@ public class ServeRuntime {
         return found != null ? found : new RuntimeRecord(userKey, settings.defaultSession());
     }
 
+    /** The user's runtime as {@code server/status} reports it, with the events it has processed. */
+    public RuntimeStatus status(String userKey, ProcessedEvents.Count processed) {
+        RuntimeRecord r = read(userKey);
+        return new RuntimeStatus(r.isPaused(), processed.events(), processed.lastAt(), r.getSessionId(), r.getPausedAt(),
+                r.getResumedAt());
+    }
+
     /** The row, locked for update; created when missing. */
     public RuntimeRecord locked(String userKey) {
         RuntimeRecord found = em.find(RuntimeRecord.class, userKey, LockModeType.PESSIMISTIC_WRITE);

@@ -41,11 +41,10 @@ class StoresTest {
     private static final Map<String, Set<String>> STILL_SHARED = Map.ofEntries(
             Map.entry("ingress_actions", Set.of("IngressLedger", "IngressOutcomes", "IngressRecords")),
             Map.entry("ingress_decisions", Set.of("IngressLedger", "IngressRecords")),
-            Map.entry("ingress_events", Set.of("IngressLedger", "IngressOutcomes", "IngressRecords", "RuntimeLedger")),
+            Map.entry("ingress_events", Set.of("IngressLedger", "IngressOutcomes", "IngressRecords")),
             Map.entry("runs", Set.of("ChatApprovalLedger", "IngressLedger", "LaneRows", "Lanes", "PathLanes", "PathRegistry",
                     "ResponseRecords", "RetentionRows", "RunLedger", "RunTexts", "ThreadRepository", "ThreadWorkspaces",
                     "TurnLedger", "TurnQueries", "TurnRows")),
-            Map.entry("serve_runtime", Set.of("RuntimeLedger", "ServeRuntime")),
             Map.entry("threads", Set.of("ChatRecords", "LaneRows", "Lanes", "PathLanes", "ThreadLedger",
                     "ThreadRepository", "ThreadRuntimes", "ThreadWorkspaces", "TurnQueries")),
             Map.entry("webhook_endpoints", Set.of("WebhookEndpoints", "WebhookMessages")));

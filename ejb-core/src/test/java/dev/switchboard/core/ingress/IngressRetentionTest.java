@@ -3,6 +3,7 @@ package dev.switchboard.core.ingress;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.switchboard.core.idempotency.IdempotencyKeys;
+import dev.switchboard.core.runtime.ProcessedEvents;
 import dev.switchboard.core.sql.FreshDatabase;
 import dev.switchboard.core.sql.LocalTransactions;
 import dev.switchboard.core.sql.Statements;
@@ -18,7 +19,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * Ingress retention's deletes built outside the container, on PostgreSQL and on the embedded H2:
  * the records of an event (the event, its decisions, its actions) go once it is older than their
  * retention, except an event a pause still holds; dedupe keys are remembered for their own age
- * (H9), and only the ingress doors' — a message's idempotency key is not a dedupe key.
+ * (H9), and only the ingress doors' — a message's idempotency key is not a dedupe key. Also the
+ * count of a user's accepted events that {@code server/status} reports, read from the same table.
  */
 @ParameterizedClass
 @EnumSource(FreshDatabase.Kind.class)
@@ -120,5 +122,17 @@ class IngressRetentionTest {
         assertEquals(1, w.tx().inTransaction(() -> w.statements().query("SELECT count(*) FROM message_ingest"
                 + " WHERE user_key = ? AND source = 'http'", s -> s.setString(1, user), rs -> rs.getLong(1), "a test count")
                 .get(0)));
+    }
+
+    @Test
+    void theProcessedCountIsTheUsersAcceptedEventsWithWhenTheNewestArrived() {
+        String user = "user-" + UUID.randomUUID();
+        assertEquals(new ProcessedEvents.Count(0, null), w.tx().inTransaction(() -> w.records().accepted(user)), "none yet");
+        event(user, "accepted", 1_000);
+        event(user, "accepted", 3_000);
+        event(user, "deferred", 5_000); // held by a pause: not handed off yet
+        event(user, "duplicate", 6_000);
+        event("someone-else", "accepted", 9_000);
+        assertEquals(new ProcessedEvents.Count(2, 3_000L), w.tx().inTransaction(() -> w.records().accepted(user)));
     }
 }

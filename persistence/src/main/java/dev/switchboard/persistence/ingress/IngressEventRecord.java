@@ -23,9 +23,6 @@ import java.util.Objects;
 @NamedQuery(name = IngressEventRecord.DEFERRED_TIMER,
         query = "SELECT e FROM IngressEventRecord e WHERE e.userKey = :userKey AND e.status = 'deferred'"
                 + " AND e.source = 'timer' AND e.repo = :repo")
-@NamedQuery(name = IngressEventRecord.PROCESSED,
-        query = "SELECT COUNT(e), MAX(e.receivedAt) FROM IngressEventRecord e WHERE e.userKey = :userKey"
-                + " AND e.status = 'accepted'")
 @IdClass(IngressEventRecord.Key.class)
 public class IngressEventRecord {
 
@@ -62,8 +59,6 @@ public class IngressEventRecord {
     public static final String DEFERRED = "IngressEventRecord.deferred";
     public static final String DEFERRED_BY_KEY_OR_LANE = "IngressEventRecord.deferredByKeyOrLane";
     public static final String DEFERRED_TIMER = "IngressEventRecord.deferredTimer";
-    public static final String PROCESSED = "IngressEventRecord.processed";
-
 
     @Id
     @Column(name = "user_key", nullable = false, updatable = false)
