@@ -2,6 +2,7 @@ package dev.switchboard.core.delegation;
 
 import com.google.common.base.Suppliers;
 import dev.switchboard.core.engine.Delegation;
+import dev.switchboard.core.execution.ScopedReads;
 import dev.switchboard.core.json.Jsons;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -27,13 +28,17 @@ public class PathReads {
     @Inject
     CallSlots slots;
 
+    @Inject
+    ScopedReads reads;
+
     /**
      * What an execution of {@code runId} knows of its tree, read when the engine first asks: its
      * path with the state it kept (one read), and its replies when it asks for them.
      */
     public Delegation context(String runId) {
         Optional<PathRegistry.Handler> handler = paths.handlerWithState(runId);
-        Supplier<List<Delegation.Reply>> replies = Suppliers.memoize(() -> slots.replies(runId)); // read once, when asked
+        // Read once, when the engine asks, on whatever thread it asks on: in the read scope.
+        Supplier<List<Delegation.Reply>> replies = Suppliers.memoize(() -> reads.read(() -> slots.replies(runId)));
         String agent = handler.isEmpty() ? settings.entry() : handler.get().path().agent();
         String instructions = settings.agents().byName(agent).map(Agent::instructions).orElse(null);
         List<String> callable = settings.agents().callableBy(agent);

@@ -10,11 +10,12 @@ import dev.switchboard.core.lane.RunWork;
 import dev.switchboard.core.lifecycle.RunProgress;
 import jakarta.json.JsonObject;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
 
 /**
  * One claimed run's engine call: the engine its thread chose as the features prepared it, the
  * request built from the claim and what the features said the engine reads (each read on first
- * use), a {@link Cancellation} that turns true the moment the lane's control says the execution
+ * use, in the {@link ReadScope}), a {@link Cancellation} that turns true the moment the lane's control says the execution
  * may not go on, and the progress the engine shows, closed before the result is written. Plain Java.
  */
 final class EngineJob implements RunWork.Job {
@@ -23,12 +24,15 @@ final class EngineJob implements RunWork.Job {
     private final ExecutionPreparation.Prepared prepared;
     private final RunProgress progress;
     private final Cancellation cancellation;
+    private final ReadScope reads;
 
-    EngineJob(Claim claim, ExecutionPreparation.Prepared prepared, RunProgress progress, RunWork.Control control) {
+    EngineJob(Claim claim, ExecutionPreparation.Prepared prepared, RunProgress progress, RunWork.Control control,
+            ReadScope reads) {
         this.claim = claim;
         this.prepared = prepared;
         this.progress = progress;
         this.cancellation = new Cancellation(control::mayContinue);
+        this.reads = reads;
     }
 
     @Override
@@ -46,10 +50,15 @@ final class EngineJob implements RunWork.Job {
     EngineRequest request() {
         EngineInputs in = prepared.inputs();
         return new EngineRequest(claim.runId(), claim.userKey(), claim.threadKey(), claim.inputText(),
-                claim.deliveryMode(), claim.attempt(), cancellation, Suppliers.memoize(in.history()::get),
-                in.clientCall() == null ? null : Suppliers.memoize(in.clientCall()::get),
+                claim.deliveryMode(), claim.attempt(), cancellation, readOnce(in.history()),
+                in.clientCall() == null ? null : readOnce(in.clientCall()),
                 new ModelChoice(claim.runtime().modelId(), claim.runtime().thinkingLevel()), progress,
-                in.resumption(), in.delegation() == null ? null : Suppliers.memoize(in.delegation()::get));
+                in.resumption(), in.delegation() == null ? null : readOnce(in.delegation()));
+    }
+
+    /** Read on first use, in the read scope, whatever thread the engine asks on; then kept. */
+    private <T> Supplier<T> readOnce(Supplier<T> input) {
+        return Suppliers.memoize(() -> reads.read(input));
     }
 
     @Override

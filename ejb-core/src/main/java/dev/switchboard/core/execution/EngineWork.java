@@ -34,6 +34,9 @@ public class EngineWork implements RunWork {
     EngineSelector engines;
 
     @Inject
+    ScopedReads reads;
+
+    @Inject
     RunProgressStreams progressStreams;
 
     @Inject
@@ -66,10 +69,10 @@ public class EngineWork implements RunWork {
 
     @Override
     public Job prepare(Claim claim, Control control) {
-        ExecutionPreparation.Prepared prepared = prepared(claim, preparations,
-                new ExecutionPreparation.Prepared(engines.engine(claim.runtime().engine()), EngineInputs.NONE));
+        ExecutionPreparation.Prepared prepared = reads.read(() -> prepared(claim, preparations,
+                new ExecutionPreparation.Prepared(engines.engine(claim.runtime().engine()), EngineInputs.NONE)));
         return new EngineJob(claim, prepared, progressStreams.open(new RunProgressLedger.Target(claim.userKey(),
-                claim.threadKey(), claim.turnId(), claim.runId(), claim.attempt()), progressWriters), control);
+                claim.threadKey(), claim.turnId(), claim.runId(), claim.attempt()), progressWriters), control, reads::read);
     }
 
     /** {@code start} as every preparation, in their order, makes it. */

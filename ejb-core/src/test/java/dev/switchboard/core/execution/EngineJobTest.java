@@ -47,7 +47,7 @@ class EngineJobTest {
     void theEngineIsAskedForTheClaimedRunWithWhatItsThreadChose() {
         Recording engine = new Recording();
         EngineJob job = new EngineJob(CLAIM, new ExecutionPreparation.Prepared(engine, EngineInputs.NONE),
-                RunProgress.silent(), () -> true);
+                RunProgress.silent(), () -> true, ReadScope.IN_PLACE);
         assertEquals("recording", job.label());
         assertEquals("hello", job.start().toCompletableFuture().join().getString("text"));
         EngineRequest asked = engine.requests.get(0);
@@ -62,7 +62,7 @@ class EngineJobTest {
         AtomicBoolean mayContinue = new AtomicBoolean(true);
         Recording engine = new Recording();
         EngineJob job = new EngineJob(CLAIM, new ExecutionPreparation.Prepared(engine, EngineInputs.NONE),
-                RunProgress.silent(), mayContinue::get);
+                RunProgress.silent(), mayContinue::get, ReadScope.IN_PLACE);
         EngineRequest asked = job.request();
         assertFalse(asked.cancelled());
         mayContinue.set(false);
@@ -72,26 +72,43 @@ class EngineJobTest {
     @Test
     void stoppingTheJobCancelsTheEngineCall() {
         EngineJob job = new EngineJob(CLAIM, new ExecutionPreparation.Prepared(new Recording(), EngineInputs.NONE),
-                RunProgress.silent(), () -> true);
+                RunProgress.silent(), () -> true, ReadScope.IN_PLACE);
         EngineRequest asked = job.request();
         job.stop();
         assertTrue(asked.cancelled());
     }
 
     @Test
-    void whatTheEngineReadsIsReadOnceAndOnlyWhenAsked() {
+    void whatTheEngineReadsIsReadOnceOnlyWhenAskedAndInTheReadScope() {
         AtomicInteger reads = new AtomicInteger();
+        AtomicInteger inScope = new AtomicInteger();
+        ThreadLocal<Boolean> scoped = ThreadLocal.withInitial(() -> false);
+        ReadScope scope = new ReadScope() {
+            @Override
+            public <T> T read(java.util.function.Supplier<T> read) {
+                scoped.set(true);
+                try {
+                    return read.get();
+                } finally {
+                    scoped.set(false);
+                }
+            }
+        };
         EngineInputs inputs = EngineInputs.NONE.withHistory(() -> {
             reads.incrementAndGet();
+            if (scoped.get()) {
+                inScope.incrementAndGet();
+            }
             return List.of(Json.createObjectBuilder().add("role", "user").build());
         });
         EngineJob job = new EngineJob(CLAIM, new ExecutionPreparation.Prepared(new Recording(), inputs),
-                RunProgress.silent(), () -> true);
+                RunProgress.silent(), () -> true, scope);
         EngineRequest asked = job.request();
         assertEquals(0, reads.get(), "nothing read before the engine asks");
         asked.history().get();
         asked.history().get();
         assertEquals(1, reads.get());
+        assertEquals(1, inScope.get(), "read inside the scope, where the container returns its connection");
     }
 
     @Test
