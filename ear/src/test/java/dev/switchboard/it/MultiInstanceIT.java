@@ -2,7 +2,6 @@ package dev.switchboard.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.switchboard.testkit.Await;
@@ -35,13 +34,11 @@ import org.junit.jupiter.api.TestMethodOrder;
  *
  * <p>A and B have the test leases of {@link Instance#defaults} (5 s, renewed every second, lanes
  * polled every half second): the recoveries and takeovers below wait for one lease, and the skew
- * test's runs outlive it twice. C alone has a 120 s lease (see its test).
- *
- * <p>B starts with its clock right and comes back from the crash test 30 s ahead. Lease rules read
- * the database's clock, so everything after holds with B skewed; but run times are each instance's
- * own clock (docs/architecture.md), so the checks that compare run times across instances — the load
- * test's "no run started before the previous one finished", the hand-back's delay after the stop,
- * which B might pick up — run before B is skewed.
+ * test's runs on A outlive it twice. B dies in the chaos run; C, started then, has its clock 30 s
+ * ahead and a 120 s lease. Lease rules read the database's clock, so everything after holds with C
+ * skewed; but run times are each instance's own clock (docs/architecture.md), so the checks that
+ * compare run times across instances — the load test's "no run started before the previous one
+ * finished", the hand-back's delay after the stop — compare A's and B's, or A's alone.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Order(2) // among the longest classes: started early in the parallel run (ear/pom.xml)
@@ -50,8 +47,13 @@ class MultiInstanceIT {
     private static final Duration THIRTY_SECONDS = Duration.ofSeconds(30);
     private static final int PORT_A = 9182;
     private static final int PORT_B = 9183;
+    private static final int PORT_C = 9186;
     private static Instance a;
     private static Instance b;
+    private static boolean bKilled;
+    /** Started after B's death: its clock 30 s ahead, its lease 120 s. */
+    private static Instance c;
+    private static boolean cStopped;
     private static String db;
     /** The instances' workspace root, one for all of them as in a deployment (a shared volume). */
     private static Path workspaces;
@@ -78,16 +80,24 @@ class MultiInstanceIT {
         return env;
     }
 
-    /** B's settings once its clock runs ahead: it believes it is 30 s later than the database and A. */
-    private static Map<String, String> skewedB() {
-        Map<String, String> env = settings(PORT_B, "it-b");
+    /**
+     * C's settings: it believes it is 30 s later than the database and A, and its lease is 120 s — a
+     * crash would keep its runs for two minutes, so what its graceful stop hands back is not a lease
+     * running out.
+     */
+    private static Map<String, String> skewedC() {
+        Map<String, String> env = settings(PORT_C, "it-c");
         env.put("SWITCHBOARD_CLOCK_OFFSET_MS", "30000");
+        env.put("SWITCHBOARD_LANES_LEASE_MS", "120000");
         return env;
     }
 
     @AfterAll
     static void stop() {
-        if (b != null) {
+        if (c != null && !cStopped) {
+            c.stop();
+        }
+        if (b != null && !bKilled) {
             b.stop();
         }
         if (a != null) {
@@ -131,71 +141,15 @@ class MultiInstanceIT {
     }
 
     /**
-     * C stops gracefully with a run executing and a call tree under way — the tree's outer run was
-     * C's, its children held on whichever instance claimed them: A and B take everything up at once
-     * (no lease to wait for), and each child completes once.
+     * The chaos run: B dies (kill -9) while it executes a run, a hop of a call tree and a workspace
+     * turn. A, the survivor, recovers each once B's lease has expired (the tree finishes with the same
+     * path ids, no answered hop executed again; the turn runs again on a clean tree) and lists B's
+     * start as late; what B wrote to the log journal before it died outlives it. Then C joins, 30 s
+     * ahead, for the tests that follow: every instance killed costs a Liberty start to replace.
      */
     @Test
     @Order(3)
-    void aGracefulStopHandsUnfinishedRunsAndATreeUnderWayBackAtOnce() throws Exception {
-        int port = 9186;
-        var env = settings(port, "it-c");
-        env.put("SWITCHBOARD_LANES_LEASE_MS", "120000"); // a crash would keep the run for two minutes
-        Instance c = Instance.start("it-c", port, env);
-        String thread = "handback-" + UUID.randomUUID();
-        // Held at its step until C has stopped (not for a time, which a slow stop could outlast and
-        // let the run finish on C): the stop can only hand it back.
-        Path gate = gates().resolve(thread);
-        String runId = c.api.message(thread, "await " + gate + "; handed back").getString("run_id");
-        Path treeGate = gates().resolve("tree-" + thread);
-        String treeRun = c.api.message("moved-" + UUID.randomUUID(), "call calc {await " + treeGate + "; one}"
-                + " & call search {await " + treeGate + "; two}; replies").getString("run_id");
-        awaitState(c.api, runId, "executing");
-        // The children run on whichever instance claims their lanes first (C wakes them, A and B poll).
-        Await.until(THIRTY_SECONDS, () -> {
-            JsonObject t = CallTrees.of(a.api, treeRun);
-            return CallTrees.nodes(t).size() == 4 && CallTrees.nodes(t).stream().filter(n -> n.getInt("depth") == 2)
-                    .allMatch(n -> !EngineTrace.readDir(Instance.journalDir()).callsOf(CallTrees.runOf(db,
-                            n.getString("path_id"))).isEmpty());
-        }, "both children of the tree execute");
-        long stopped = System.currentTimeMillis();
-        c.stop();
-        Files.createFile(gate);
-        Files.createFile(treeGate);
-
-        JsonObject tree = a.api.awaitRun(treeRun, 60);
-        assertEquals("calc: one | search: two", tree.getJsonObject("output").getString("text"), tree.toString());
-        List<EngineTrace.Call> outer = EngineTrace.readDir(Instance.journalDir()).callsOf(treeRun).stream()
-                .sorted(java.util.Comparator.comparingLong(EngineTrace.Call::start)).toList();
-        assertEquals("it-c", outer.get(0).instance(), "the tree started on C");
-        assertNotEquals("it-c", outer.get(outer.size() - 1).instance(), "and ended on A or B");
-        for (JsonObject child : CallTrees.nodes(CallTrees.of(a.api, treeRun)).stream().filter(n -> n.getInt("depth") == 2)
-                .toList()) {
-            assertEquals(1, EngineTrace.readDir(Instance.journalDir()).callsOf(CallTrees.runOf(db, child.getString("path_id")))
-                    .stream().filter(EngineTrace.Call::completed).count(), "each child completed once: " + child);
-        }
-
-        // A or B takes it up: both clocks are still the machine's here, so started_at is comparable with
-        // the test's own clock whichever it is.
-        JsonObject done = a.api.awaitRun(runId, 60);
-        assertEquals("succeeded", done.getString("status"), done.toString());
-        assertEquals(2, done.getInt("attempt"));
-        assertEquals(0, done.getInt("crashes"), "a hand-back is not a crash");
-        long resumedAfterMs = LaneAssertions.millis(done, "started_at") - stopped;
-        assertTrue(resumedAfterMs < 30_000, "resumed " + resumedAfterMs + " ms after the stop, not after the lease");
-    }
-
-    /**
-     * B dies (kill -9) while it executes a run and a hop of a call tree: A, the survivor, recovers the
-     * run and the hop once B's lease has expired (the tree finishes with the same path ids, no
-     * answered hop executed again) and lists B's start as late; what B wrote to the log journal before it died is still
-     * there when it comes back. One crash of B serves both the recovery and the journal and instance
-     * list: every instance killed costs a Liberty start to bring back. B comes back 30 s ahead, for the
-     * tests that follow.
-     */
-    @Test
-    @Order(4)
-    void aRunWhoseOwnerDiedIsRecoveredOnceAndTheLogJournalAndInstanceListShowEveryInstanceThroughItsRestart()
+    void aDeadOwnersWorkIsFinishedOnceByTheSurvivorAndTheLogJournalAndInstanceListOutliveIt()
             throws Exception {
         Rpc onB = new Rpc(b.api);
         onB.result("server/pause", Rpc.obj());
@@ -212,8 +166,6 @@ class MultiInstanceIT {
         String firstStartOfB = cluster.stream().filter(i -> i.getString("instance").equals("it-b") && i.getString("state").equals("up"))
                 .map(i -> i.getString("owner")).findFirst().orElseThrow(() -> new AssertionError("B is not up: " + cluster));
         assertTrue(cluster.stream().anyMatch(i -> i.getString("instance").equals("it-a") && i.getString("state").equals("up")), cluster::toString);
-        assertTrue(cluster.stream().anyMatch(i -> i.getString("instance").equals("it-c") && i.getString("state").equals("stopped")
-                && !i.isNull("stopped_at")), "the gracefully stopped instance of the previous test: " + cluster);
 
         String thread = "crash-" + UUID.randomUUID();
         Path gate = gates().resolve(thread); // held until B is dead: its attempt cannot finish first
@@ -254,6 +206,7 @@ class MultiInstanceIT {
         String searchRun = CallTrees.runOf(db, CallTrees.node(treeBefore, ".main.search").getString("path_id"));
         String calcRun = CallTrees.runOf(db, CallTrees.node(treeBefore, ".main.calc").getString("path_id"));
         b.kill();
+        bKilled = true;
         Files.createFile(gate);
         Files.createFile(treeGate);
         Files.createFile(Path.of(treeGate + "-ws"));
@@ -300,43 +253,42 @@ class MultiInstanceIT {
             assertEquals(1, wsCompleted.size(), "the workspace turn completed once");
             assertEquals("it-a", wsCompleted.get(0).instance(), "on A, after B's kill");
         } finally {
-            // A new start of B (one Liberty start, as a restart is) with its clock 30 s ahead: the settings
-            // of a restart are the first start's, and the late-owner tests below need B skewed. Also when
-            // a check above failed: the tests after this one need B.
-            b = Instance.start("it-b", PORT_B, skewedB());
+            // C joins (one Liberty start, as bringing B back would be) with its clock 30 s ahead, for the
+            // late-owner tests below. Also when a check above failed: the tests after this one need it.
+            c = Instance.start("it-c", PORT_C, skewedC());
         }
-        List<JsonObject> restarted = instances(new Rpc(a.api));
-        assertTrue(restarted.stream().anyMatch(i -> i.getString("instance").equals("it-b") && i.getString("state").equals("up")
-                && !i.getString("owner").equals(firstStartOfB)), "B's new start is up: " + restarted);
-        List<JsonObject> afterRestart = logs(new Rpc(b.api));
-        assertTrue(afterRestart.contains(paused), "the entry survives B's crash and restart: " + afterRestart);
-        assertTrue(afterRestart.stream().filter(e -> e.getString("instance").equals("it-b")
-                && e.getString("message").equals("Log journal attached")).count() >= 2, "B's lines of both starts");
+        List<JsonObject> joined = instances(new Rpc(a.api));
+        assertTrue(joined.stream().anyMatch(i -> i.getString("instance").equals("it-c") && i.getString("state").equals("up")),
+                "C is up: " + joined);
+        List<JsonObject> seenFromC = logs(new Rpc(c.api));
+        assertTrue(seenFromC.contains(paused), "the entry B wrote outlives B, read by an instance started after it: " + seenFromC);
+        assertTrue(seenFromC.stream().anyMatch(e -> e.getString("instance").equals("it-c")
+                && e.getString("message").equals("Log journal attached")), "C's own lines beside them");
     }
 
     /**
-     * B is 30 s ahead since the crash test: were a lease judged by the instance's clock, B would see
-     * every lease of A's expired and take it.
+     * C is 30 s ahead: were a lease judged by the instance's clock, C would see every lease of A's
+     * expired and take it.
      */
     @Test
-    @Order(5)
+    @Order(4)
     void anInstanceWhoseClockIsAheadTakesNoLiveLease() throws Exception {
         String prefix = "skew-" + UUID.randomUUID() + "-";
         List<String> onA = new ArrayList<>();
-        List<String> onB = new ArrayList<>();
+        List<String> onC = new ArrayList<>();
         List<String> followUps = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
-            // Each outlives its lease (5 s) twice over: only renewals keep it. B (30 s ahead) polls every
-            // half second, and a follow-up posted to B makes B try to claim the lane while A holds it.
+            // Each of A's outlives its lease (5 s) twice over: only renewals keep it. C (30 s ahead) polls
+            // every half second, and a follow-up posted to C makes C try to claim the lane while A holds it.
             onA.add(a.api.message(prefix + "a" + i, "sleep 11000; from a").getString("run_id"));
-            followUps.add(b.api.message(prefix + "a" + i, "after").getString("run_id"));
-            onB.add(b.api.message(prefix + "b" + i, "sleep 11000; from b").getString("run_id"));
+            followUps.add(c.api.message(prefix + "a" + i, "after").getString("run_id"));
+            onC.add(c.api.message(prefix + "c" + i, "sleep 11000; from c").getString("run_id"));
         }
         for (String runId : onA) {
             assertFirstAttemptOn(runId, "it-a");
         }
-        for (String runId : onB) {
-            assertFirstAttemptOn(runId, "it-b");
+        for (String runId : onC) {
+            assertFirstAttemptOn(runId, "it-c");
         }
         for (String runId : followUps) {
             assertEquals(1, a.api.awaitRun(runId, 60).getInt("attempt"));
@@ -347,30 +299,30 @@ class MultiInstanceIT {
     }
 
     /**
-     * A frozen past its lease is taken over by B (30 s ahead since the crash test), which waits for the
-     * lease by the database's clock. SIGSTOP may freeze an owner inside a transaction that holds the
+     * A frozen past its lease is taken over by C (30 s ahead), which waits for the lease by the
+     * database's clock. SIGSTOP may freeze an owner inside a transaction that holds the
      * lane's lock (a renewal): PostgreSQL ends such a session after a while (see DatabaseFaultsIT).
      */
     @Test
-    @Order(6)
+    @Order(5)
     void aFrozenOwnerIsTakenOverAndWhenItGoesOnItStopsWithoutDoingMoreWork() throws Exception {
         String thread = "frozen-" + UUID.randomUUID();
-        Scrape takeoversBefore = Scrape.of(b.api);
+        Scrape takeoversBefore = Scrape.of(c.api);
         String runId = a.api.message(thread, "sleep 5000; survived").getString("run_id");
         Await.until(THIRTY_SECONDS, () -> a.api.isExecuting(runId, 1), "attempt 1 executes on A");
 
         a.pause();
         try {
-            Await.until(THIRTY_SECONDS, () -> b.api.isExecuting(runId, 2), "B takes the run over once A's lease expires");
+            Await.until(THIRTY_SECONDS, () -> c.api.isExecuting(runId, 2), "C takes the run over once A's lease expires");
         } finally {
             a.resume();
         }
-        JsonObject done = b.api.awaitRun(runId, 60);
+        JsonObject done = c.api.awaitRun(runId, 60);
         assertEquals("succeeded", done.getString("status"), done.toString());
         assertEquals(2, done.getInt("attempt"));
         assertEquals(1, done.getInt("crashes"), "the frozen owner's lost lease counts as a crash");
-        assertEquals(1.0, Scrape.of(b.api).delta(takeoversBefore, "switchboard_lease_takeovers_total", l -> true),
-                "B counts the takeover in its metrics");
+        assertEquals(1.0, Scrape.of(c.api).delta(takeoversBefore, "switchboard_lease_takeovers_total", l -> true),
+                "C counts the takeover in its metrics");
         assertEquals("survived", done.getJsonObject("output").getString("text"));
 
         Await.until(THIRTY_SECONDS, () -> trace(thread).callsOf(runId).stream().allMatch(c -> c.outcome() != null),
@@ -379,7 +331,7 @@ class MultiInstanceIT {
         assertEquals(2, calls.size(), calls.toString());
         assertEquals("it-a", calls.get(0).instance());
         assertEquals("cancelled", calls.get(0).outcome(), "A's engine stopped when A went on: " + calls);
-        assertEquals("it-b", calls.get(1).instance());
+        assertEquals("it-c", calls.get(1).instance());
         assertEquals("completed", calls.get(1).outcome());
         assertEquals(List.of(), trace(thread).overlaps(), "no two engine calls of the thread at work at once");
         TestDatabase.awaitStamped(db, thread);
@@ -388,6 +340,60 @@ class MultiInstanceIT {
         JsonObject again = a.api.get("/v1/runs/" + runId).json();
         assertEquals("survived", again.getJsonObject("output").getString("text"));
         assertEquals(2, again.getInt("attempt"), "A changed nothing after it went on");
+    }
+
+    /**
+     * Last: C stops gracefully with a run executing and a call tree under way — the tree's outer run
+     * was C's, its children held on whichever instance claimed them: A takes everything up at once
+     * (no lease to wait for: C's is two minutes), and each child completes once.
+     */
+    @Test
+    @Order(6)
+    void aGracefulStopHandsUnfinishedRunsAndATreeUnderWayBackAtOnce() throws Exception {
+        String thread = "handback-" + UUID.randomUUID();
+        // Held at its step until C has stopped (not for a time, which a slow stop could outlast and
+        // let the run finish on C): the stop can only hand it back.
+        Path gate = gates().resolve(thread);
+        String runId = c.api.message(thread, "await " + gate + "; handed back").getString("run_id");
+        Path treeGate = gates().resolve("tree-" + thread);
+        String treeRun = c.api.message("moved-" + UUID.randomUUID(), "call calc {await " + treeGate + "; one}"
+                + " & call search {await " + treeGate + "; two}; replies").getString("run_id");
+        awaitState(c.api, runId, "executing");
+        // The children run on whichever instance claims their lanes first (C wakes them, A polls).
+        Await.until(THIRTY_SECONDS, () -> {
+            JsonObject t = CallTrees.of(a.api, treeRun);
+            return CallTrees.nodes(t).size() == 4 && CallTrees.nodes(t).stream().filter(n -> n.getInt("depth") == 2)
+                    .allMatch(n -> !EngineTrace.readDir(Instance.journalDir()).callsOf(CallTrees.runOf(db,
+                            n.getString("path_id"))).isEmpty());
+        }, "both children of the tree execute");
+        long stopped = System.currentTimeMillis();
+        c.stop();
+        cStopped = true;
+        Files.createFile(gate);
+        Files.createFile(treeGate);
+
+        JsonObject tree = a.api.awaitRun(treeRun, 60);
+        assertEquals("calc: one | search: two", tree.getJsonObject("output").getString("text"), tree.toString());
+        List<EngineTrace.Call> outer = EngineTrace.readDir(Instance.journalDir()).callsOf(treeRun).stream()
+                .sorted(java.util.Comparator.comparingLong(EngineTrace.Call::start)).toList();
+        assertEquals("it-c", outer.get(0).instance(), "the tree started on C");
+        assertEquals("it-a", outer.get(outer.size() - 1).instance(), "and ended on A");
+        for (JsonObject child : CallTrees.nodes(CallTrees.of(a.api, treeRun)).stream().filter(n -> n.getInt("depth") == 2)
+                .toList()) {
+            assertEquals(1, EngineTrace.readDir(Instance.journalDir()).callsOf(CallTrees.runOf(db, child.getString("path_id")))
+                    .stream().filter(EngineTrace.Call::completed).count(), "each child completed once: " + child);
+        }
+
+        // A takes it up: its clock is the machine's, so started_at is comparable with the test's own.
+        JsonObject done = a.api.awaitRun(runId, 60);
+        assertEquals("succeeded", done.getString("status"), done.toString());
+        assertEquals(2, done.getInt("attempt"));
+        assertEquals(0, done.getInt("crashes"), "a hand-back is not a crash");
+        long resumedAfterMs = LaneAssertions.millis(done, "started_at") - stopped;
+        assertTrue(resumedAfterMs < 30_000, "resumed " + resumedAfterMs + " ms after the stop, not after the lease");
+        List<JsonObject> cluster = instances(new Rpc(a.api));
+        assertTrue(cluster.stream().anyMatch(i -> i.getString("instance").equals("it-c") && i.getString("state").equals("stopped")
+                && !i.isNull("stopped_at")), "the gracefully stopped instance: " + cluster);
     }
 
     private static void assertFirstAttemptOn(String runId, String instance) {
