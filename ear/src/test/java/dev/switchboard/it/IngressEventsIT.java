@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.switchboard.testkit.Await;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -14,6 +15,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -419,8 +421,10 @@ class IngressEventsIT {
 
     @Test
     @Order(6)
-    void twoInstancesTickOncePerBucket() {
-        Rpc.pause(5_000);
+    void twoInstancesTickOncePerBucket() throws InterruptedException {
+        // Both instances have ticked every 2 s since the class started: wait for three ticks that ran.
+        Await.until(Duration.ofSeconds(30), () -> timerBuckets().values().stream().filter(n -> n == 1).count() >= 3,
+                "three timer ticks run");
         Map<String, Integer> acceptedPerBucket = timerBuckets();
         acceptedPerBucket.forEach((key, n) -> assertTrue(n <= 1, "bucket " + key + " ran " + n + " times"));
         long ran = acceptedPerBucket.values().stream().filter(n -> n == 1).count();
@@ -432,7 +436,7 @@ class IngressEventsIT {
 
     @Test
     @Order(7)
-    void afterEveryInstanceWasDownAMissedTickFiresOnceAndDedupeHolds() {
+    void afterEveryInstanceWasDownAMissedTickFiresOnceAndDedupeHolds() throws InterruptedException {
         String repo = lane();
         JsonObject e = Json.createObjectBuilder(event(repo, "ci.once", null)).add("dedupe_key", repo + ":once").build();
         JsonObject first = accepted(e);
@@ -448,10 +452,10 @@ class IngressEventsIT {
         assertEquals("duplicate", again.getString("status"), "dedupe survives the restart");
         assertEquals(first.getString("run_id"), again.getString("run_id"));
 
-        Rpc.pause(1_000);
+        Await.until(Duration.ofSeconds(30), () -> timerBuckets().keySet().stream().map(IngressEventsIT::bucketOf)
+                .anyMatch(x -> !before.contains(x)), "a tick fires at start-up");
         List<Long> after = timerBuckets().keySet().stream().map(IngressEventsIT::bucketOf)
                 .filter(x -> !before.contains(x)).sorted().toList();
-        assertFalse(after.isEmpty(), "a tick fires at start-up");
         // Catch-up would record the buckets right after the stop; firing once records only the current one.
         assertTrue(after.get(0) * 1000 >= stoppedAt + 4_000,
                 "the first tick after the restart is for the current bucket, not a missed one: " + after);
