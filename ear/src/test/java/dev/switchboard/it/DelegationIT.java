@@ -62,7 +62,6 @@ class DelegationIT {
     private static final String DATABASE = "switchboard_it_delegation";
 
     private static Instance instance;
-    private static final String db = DATABASE;
     private static Path gates;
 
     private static Instance startShared() {
@@ -333,7 +332,7 @@ class DelegationIT {
         String key = calc.getString("path_id");
         JsonObject own = instance.api.awaitRun(instance.api.message(key, "hello").getString("run_id"), 60);
         assertEquals("hello", own.getJsonObject("output").getString("text"));
-        assertEquals(1, TestDatabase.count(db, "SELECT count(*) FROM runs WHERE thread_key = ? AND user_key = '~agents'", key),
+        assertEquals(1, TestDatabase.count(DATABASE, "SELECT count(*) FROM runs WHERE thread_key = ? AND user_key = '~agents'", key),
                 "the path's lane still holds only its call");
         assertEquals("agent=main from=null self=false", posed.getJsonObject("output").getString("text"));
     }
@@ -344,12 +343,12 @@ class DelegationIT {
 
     /** The run handling a path. */
     private static String runOf(String pathId) {
-        return CallTrees.runOf(db, pathId);
+        return CallTrees.runOf(DATABASE, pathId);
     }
 
     /** The path ids the journal of tree {@code root} holds records of {@code status} for, oldest first. */
     private static List<String> journal(String root, String status) {
-        try (Connection c = TestDatabase.connect(db); PreparedStatement s = c.prepareStatement(
+        try (Connection c = TestDatabase.connect(DATABASE); PreparedStatement s = c.prepareStatement(
                 "SELECT uuid FROM path_journal WHERE session_root = ? AND status = ? ORDER BY ts, msg_id")) {
             s.setString(1, root);
             s.setString(2, status);

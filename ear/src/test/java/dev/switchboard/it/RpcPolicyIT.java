@@ -15,7 +15,6 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;

@@ -52,14 +52,13 @@ class WorkspaceIT {
     private static final Path WORK = Path.of(System.getProperty("it.work.dir", "target/it")).toAbsolutePath();
 
     private static Instance instance;
-    private static final String db = DATABASE;
-    private static final Path root = WORK.resolve("workspaces");
+    private static final Path ROOT = WORK.resolve("workspaces");
     private static Path gates;
 
     private static Instance startShared() {
         TestDatabase.recreate(DATABASE);
         try {
-            deleteTree(root);
+            deleteTree(ROOT);
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
@@ -86,8 +85,8 @@ class WorkspaceIT {
     }
 
     private static Map<String, String> env(String name, int port) {
-        Map<String, String> env = Instance.defaults(db, port, name);
-        env.put("SWITCHBOARD_WORKSPACE_ROOT", root.toString());
+        Map<String, String> env = Instance.defaults(DATABASE, port, name);
+        env.put("SWITCHBOARD_WORKSPACE_ROOT", ROOT.toString());
         env.put("SWITCHBOARD_WORKSPACE_TOOLS", "all");
         env.put("SWITCHBOARD_WORKSPACE_COMMANDS", "ls,ln,cat,timeout,mytool");
         env.put("SWITCHBOARD_WORKSPACE_COMMAND_TIMEOUT_MS", "5000");
@@ -402,7 +401,7 @@ class WorkspaceIT {
 
     /** Every per-turn worktree that exists now, under every thread. */
     private static List<Path> worktrees() {
-        return WorkspaceCalls.worktrees(root);
+        return WorkspaceCalls.worktrees(ROOT);
     }
 
     private static void assertNoWorktrees() {
@@ -410,7 +409,7 @@ class WorkspaceIT {
     }
 
     private static Path turnDir(String runId) {
-        try (Stream<Path> threads = Files.list(root)) {
+        try (Stream<Path> threads = Files.list(ROOT)) {
             Optional<Path> dir = threads.map(t -> t.resolve("turns").resolve(runId)).filter(Files::isDirectory).findFirst();
             assertNotNull(dir.orElse(null), "a record directory for " + runId);
             return dir.get();
