@@ -39,9 +39,21 @@ final class Api {
     }
 
     final String base;
+    /** The bearer token every request carries (null: none). */
+    final String token;
 
     Api(String base) {
+        this(base, null);
+    }
+
+    private Api(String base, String token) {
         this.base = base;
+        this.token = token;
+    }
+
+    /** The same server as the user of {@code bearerToken}: every request carries it. */
+    Api as(String bearerToken) {
+        return new Api(base, bearerToken);
     }
 
     Reply send(HttpRequest.Builder request) {
@@ -58,7 +70,8 @@ final class Api {
     }
 
     HttpRequest.Builder request(String path) {
-        return HttpRequest.newBuilder(URI.create(base + path));
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path));
+        return token == null ? b : b.header("Authorization", "Bearer " + token);
     }
 
     Reply get(String path) {

@@ -39,7 +39,7 @@ import org.junit.jupiter.api.Test;
  * user's credential {@code github}. A call without it pauses the turn; the next message is the
  * token — sealed into the credential store, the waiting call then runs with it — and the secret
  * is in no log line, notification, database row or model request. Invalid tokens are asked again,
- * commands cancel, the prompt survives kill -9 with its original TTL and expires as specified.
+ * commands cancel, and the prompt expires as specified.
  *
  * <p>The model: to {@code fetch <x>}, a call of {@code http_get} on the test's {@code /api/<x>};
  * after a tool's output, {@code tool said: <output>}; otherwise {@code heard: <text>}.
@@ -63,29 +63,55 @@ class ChatAuthIT {
     private static String database;
     private static Instance server;
 
-    @BeforeAll
-    static void start() throws IOException {
-        model = ScriptedResponses.start(ChatAuthIT::answer);
-        model.createContext("/api/", ChatAuthIT::api);
-        database = TestDatabase.recreate("switchboard_it_chat_auth");
-        // A fresh database, and no key file left by an earlier run of this class in the same tree (its
-        // rotation test appends a key): the first start makes the one key the tests expect.
-        Files.deleteIfExists(Instance.outputDir(NAME).resolve("switchboard/resources/security/switchboard-compaction.keys"));
+    /**
+     * Shared with ChatCompactionIT, whose context limit (950 tokens) this class's short threads never
+     * come near: one scripted model server answers both, each class's requests by its own rules.
+     */
+    private static final InstanceForClasses SHARED = new InstanceForClasses(Set.of(ChatAuthIT.class, ChatCompactionIT.class),
+            ChatAuthIT::startShared, i -> ScriptedResponses.stop(i, model));
+
+    private static Instance startShared() {
+        try {
+            model = ScriptedResponses.start(ChatAuthIT::answer);
+            model.createContext("/api/", ChatAuthIT::api);
+            database = TestDatabase.recreate("switchboard_it_chat_auth");
+            // A fresh database, and no key file left by an earlier run of this class in the same tree: the
+            // first start makes the one key the tests expect.
+            Files.deleteIfExists(Instance.outputDir(NAME).resolve("switchboard/resources/security/switchboard-compaction.keys"));
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
         Map<String, String> env = Instance.defaults(database, PORT, NAME);
         env.put("SWITCHBOARD_AUTH_TOKENS", ALICE + "=alice," + BOB + "=bob," + CAROL + "=carol,"
-                + DAVE + "=dave," + ERIN + "=erin," + FRANK + "=frank," + GRACE + "=grace"); // one user per test: a credential, once given, is the user's
+                + DAVE + "=dave," + ERIN + "=erin," + FRANK + "=frank," + GRACE + "=grace," // one user per test: a credential, once given, is the user's
+                + ChatCompactionIT.USER);
         ScriptedResponses.engine(env, model);
         env.put("SWITCHBOARD_TOOLS", "http_get");
         env.put("SWITCHBOARD_TOOLS_HTTP_GET_ALLOW", "http://127.0.0.1:" + model.getAddress().getPort() + "/api/");
         env.put("SWITCHBOARD_CHAT_TOOL_CREDENTIALS", "http_get=github");
         env.put("SWITCHBOARD_CHAT_AUTH_TTL_S", Long.toString(TTL_S));
         env.put("SWITCHBOARD_CHAT_INBOUND_BLOCK", "forbidden");
-        server = Instance.start(NAME, PORT, env);
+        env.put("SWITCHBOARD_CHAT_CONTEXT_LIMIT_TOKENS", "950"); // ChatCompactionIT's
+        return Instance.start(NAME, PORT, env);
+    }
+
+    /** The instance for ChatCompactionIT: a context limit of 950 tokens, the model server of both classes. */
+    static Instance withContextLimit() {
+        return SHARED.get();
+    }
+
+    static void finished(Class<?> user) {
+        SHARED.finished(user);
+    }
+
+    @BeforeAll
+    static void start() {
+        server = SHARED.get();
     }
 
     @AfterAll
     static void stop() {
-        ScriptedResponses.stop(server, model);
+        SHARED.finished(ChatAuthIT.class);
     }
 
     @Test
@@ -208,59 +234,42 @@ class ChatAuthIT {
     }
 
     /**
-     * One kill -9 and restart serves two checks (a Liberty start is the costliest step of a test).
-     * A prompt pending when the instance dies comes back with its original TTL and expires as
-     * specified. And issue 35, item 4: the key that seals {@code /v1/responses/compact} is in an
-     * owner-only key file, in no row of a dump of the database; appending a new key while the
-     * instance is down and starting it again rotates it, and a compaction sealed before the
-     * rotation still opens after it, as does a new one. The key file is read at start-up only, so
-     * how the instance went down (killed here, stopped before) changes nothing for the rotation.
-     * A credential given before the restart opens after it: the key sealing credentials and a
-     * waiting call's redacted arguments is the instance's own file, read again, not made anew.
+     * A prompt's TTL runs from its making: a token after it is refused as expired and is no turn.
+     * Issue 35, item 4: the key that seals {@code /v1/responses/compact} is in an owner-only key file
+     * and in no row of a dump of the database; what it sealed opens, altered it does not. A credential
+     * given on one thread opens on the user's next without asking again. What a restart keeps is held
+     * where it lives, without a Liberty start: the prompt's stored form keeps its id and TTL
+     * ({@code ChatApprovalRulesTest}); the key files are read again alike and a key appended rotates
+     * while what the old one sealed still opens ({@code CompactionKeyFileTest}, {@code CompactionKeysTest},
+     * {@code CompactionKeyRingTest}, {@code SecretFilesTest}); and another process finds a waiting call in
+     * the rows, not in memory (ChatApprovalIT's crash test).
      */
     @Test
-    void aRestartKeepsAPromptWithItsTtlAndRotatesTheCompactionKeyAppendedWhileDown() throws Exception {
-        // The compaction's checks before the restart come first: the prompt's TTL runs from its making.
-        String before = compact("the sky is green");
+    void aPromptExpiresByItsTtlAndTheKeysThatSealAreInOwnerOnlyFilesOnly() throws Exception {
+        String waiting = threadOf(sendAs("fetch later")); // first: the prompt's TTL runs from its making
+        JsonObject pending = awaitPrompt(DAVE, waiting);
+
+        String sealed = compact("the sky is green");
         Path keys = Instance.outputDir(NAME).resolve("switchboard/resources/security/switchboard-compaction.keys");
         List<String> lines = Files.readAllLines(keys).stream().filter(l -> !l.isBlank()).toList();
         assertEquals(1, lines.size(), lines.size() + " keys");
         assertEquals(Set.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE),
                 Files.getPosixFilePermissions(keys), "owner-only");
+        assertEquals(200, respondAfter(sealed).status(), "a compaction opens");
+        assertFalse(respondAfter(sealed.substring(0, sealed.length() - 4) + "AAAA").status() == 200, "an altered one does not open");
         assertEquals(List.of(), SecretSweep.rowsHolding(lines.get(0), database), "the key in a dump of the database");
-        byte[] fresh = new byte[32];
-        new java.security.SecureRandom().nextBytes(fresh);
-        String rotated = java.util.Base64.getEncoder().encodeToString(fresh);
+
         String given = "grace_token_" + System.nanoTime();
         String first = threadOf(send(server, GRACE, "web", "auth-grace", "fetch grace-before"));
         awaitPrompt(GRACE, first);
         assertEquals(202, send(server, GRACE, "web", "auth-grace", given).status());
         assertEquals("tool said: HTTP 200\ngrace-before for a token holder", lastResponse(server, GRACE, first, 2));
-
-        String waiting = threadOf(sendAs("fetch later"));
-        JsonObject pending = awaitPrompt(DAVE, waiting);
-        server.kill(); // kill -9, then the same instance again
-        Files.writeString(keys, rotated + "\n", java.nio.file.StandardOpenOption.APPEND);
-        server.restart();
-
-        JsonObject after = prompt(DAVE, waiting);
-        assertEquals(pending.getString("request_id"), after.getString("request_id"), "the same prompt after a restart");
-        assertEquals(pending.getString("expires_at"), after.getString("expires_at"), "with its original TTL (I11)");
-
         String second = threadOf(send(server, GRACE, "web", "auth-grace-2", "fetch grace-after"));
         assertEquals("tool said: HTTP 200\ngrace-after for a token holder", lastResponse(server, GRACE, second, 1),
-                "the credential sealed before the restart opens after it, without asking again");
+                "the credential given on one thread opens on the next, without asking again");
         assertEquals(List.of("grace-after Bearer " + given), fetched("grace-after"));
 
-        assertEquals(200, respondAfter(before).status(), "sealed before the rotation, opened after it");
-        String sealedAfter = compact("the sea is red");
-        assertEquals(200, respondAfter(sealedAfter).status(), "sealed with the new key");
-        assertFalse(respondAfter(before.substring(0, before.length() - 4) + "AAAA").status() == 200, "an altered one does not open");
-        for (String key : List.of(lines.get(0), rotated)) {
-            assertEquals(List.of(), SecretSweep.rowsHolding(key, database), "a key in a dump of the database");
-        }
-
-        Instant expiry = Instant.parse(after.getString("expires_at"));
+        Instant expiry = Instant.parse(pending.getString("expires_at"));
         Await.until(DEADLINE, () -> Instant.now().isAfter(expiry.plusSeconds(1)), "the prompt's TTL passes");
         Api.Reply late = sendAs("dave_late_token");
         assertEquals(200, late.status(), late.body());
@@ -341,6 +350,10 @@ class ChatAuthIT {
 
     private static void answer(HttpExchange exchange) throws IOException {
         JsonObject request = ScriptedResponses.read(exchange);
+        if (ChatCompactionIT.asks(request)) {
+            ChatCompactionIT.answer(exchange, request);
+            return;
+        }
         REQUESTS.add(request);
         JsonObject last = ScriptedResponses.last(request);
         String id = "resp_" + REQUESTS.size();

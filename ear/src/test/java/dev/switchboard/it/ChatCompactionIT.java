@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
@@ -16,7 +15,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -32,35 +30,38 @@ import org.junit.jupiter.api.Test;
  * longer than its context is asked once more with the newest exchange only.
  *
  * <p>The model answers {@code heard: <text>}; to a message starting {@code overflow}, when the
- * input holds more than it, it refuses as OpenAI does ({@code context_length_exceeded}).
+ * input holds more than it, it refuses as OpenAI does ({@code context_length_exceeded}). Instance and
+ * model server are ChatAuthIT's, which hands this class the requests that carry its {@link #MARK}
+ * (every message here begins with it, so every request of its threads holds it).
  */
 class ChatCompactionIT {
 
-    private static final int PORT = 9218;
     private static final String ALICE = "alice-compaction-token-01234";
+    /** Its user, as the instance's setting lists it. */
+    static final String USER = ALICE + "=compaction-alice";
+    /** The word every message of this class begins with (as long as the word it stands in for: the same estimate of tokens). */
+    private static final String MARK = "cmpct";
     private static final List<JsonObject> REQUESTS = new CopyOnWriteArrayList<>();
-    private static HttpServer model;
     private static Instance server;
 
     @BeforeAll
-    static void start() throws IOException {
-        model = ScriptedResponses.start(ChatCompactionIT::answer);
-        String db = TestDatabase.recreate("switchboard_it_chat_compaction");
-        Map<String, String> env = Instance.defaults(db, PORT, "it-chat-compaction");
-        env.put("SWITCHBOARD_AUTH_TOKENS", ALICE + "=alice");
-        ScriptedResponses.engine(env, model);
-        env.put("SWITCHBOARD_CHAT_CONTEXT_LIMIT_TOKENS", "950");
-        server = Instance.start("it-chat-compaction", PORT, env);
+    static void start() {
+        server = ChatAuthIT.withContextLimit();
     }
 
     @AfterAll
     static void stop() {
-        ScriptedResponses.stop(server, model);
+        ChatAuthIT.finished(ChatCompactionIT.class);
+    }
+
+    /** Whether {@code request} is one of this class's threads' model requests. */
+    static boolean asks(JsonObject request) {
+        return request.getJsonArray("input").toString().contains(MARK + " ");
     }
 
     /** Fifty words: with its reply, a turn of about 140 estimated tokens. */
     private static String words(String marker) {
-        return IntStream.range(0, 50).mapToObj(i -> marker + i).collect(Collectors.joining(" "));
+        return MARK + " " + IntStream.range(0, 49).mapToObj(i -> marker + i).collect(Collectors.joining(" "));
     }
 
     @Test
@@ -72,10 +73,10 @@ class ChatCompactionIT {
             assertTrue(sent.json().isNull("message"), "below the threshold nothing is compacted: " + sent.body());
             lastResponse(server, ALICE, thread, turn);
         }
-        Api.Reply seventh = send(server, ALICE, "web", "compact-1", "and now?");
+        Api.Reply seventh = send(server, ALICE, "web", "compact-1", MARK + " and now?");
         assertEquals(202, seventh.status(), seventh.body());
         assertEquals("Context at 88% capacity, compacting...", seventh.json().getString("message"));
-        assertEquals("heard: and now?", lastResponse(server, ALICE, thread, 8), "the summary's turn came first");
+        assertEquals("heard: " + MARK + " and now?", lastResponse(server, ALICE, thread, 8), "the summary's turn came first");
         JsonArray input = REQUESTS.get(REQUESTS.size() - 1).getJsonArray("input");
         String sent = input.toString();
         assertTrue(text(input.getJsonObject(0)).startsWith("[Summary of the earlier conversation]\nheard: "), "the summary heads the context: " + sent);
@@ -88,27 +89,27 @@ class ChatCompactionIT {
 
     @Test
     void aModelThatRefusesTooLongAnInputIsAskedOnceMoreWithTheNewestExchange() throws Exception {
-        String thread = threadOf(send(server, ALICE, "web", "overflow-1", "first words"));
+        String thread = threadOf(send(server, ALICE, "web", "overflow-1", MARK + " first words"));
         lastResponse(server, ALICE, thread, 1);
-        send(server, ALICE, "web", "overflow-1", "overflow please");
-        assertEquals("heard: overflow please", lastResponse(server, ALICE, thread, 2));
+        send(server, ALICE, "web", "overflow-1", MARK + " overflow please");
+        assertEquals("heard: " + MARK + " overflow please", lastResponse(server, ALICE, thread, 2));
         JsonArray retried = REQUESTS.get(REQUESTS.size() - 1).getJsonArray("input");
         assertEquals(2, retried.size(), retried.toString());
         assertTrue(text(retried.getJsonObject(0)).startsWith("[Note: Earlier conversation history was automatically"
                 + " compacted"), retried.toString());
-        assertEquals("overflow please", text(retried.getJsonObject(1)));
+        assertEquals(MARK + " overflow please", text(retried.getJsonObject(1)));
     }
 
     private static String text(JsonObject item) {
         return item.getJsonArray("content").getJsonObject(0).getString("text");
     }
 
-    private static void answer(HttpExchange exchange) throws IOException {
-        JsonObject request = ScriptedResponses.read(exchange);
+    /** ChatAuthIT's model server hands this class's requests here. */
+    static void answer(HttpExchange exchange, JsonObject request) throws IOException {
         REQUESTS.add(request);
         JsonArray input = request.getJsonArray("input");
         String text = text(ScriptedResponses.last(request));
-        if (text.startsWith("overflow") && input.size() > 2) {
+        if (text.startsWith(MARK + " overflow") && input.size() > 2) {
             byte[] body = "{\"error\":{\"type\":\"invalid_request_error\",\"code\":\"context_length_exceeded\",\"message\":\"This model's maximum context length is 16 tokens\"}}"
                     .getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().set("Content-Type", "application/json");

@@ -15,46 +15,39 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
+
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Idle chat sessions are pruned on a timer (here: idle past 2 s, looked for every 300 ms): once
+ * Idle chat sessions are pruned on a timer (here: idle past 2 s, looked for every 300 ms, on
+ * WebhooksIT's instance, as users of its own): once
  * each, with the session hooks observed (the built-in observer writes each start and end to the
  * user's log journal), skipping a session whose thread has a running turn; the threads and their
  * history stay, reachable by id, while the channels' keys go with the session.
  */
 class ChatPruningIT {
 
-    private static final int PORT = 9225;
     private static final String DAVE = "dave-prune-token-0123456789";
     private static final String ERIN = "erin-prune-token-0123456789";
     private static final String FRANK = "frank-prune-token-012345678";
+    /** The users' tokens, as the instance's setting lists them. */
+    static final String USERS = DAVE + "=dave," + ERIN + "=erin," + FRANK + "=frank";
     private static final Duration DEADLINE = Duration.ofSeconds(60);
-    private static Instance instance;
     private static Api api;
     private static Path gates;
 
     @BeforeAll
     static void start() throws IOException {
-        String db = TestDatabase.recreate("switchboard_it_chat_pruning");
-        Map<String, String> env = Instance.defaults(db, PORT, "it-chat-pruning");
-        env.put("SWITCHBOARD_AUTH_TOKENS", DAVE + "=dave," + ERIN + "=erin," + FRANK + "=frank");
-        env.put("SWITCHBOARD_CHAT_SESSION_IDLE_TIMEOUT_S", "2");
-        env.put("SWITCHBOARD_CHAT_PRUNE_EVERY_MS", "300");
-        instance = Instance.start("it-chat-pruning", PORT, env);
-        api = instance.api;
+        api = WebhooksIT.withFastChatPruning().api;
         gates = Files.createDirectories(Path.of(System.getProperty("it.work.dir", "target/it")).toAbsolutePath()
                 .resolve("chat-gates"));
     }
 
     @AfterAll
     static void stop() {
-        if (instance != null) {
-            instance.stop();
-        }
+        WebhooksIT.finished(ChatPruningIT.class);
     }
 
     @Test

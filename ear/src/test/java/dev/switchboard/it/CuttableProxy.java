@@ -11,13 +11,15 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * A TCP relay in front of a server port that can cut every connection going through it at once
- * (a network drop as a client sees it) while still accepting new ones.
+ * (a network drop as a client sees it) while still accepting new ones — or, {@link #down() down},
+ * cut them and end every new one at once until {@link #up()} (a server gone, as a client sees it).
  */
 final class CuttableProxy implements AutoCloseable {
 
     private final ServerSocket listener;
     private final int target;
     private final List<Socket> open = new CopyOnWriteArrayList<>();
+    private volatile boolean down;
 
     CuttableProxy(int target) throws IOException {
         this.target = target;
@@ -43,6 +45,17 @@ final class CuttableProxy implements AutoCloseable {
         open.clear();
     }
 
+    /** Cuts every connection and ends each new one at once, until {@link #up()}. */
+    void down() {
+        down = true;
+        cutAll();
+    }
+
+    /** Relays new connections again. */
+    void up() {
+        down = false;
+    }
+
     private void accept() {
         while (!listener.isClosed()) {
             Socket client;
@@ -52,6 +65,9 @@ final class CuttableProxy implements AutoCloseable {
                 return;
             }
             try {
+                if (down) {
+                    throw new IOException("the proxy is down");
+                }
                 Socket server = new Socket(InetAddress.getLoopbackAddress(), target);
                 open.add(client);
                 open.add(server);

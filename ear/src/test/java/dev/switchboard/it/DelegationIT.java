@@ -53,19 +53,22 @@ class DelegationIT {
             + "{\"name\":\"deep\"}]";
 
     /**
-     * Shared with RpcPolicyIT, which needs an instance whose turns on busy threads follow the
-     * {@code collect} policy: a policy acts only on turns {@code turn/start} opens on a thread with
-     * active turns, which this class never does (its turns are each on a thread of their own).
+     * Shared with WorkspaceIT, whose workspace settings act only on threads that enable a workspace
+     * (none of this class's), and with RpcPolicyIT, which needs an instance whose turns on busy
+     * threads follow the {@code collect} policy: a policy acts only on turns {@code turn/start} opens
+     * on a thread with active turns, which neither of the others does (their turns are each on a
+     * thread of their own, or messages and chat messages).
      */
-    private static final InstanceForClasses SHARED = new InstanceForClasses(Set.of(DelegationIT.class, RpcPolicyIT.class),
-            DelegationIT::startShared, Instance::stop);
-    private static final String DATABASE = "switchboard_it_delegation";
+    private static final InstanceForClasses SHARED = new InstanceForClasses(
+            Set.of(DelegationIT.class, WorkspaceIT.class, RpcPolicyIT.class), DelegationIT::startShared, Instance::stop);
+    /** The instance's database (WorkspaceIT's too). */
+    static final String DATABASE = "switchboard_it_delegation";
 
     private static Instance instance;
     private static Path gates;
 
     private static Instance startShared() {
-        Map<String, String> env = Instance.defaults(TestDatabase.recreate(DATABASE), PORT, NAME);
+        Map<String, String> env = WorkspaceIT.settings(Instance.defaults(TestDatabase.recreate(DATABASE), PORT, NAME));
         env.put("SWITCHBOARD_AGENTS", AGENTS);
         env.put("SWITCHBOARD_AGENTS_SWEEP_MS", "200");
         env.put("SWITCHBOARD_LANES_FOLLOWUP_POLICY", "collect"); // RpcPolicyIT's
@@ -76,6 +79,11 @@ class DelegationIT {
 
     /** The instance for RpcPolicyIT: its follow-up policy is {@code collect}. */
     static Instance withCollectPolicy() {
+        return SHARED.get();
+    }
+
+    /** The instance for WorkspaceIT: its workspace settings are {@link WorkspaceIT#settings}. */
+    static Instance withWorkspaces() {
         return SHARED.get();
     }
 

@@ -5,72 +5,48 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.switchboard.testkit.Await;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
- * Generic events, GitHub passthrough, the records API, requeue, pause deferral, and timers —
- * on two instances sharing one database, both configured with the same 2-second timer.
+ * Generic events, GitHub passthrough, the records API, requeue and pause deferral, over the wire as
+ * a user of the shared authenticated instance: the pause, the main thread and the processed count
+ * are that user's, so nobody else's work is held up or seen. Timer ticks on two instances and a
+ * tick after every instance was down are {@code MultiInstanceIT}'s and {@code TimerTickerTest}'s.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-@Order(3) // among the longest classes: started early in the parallel run (ear/pom.xml)
+@ResourceLock(value = SharedInstance.AUTH_LOCK, mode = ResourceAccessMode.READ)
 class IngressEventsIT {
 
-    private static final int PORT_A = 9196;
-    private static final int PORT_B = 9197;
-    private static final String DB = "switchboard_it_ingress";
-    private static final String CLOCK_REPO = "acme/clock";
-    private static Instance a;
-    private static Instance b;
+    private static final String TOKEN = SharedInstance.INGRESS_USER_TOKEN;
+    private static String db;
     private static Api api;
     private static Rpc rpc;
 
     @BeforeAll
     static void start() {
-        String db = TestDatabase.recreate(DB);
-        a = Instance.start("it-ingress-a", PORT_A, timed(db, PORT_A, "it-ingress-a"));
-        b = Instance.start("it-ingress-b", PORT_B, timed(db, PORT_B, "it-ingress-b"));
-        api = a.api;
+        api = SharedInstance.authenticated().api.as(TOKEN);
+        db = SharedInstance.authDatabase();
         rpc = new Rpc(api);
     }
 
-    private static Map<String, String> timed(String db, int port, String name) {
-        Map<String, String> env = Instance.defaults(db, port, name);
-        env.put("SWITCHBOARD_INGRESS_TICK_INTERVAL", "2s");
-        env.put("SWITCHBOARD_INGRESS_TICK_REPOS", CLOCK_REPO);
-        env.put("SWITCHBOARD_INGRESS_MAX_BODY_BYTES", "65536");
-        return env;
-    }
-
-    @AfterAll
-    static void stop() {
-        for (Instance i : new Instance[] {a, b}) {
-            if (i != null) {
-                i.stop();
-            }
-        }
+    private static RpcSocket subscribed(JsonObject params) {
+        return RpcSocket.subscribed(SharedInstance.AUTH_PORT, params, "Authorization", "Bearer " + TOKEN);
     }
 
     private static String lane() {
@@ -98,7 +74,7 @@ class IngressEventsIT {
     }
 
     private static long count(String sql, String value) {
-        return TestDatabase.count(DB, sql, value);
+        return TestDatabase.count(db, sql, value);
     }
 
     private static List<JsonObject> all(String path) {
@@ -236,7 +212,7 @@ class IngressEventsIT {
     @Order(4)
     void announcementsReachMainUnlessTheDecisionIsANoOp() throws Exception {
         String repo = lane();
-        try (RpcSocket socket = RpcSocket.subscribed(PORT_A, Rpc.obj())) {
+        try (RpcSocket socket = subscribed(Rpc.obj())) {
             JsonObject quiet = accepted(event(repo, "ci.check", Json.createObjectBuilder()
                     .add("instruction", "Looked at it.\nDecision: no-op\nAction taken: none")));
             assertEquals("succeeded", api.awaitRun(quiet.getString("run_id"), 30).getString("status"));
@@ -267,7 +243,7 @@ class IngressEventsIT {
     @Order(4)
     void rpcTurnsAreJournalledLikeEventsAndAnnouncedOnMainFromOtherThreads() throws Exception {
         String thread = "rpc-" + UUID.randomUUID().toString().substring(0, 8);
-        try (RpcSocket socket = RpcSocket.subscribed(PORT_A, Rpc.obj())) {
+        try (RpcSocket socket = subscribed(Rpc.obj())) {
             String onMain = rpc.startTurnId("main", "nothing to announce");
             socket.notifications.await(Rpc.endOf(onMain), java.time.Duration.ofSeconds(15));
             String turnId = rpc.startTurnId(thread, "Fixed it.\nDecision: pr-fix\nAction taken: updated branch");
@@ -309,7 +285,7 @@ class IngressEventsIT {
     void interruptingTheRunningTurnSkipsTheLanesQueuedTurnsAndEvents() throws Exception {
         String repo = lane();
         String thread = "event:" + repo;
-        try (RpcSocket socket = RpcSocket.subscribed(PORT_A, Rpc.obj("threads", Rpc.arr(thread)))) {
+        try (RpcSocket socket = subscribed(Rpc.obj("threads", Rpc.arr(thread)))) {
             String running = rpc.startTurnId(thread, "sleep 60000; never");
             socket.notifications.await(Rpc.progressOf(running, "running"), java.time.Duration.ofSeconds(15));
             JsonObject queuedEvent = accepted(event(repo, "ci.check", Json.createObjectBuilder().add("instruction", "queued")));
@@ -417,69 +393,5 @@ class IngressEventsIT {
         assertEquals(List.of("defer_event", "forward_event"), firstDecisions);
         long processedAfter = rpc.result("server/status", null).getJsonNumber("events_processed").longValue();
         assertTrue(processedAfter >= processedBefore + 10, processedBefore + " -> " + processedAfter);
-    }
-
-    @Test
-    @Order(6)
-    void twoInstancesTickOncePerBucket() throws InterruptedException {
-        // Both instances have ticked every 2 s since the class started: wait for three ticks that ran.
-        Await.until(Duration.ofSeconds(30), () -> timerBuckets().values().stream().filter(n -> n == 1).count() >= 3,
-                "three timer ticks run");
-        Map<String, Integer> acceptedPerBucket = timerBuckets();
-        acceptedPerBucket.forEach((key, n) -> assertTrue(n <= 1, "bucket " + key + " ran " + n + " times"));
-        long ran = acceptedPerBucket.values().stream().filter(n -> n == 1).count();
-        assertTrue(ran >= 3, "ticks so far: " + acceptedPerBucket);
-        assertEquals(0, count("SELECT (SELECT count(*) FROM runs WHERE thread_key = 'event:' || ?)"
-                + " - (SELECT count(*) FROM ingress_events WHERE source = 'timer' AND status = 'accepted'"
-                + " AND repo = 'acme/clock')", CLOCK_REPO), "one run per accepted tick");
-    }
-
-    @Test
-    @Order(7)
-    void afterEveryInstanceWasDownAMissedTickFiresOnceAndDedupeHolds() throws InterruptedException {
-        String repo = lane();
-        JsonObject e = Json.createObjectBuilder(event(repo, "ci.once", null)).add("dedupe_key", repo + ":once").build();
-        JsonObject first = accepted(e);
-        assertEquals("accepted", first.getString("status"));
-        a.stop();
-        b.stop();
-        long stoppedAt = System.currentTimeMillis();
-        Set<Long> before = new HashSet<>(timerBuckets().keySet().stream().map(IngressEventsIT::bucketOf).toList());
-        Rpc.pause(6_000); // three 2-second buckets pass with nobody up
-        a.restart();
-
-        JsonObject again = accepted(e);
-        assertEquals("duplicate", again.getString("status"), "dedupe survives the restart");
-        assertEquals(first.getString("run_id"), again.getString("run_id"));
-
-        Await.until(Duration.ofSeconds(30), () -> timerBuckets().keySet().stream().map(IngressEventsIT::bucketOf)
-                .anyMatch(x -> !before.contains(x)), "a tick fires at start-up");
-        List<Long> after = timerBuckets().keySet().stream().map(IngressEventsIT::bucketOf)
-                .filter(x -> !before.contains(x)).sorted().toList();
-        // Catch-up would record the buckets right after the stop; firing once records only the current one.
-        assertTrue(after.get(0) * 1000 >= stoppedAt + 4_000,
-                "the first tick after the restart is for the current bucket, not a missed one: " + after);
-    }
-
-    private static long bucketOf(String dedupeKey) {
-        return Long.parseLong(dedupeKey.substring(dedupeKey.lastIndexOf(':') + 1));
-    }
-
-    /** Accepted timer events per bucket key (0 for a bucket whose ticks were all duplicates or coalesced). */
-    private static Map<String, Integer> timerBuckets() {
-        Map<String, Integer> counts = new TreeMap<>();
-        try (Connection c = TestDatabase.connect(DB); PreparedStatement s = c.prepareStatement(
-                "SELECT dedupe_key, count(*) FILTER (WHERE status = 'accepted') FROM ingress_events"
-                        + " WHERE source = 'timer' AND repo = ? GROUP BY dedupe_key")) {
-            s.setString(1, CLOCK_REPO);
-            try (ResultSet rs = s.executeQuery()) {
-                while (rs.next()) {
-                    counts.put(rs.getString(1), rs.getInt(2));
-                }
-            }
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
-        }
-        return counts;
     }
 }

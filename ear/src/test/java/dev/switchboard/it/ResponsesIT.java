@@ -34,8 +34,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * {@code previous_response_id}, a function-calling round trip, {@code store: false}, image input,
  * errors in the specification's body, and the SSE stream checked byte by byte.
  *
- * <p>Its instance is also {@link InstanceDrivesInstanceIT}'s upstream (one Liberty start instead of
- * two). Both classes hold {@link #LOCK} to write, so they never run at once: this class's twenty
+ * <p>Its instance is also {@link InstanceDrivesInstanceIT}'s, where a thread on the model server engine
+ * has this instance for its model server. Both classes hold {@link #LOCK} to write, so they never run at once: this class's twenty
  * parallel streams share a pool of 15 connections, and it checks every response stored against the
  * runs; the other class's requests must not run beside them. Not the shared instance: that one runs
  * the scripted engine, which gives a client's model request ({@code POST /v1/responses}) no function
@@ -87,6 +87,10 @@ class ResponsesIT {
         // on two cores) waited past the pool's 10 s timeout.
         env.put("DB_POOL_MAX", "15");
         env.put("SWITCHBOARD_RESPONSES_WEBSOCKET_LIFETIME_MS", Long.toString(SOCKET_LIFETIME_MS));
+        // InstanceDrivesInstanceIT's thread chooses the model server engine, and the model server is this instance.
+        env.put("SWITCHBOARD_ENGINE_OPENRESPONSES_BASE_URL", "http://127.0.0.1:" + PORT + "/v1");
+        env.put("SWITCHBOARD_ENGINE_OPENRESPONSES_MODEL", InstanceDrivesInstanceIT.MODEL);
+        env.put("SWITCHBOARD_TOOLS", "echo_tool");
         return Instance.start("it-responses", PORT, env);
     }
 

@@ -48,14 +48,22 @@ final class Rpc implements RpcCalls {
     static final String NDJSON = "application/x-ndjson";
 
     final String base;
+    /** The bearer token every request carries (null: none). */
+    private final String token;
     private final AtomicLong ids = new AtomicLong();
 
     Rpc(String base) {
-        this.base = base;
+        this(base, null);
     }
 
+    /** JSON-RPC to {@code api}'s server, as {@code api}'s user. */
     Rpc(Api api) {
-        this(api.base);
+        this(api.base, api.token);
+    }
+
+    private Rpc(String base, String token) {
+        this.base = base;
+        this.token = token;
     }
 
     int port() {
@@ -78,6 +86,9 @@ final class Rpc implements RpcCalls {
     }
 
     Raw send(HttpRequest.Builder request) {
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
         try {
             HttpResponse<String> r = CLIENT.send(request.timeout(Duration.ofSeconds(60)).build(),
                     HttpResponse.BodyHandlers.ofString());
@@ -407,6 +418,9 @@ final class Rpc implements RpcCalls {
     HttpResponse<InputStream> openStream(String accept, String query) {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + "/rpc/stream" + (query == null ? "" : query)))
                 .timeout(Duration.ofSeconds(15)).GET();
+        if (token != null) {
+            b.header("Authorization", "Bearer " + token);
+        }
         if (accept != null) {
             b.header("Accept", accept);
         }

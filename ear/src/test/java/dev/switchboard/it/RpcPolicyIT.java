@@ -24,9 +24,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The follow-up policies of a busy thread ({@code switchboard.lanes.followup-policy}, docs/rpc.md
  * "Turns on busy threads", spec §11.2 H4): {@code collect} on DelegationIT's instance, {@code
- * interrupt} on WorkspaceIT's — classes whose turns the policy never acts on. Also the fresh-state
- * runtime (§17.1 item 3/4), which only a new database can show: each of the two checks it as soon
- * as it has started.
+ * interrupt} on WebhooksIT's (as a user of its own) — classes whose turns the policy never acts on.
+ * Also the fresh-state runtime (§17.1 item 3/4), which only a new database can show: DelegationIT's
+ * instance checks it as soon as it has started.
  */
 @Order(9) // among the longest classes: started early in the parallel run (ear/pom.xml)
 class RpcPolicyIT {
@@ -36,7 +36,7 @@ class RpcPolicyIT {
     @AfterAll
     static void finished() {
         DelegationIT.finished(RpcPolicyIT.class);
-        WorkspaceIT.finished(RpcPolicyIT.class);
+        WebhooksIT.finished(RpcPolicyIT.class);
     }
 
     private static String unique(String prefix) {
@@ -131,8 +131,7 @@ class RpcPolicyIT {
 
     @Test
     void interruptCancelsTheRunningTurnAndSupersedesQueuedOnesWithoutCarryingInput() {
-        Instance instance = WorkspaceIT.withInterruptPolicy();
-        Rpc rpc = new Rpc(instance.api);
+        Rpc rpc = new Rpc(WebhooksIT.withInterruptPolicy().api.as(WebhooksIT.POLICY_USER_TOKEN));
         String thread = unique("interrupt");
         String bText = unique("b");
         String cText = unique("c");

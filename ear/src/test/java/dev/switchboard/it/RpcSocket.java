@@ -93,9 +93,12 @@ final class RpcSocket implements AutoCloseable, RpcCalls {
         });
     }
 
-    /** Opens, subscribes ({@code subscribe} with the given params) and returns the socket and the result. */
-    static RpcSocket subscribed(int port, JsonObject subscribeParams) {
-        RpcSocket s = connect(port);
+    /**
+     * Opens (with {@code headers}, name/value pairs), subscribes ({@code subscribe} with the given
+     * params) and returns the socket and the result.
+     */
+    static RpcSocket subscribed(int port, JsonObject subscribeParams, String... headers) {
+        RpcSocket s = connect(port, headers);
         JsonObject result = s.result("subscribe", subscribeParams);
         assertEquals(JsonValue.TRUE, result.get("subscribed"), result::toString);
         s.subscribeResult = result;

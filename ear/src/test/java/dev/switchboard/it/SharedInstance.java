@@ -61,6 +61,9 @@ final class SharedInstance {
     static final String CHAT_CAROL = "carol-chat-token-012345678";
     static final String CHAT_DAVE = "dave-chat-token-0123456789";
 
+    /** IngressEventsIT's user (its events, pause and main thread are that user's). */
+    static final String INGRESS_USER_TOKEN = "ingress-token-0123456789";
+
     private static Instance authenticated;
 
     private SharedInstance() {
@@ -99,14 +102,21 @@ final class SharedInstance {
             env.put("SWITCHBOARD_AUTH_TOKENS", String.join(",",
                     AUTH_ALICE + "=alice", AUTH_BOB + "=bob", AUTH_CAROL + "=carol",
                     CHAT_ALICE + "=chat-alice", CHAT_BOB + "=chat-bob", CHAT_CAROL + "=chat-carol",
-                    CHAT_DAVE + "=chat-dave"));
+                    CHAT_DAVE + "=chat-dave", INGRESS_USER_TOKEN + "=ingress-user"));
             env.put("SWITCHBOARD_AUTH_OPERATORS", "carol"); // an operator sees every user's log lines and /metrics
             env.put("SWITCHBOARD_METRICS_TOKEN", AUTH_SCRAPER);
+            env.put("SWITCHBOARD_INGRESS_MAX_BODY_BYTES", "65536"); // IngressEventsIT's too-large event
             Instance started = Instance.start(AUTH_NAME, AUTH_PORT, env);
             Runtime.getRuntime().addShutdownHook(new Thread(started::stopNow));
             authenticated = started;
         }
         return authenticated;
+    }
+
+    /** The authenticated one's database (to count rows in). */
+    static String authDatabase() {
+        authenticated();
+        return AUTH_DATABASE;
     }
 
     private static Map<String, String> settings(Map<String, String> env) {

@@ -11,6 +11,7 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
 import jakarta.json.JsonValue;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.io.StringReader;
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -56,6 +57,16 @@ class WebhooksIT {
     private static final String HOOK_HOST = "hooks.switchboard.test";
     private static final String CREDENTIALS_KEY = java.util.Base64.getEncoder().encodeToString(
             UUID.randomUUID().toString().replace("-", "").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+    /**
+     * Shared with ChatPruningIT, which needs idle chat sessions pruned within seconds, and with
+     * RpcPolicyIT, which needs turns on busy threads to follow the {@code interrupt} policy: each
+     * works as users of its own, with no webhook endpoint; this class uses no chat session, and a
+     * policy acts only on turns {@code turn/start} opens on busy threads, which neither other class does.
+     */
+    private static final InstanceForClasses SHARED = new InstanceForClasses(
+            Set.of(WebhooksIT.class, ChatPruningIT.class, RpcPolicyIT.class), WebhooksIT::startShared, Instance::stopNow);
+    /** RpcPolicyIT's user. */
+    static final String POLICY_USER_TOKEN = "policy-webhooks-token-0123456";
     private static Instance instance;
     private static String db;
     private static NodeClient node;
@@ -69,16 +80,43 @@ class WebhooksIT {
         receiver = node.spawn("receiver.mjs");
         Await.until(Duration.ofSeconds(30), () -> output().contains("\"port\""), "the receiver listening");
         receiverPort = readJson(output().lines().filter(l -> l.contains("\"port\"")).findFirst().orElseThrow()).getInt("port");
-        hostsFile = Files.createTempDirectory("webhooks-hosts").resolve("hosts");
-        resolveHookHostTo("127.0.0.1");
+        instance = SHARED.get();
+    }
+
+    private static Instance startShared() {
+        try {
+            hostsFile = Files.createTempDirectory("webhooks-hosts").resolve("hosts");
+            resolveHookHostTo("127.0.0.1");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
         db = TestDatabase.recreate("switchboard_it_webhooks");
-        instance = Instance.start("it-webhooks", PORT, settings(PORT, "it-webhooks"));
+        return Instance.start("it-webhooks", PORT, settings(PORT, "it-webhooks"));
+    }
+
+    /** The instance for ChatPruningIT: chat sessions idle past 2 s pruned, looked for every 300 ms. */
+    static Instance withFastChatPruning() {
+        return SHARED.get();
+    }
+
+    /** The instance for RpcPolicyIT: its follow-up policy is {@code interrupt}. */
+    static Instance withInterruptPolicy() {
+        return SHARED.get();
+    }
+
+    static void finished(Class<?> user) {
+        SHARED.finished(user);
     }
 
     private static Map<String, String> settings(int port, String name) {
         Map<String, String> env = Instance.defaults(db, port, name);
-        env.put("SWITCHBOARD_AUTH_TOKENS", ALICE + "=alice," + BOB + "=bob");
-        env.put("SWITCHBOARD_ENGINE", "echo");
+        env.put("SWITCHBOARD_AUTH_TOKENS", ALICE + "=alice," + BOB + "=bob," + ChatPruningIT.USERS + ","
+                + POLICY_USER_TOKEN + "=policy");
+        env.put("SWITCHBOARD_LANES_FOLLOWUP_POLICY", "interrupt"); // RpcPolicyIT's
+        env.put("SWITCHBOARD_CHAT_SESSION_IDLE_TIMEOUT_S", "2"); // ChatPruningIT's
+        env.put("SWITCHBOARD_CHAT_PRUNE_EVERY_MS", "300");
+        // The scripted engine (Instance's default) answers these texts as the echo engine would, and
+        // ChatPruningIT's turns need its directives (await a gate).
         env.put("SWITCHBOARD_WEBHOOKS_ALLOWED_NETWORKS", "127.0.0.1/32");
         env.put("SWITCHBOARD_WEBHOOKS_RETRY_SCHEDULE", "200ms,300ms,300ms,300ms,300ms,300ms,300ms");
         env.put("SWITCHBOARD_WEBHOOKS_POLL_MS", "50");
@@ -95,9 +133,7 @@ class WebhooksIT {
 
     @AfterAll
     static void stop() {
-        if (instance != null) {
-            instance.stopNow();
-        }
+        SHARED.finished(WebhooksIT.class);
         if (receiver != null) {
             receiver.destroyForcibly();
         }

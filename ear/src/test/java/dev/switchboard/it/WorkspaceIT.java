@@ -17,7 +17,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.stream.Stream;
@@ -32,60 +31,28 @@ import org.junit.jupiter.api.Test;
  * read from its output, its record ({@code GET /v1/runs/{id}/workspace} and {@code turn.json} on
  * disk) and the next turn's view of the files; stray worktrees from the worktree directories. One
  * thread's line across instances, and a turn cut by kill -9 run again on a clean tree, are
- * {@code MultiInstanceIT}'s.
+ * {@code MultiInstanceIT}'s. On DelegationIT's instance, with {@link #settings} added to it.
  */
 @Order(4) // among the longest classes: started early in the parallel run (ear/pom.xml)
 class WorkspaceIT {
 
-    private static final int PORT = 9221;
-    private static final String NAME = "it-workspace";
     private static final Duration MINUTE = Duration.ofSeconds(60);
-
-    /**
-     * Shared with RpcPolicyIT, which needs an instance whose turns on busy threads follow the
-     * {@code interrupt} policy: a policy acts only on turns {@code turn/start} opens, which this
-     * class never does (its turns are messages and chat messages).
-     */
-    private static final InstanceForClasses SHARED = new InstanceForClasses(Set.of(WorkspaceIT.class, RpcPolicyIT.class),
-            WorkspaceIT::startShared, Instance::stop);
-    private static final String DATABASE = "switchboard_it_workspace";
     private static final Path WORK = Path.of(System.getProperty("it.work.dir", "target/it")).toAbsolutePath();
 
     private static Instance instance;
     private static final Path ROOT = WORK.resolve("workspaces");
     private static Path gates;
 
-    private static Instance startShared() {
-        TestDatabase.recreate(DATABASE);
+    /**
+     * This class's settings on the instance it shares with DelegationIT and RpcPolicyIT (an empty
+     * workspace root): they act only on threads that enable a workspace, which the others never do.
+     */
+    static Map<String, String> settings(Map<String, String> env) {
         try {
             deleteTree(ROOT);
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
-        Map<String, String> env = env(NAME, PORT);
-        env.put("SWITCHBOARD_LANES_FOLLOWUP_POLICY", "interrupt"); // RpcPolicyIT's
-        Instance started = Instance.start(NAME, PORT, env);
-        RpcPolicyIT.assertFreshRuntime(new Rpc(started.api));
-        return started;
-    }
-
-    /** The instance for RpcPolicyIT: its follow-up policy is {@code interrupt}. */
-    static Instance withInterruptPolicy() {
-        return SHARED.get();
-    }
-
-    static void finished(Class<?> user) {
-        SHARED.finished(user);
-    }
-
-    @BeforeAll
-    static void start() throws IOException {
-        instance = SHARED.get();
-        gates = Files.createDirectories(WORK.resolve("workspace-gates"));
-    }
-
-    private static Map<String, String> env(String name, int port) {
-        Map<String, String> env = Instance.defaults(DATABASE, port, name);
         env.put("SWITCHBOARD_WORKSPACE_ROOT", ROOT.toString());
         env.put("SWITCHBOARD_WORKSPACE_TOOLS", "all");
         env.put("SWITCHBOARD_WORKSPACE_COMMANDS", "ls,ln,cat,timeout,mytool");
@@ -97,9 +64,15 @@ class WorkspaceIT {
         return env;
     }
 
+    @BeforeAll
+    static void start() throws IOException {
+        instance = DelegationIT.withWorkspaces();
+        gates = Files.createDirectories(WORK.resolve("workspace-gates"));
+    }
+
     @AfterAll
     static void stop() {
-        SHARED.finished(WorkspaceIT.class);
+        DelegationIT.finished(WorkspaceIT.class);
     }
 
     @Test

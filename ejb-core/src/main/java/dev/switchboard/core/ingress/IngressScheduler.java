@@ -76,7 +76,9 @@ public class IngressScheduler {
         schedule.ifPresent(s -> {
             LOG.info(() -> "Timer ticks every " + s.interval() + " for " + s.repos());
             for (String repo : s.repos()) {
-                scheduler.execute(() -> tick(s, repo, clock.now()));
+                TimerTicker ticker = new TimerTicker(s, repo, clock, IngressService::newEventId,
+                        tick -> ingress.receive(settings.user(), IngressDoor.TIMER, tick));
+                scheduler.execute(() -> fire(ticker, clock.now()));
             }
         });
     }
@@ -99,23 +101,15 @@ public class IngressScheduler {
         }
     }
 
-    private void tick(TickSchedule schedule, String repo, Instant due) {
+    /** Fires {@code ticker} and schedules its next firing, just after the bucket boundary. */
+    private void fire(TimerTicker ticker, Instant due) {
         if (!running) {
             return;
         }
-        Instant now = clock.now();
-        Instant at = now.isBefore(due) ? due : now; // an early wake-up still ticks for its own bucket
-        try {
-            EventOutcome outcome = ingress.receive(settings.user(), IngressDoor.TIMER,
-                    TimerTicks.tick(IngressService.newEventId(), repo, at, schedule.interval()));
-            LOG.fine(() -> "Timer tick for " + repo + " at " + at + ": " + outcome.status());
-        } catch (Throwable e) { // NOPMD: whatever happens, the next tick must stay scheduled
-            LOG.log(Level.WARNING, "Timer tick for " + repo + " failed; the next one is still scheduled", e);
-        }
-        Instant next = schedule.nextTick(at);
+        Instant next = ticker.fire(due);
         long delay = Math.max(0, next.toEpochMilli() - clock.millis()) + BOUNDARY_MARGIN_MS;
         if (running) {
-            scheduler.schedule(() -> tick(schedule, repo, next), delay, TimeUnit.MILLISECONDS);
+            scheduler.schedule(() -> fire(ticker, next), delay, TimeUnit.MILLISECONDS);
         }
     }
 
