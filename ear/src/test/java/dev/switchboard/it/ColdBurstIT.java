@@ -34,16 +34,18 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.Isolated;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The moment a freshly started instance is ready (Liberty's pools at their defaults), it gets 200
  * concurrent requests of every kind that waits or streams — non-streamed and streamed
  * {@code POST /v1/responses}, {@code /v1/runs/{id}/wait}, chat server-sent events — and of the
- * plain kinds — {@code POST /v1/messages}, JSON-RPC {@code turn/start} — with engine delays of 0,
- * 50 and 4,000 ms. Every request is answered within its own deadline plus 2 s, or refused at once
+ * plain kinds — {@code POST /v1/messages}, JSON-RPC {@code turn/start} — each kind's runs a third
+ * each with engine delays of 0, 50 and 4,000 ms (the scripted engine's {@code sleep} directive), so
+ * that requests that hold a wait or a stream for seconds and requests answered at once meet on the
+ * cold instance's few threads in one burst. (This took three cold starts, one per delay, before.)
+ * Every request is answered within its own deadline plus 2 s, or refused at once
  * (429/503 with {@code Retry-After}); {@code /health/ready}, probed every 100 ms, answers every
  * probe within 3 s (and 95 % of them within 1 s over the long burst); and a thread dump taken mid-burst shows no request
  * thread parked on a future, a semaphore or a latch in Switchboard's code. Before waits and
@@ -111,24 +113,45 @@ class ColdBurstIT {
         }
     }
 
-    @ParameterizedTest(name = "engine delay {0} ms")
-    @ValueSource(longs = {0, 50, 4_000})
-    void aColdInstanceAnswersAMixedBurstOrRefusesAtOnceAndHealthAnswersThroughout(long engineMs) throws Exception {
+    /** The engine delays of the burst's runs: request {@code i} of a kind has {@code DELAYS[i % 3]}. */
+    private static final long[] DELAYS = {0, 50, 4_000};
+    /** A delay from which every client waiting for its run is in the server before the run ends. */
+    private static final long LONG_MS = 1_000;
+
+    @Test
+    void aColdInstanceAnswersAMixedBurstOrRefusesAtOnceAndHealthAnswersThroughout() throws Exception {
         String db = TestDatabase.recreate("switchboard_it_cold_burst");
-        Map<String, String> env = Instance.defaults(db, PORT, NAME);
-        env.put("SWITCHBOARD_ENGINE", "echo");
-        env.put("SWITCHBOARD_ENGINE_ECHO_DELAY_MS", Long.toString(engineMs));
+        Map<String, String> env = Instance.defaults(db, PORT, NAME); // the scripted engine: a delay per run
         env.put("SWITCHBOARD_HEALTH_PORT", Integer.toString(HEALTH_PORT));
         env.remove("DB_POOL_MAX"); // the default pools, the database's too: it runs alone
         Instance instance = Instance.start(NAME, PORT, env);
         try {
-            burst(instance.api, db, engineMs);
+            burst(instance.api, db);
         } finally {
             instance.stopNow();
         }
     }
 
-    private static void burst(Api api, String db, long engineMs) throws Exception {
+    /** A kind's label with its delay ({@code wait/4000}), which the checks and the summary read. */
+    private static String kind(String kind, int i) {
+        return kind + "/" + DELAYS[i % DELAYS.length];
+    }
+
+    /** The run's text, with the directive that makes it take its delay. */
+    private static String text(String text, int i) {
+        long delay = DELAYS[i % DELAYS.length];
+        return delay == 0 ? text : "sleep " + delay + "; " + text;
+    }
+
+    private static long delayOf(Outcome o) {
+        return Long.parseLong(o.kind().substring(o.kind().indexOf('/') + 1));
+    }
+
+    private static boolean is(Outcome o, String kind) {
+        return o.kind().startsWith(kind + "/");
+    }
+
+    private static void burst(Api api, String db) throws Exception {
         ExecutorService clients = Executors.newFixedThreadPool(RESPONSES + STREAMED + WAITS + CHATS + MESSAGES + RPCS);
         ScheduledExecutorService prober = Executors.newSingleThreadScheduledExecutor();
         ExecutorService probeClients = Executors.newCachedThreadPool();
@@ -146,30 +169,39 @@ class ColdBurstIT {
             CountDownLatch go = new CountDownLatch(1);
             List<Callable<Outcome>> requests = new ArrayList<>();
             for (int i = 0; i < RESPONSES; i++) {
-                String body = Json.createObjectBuilder().add("model", "echo").add("input", "burst " + i).build().toString();
-                requests.add(() -> response(api, body));
+                String body = Json.createObjectBuilder().add("input", text("burst " + i, i)).build().toString();
+                String kind = kind("response", i);
+                requests.add(() -> response(api, kind, body));
             }
             for (int i = 0; i < STREAMED; i++) {
-                String body = Json.createObjectBuilder().add("model", "echo").add("input", "streamed " + i)
-                        .add("stream", true).build().toString();
-                requests.add(() -> streamedResponse(api, body));
+                String body = Json.createObjectBuilder().add("input", text("streamed " + i, i)).add("stream", true).build()
+                        .toString();
+                String kind = kind("streamed", i);
+                requests.add(() -> streamedResponse(api, kind, body));
             }
             for (int i = 0; i < WAITS; i++) {
                 String thread = "cold-wait-" + i;
-                requests.add(() -> waitForRun(api, thread));
+                String kind = kind("wait", i);
+                String text = text("wait for me", i);
+                requests.add(() -> waitForRun(api, kind, thread, text));
             }
             for (int i = 0; i < CHATS; i++) {
                 String thread = "cold-chat-" + i;
-                requests.add(() -> chatStream(api, thread));
+                String kind = kind("chat", i);
+                String text = text("chat", i);
+                requests.add(() -> chatStream(api, kind, thread, text));
             }
             for (int i = 0; i < MESSAGES; i++) {
-                String body = Json.createObjectBuilder().add("thread_key", "cold-message-" + i).add("text", "m " + i).build()
-                        .toString();
-                requests.add(() -> plain(api, "message", "/v1/messages", body, 202));
+                String body = Json.createObjectBuilder().add("thread_key", "cold-message-" + i).add("text", text("m " + i, i))
+                        .build().toString();
+                String kind = kind("message", i);
+                requests.add(() -> plain(api, kind, "/v1/messages", body, 202));
             }
             for (int i = 0; i < RPCS; i++) {
-                String body = Rpc.request(i + 1, "turn/start", Rpc.obj("thread_id", "cold-rpc-" + i, "input", Rpc.input("r " + i)));
-                requests.add(() -> plain(api, "rpc", "/rpc", body, 200));
+                String body = Rpc.request(i + 1, "turn/start", Rpc.obj("thread_id", "cold-rpc-" + i, "input",
+                        Rpc.input(text("r " + i, i))));
+                String kind = kind("rpc", i);
+                requests.add(() -> plain(api, kind, "/rpc", body, 200));
             }
             List<Future<Outcome>> answers = new ArrayList<>();
             for (Callable<Outcome> request : requests) {
@@ -180,12 +212,8 @@ class ColdBurstIT {
             }
             go.countDown();
 
-            // Mid-burst: with a long engine, once the lanes are full; with a short one, as the requests land.
-            if (engineMs >= 1_000) {
-                Await.until(Duration.ofSeconds(10), () -> executing(api) >= 32, "runs executing");
-            } else {
-                Thread.sleep(300); // the requests are landing now; a dump a little later would find them all answered
-            }
+            // Mid-burst: once the long runs fill the lanes, their waits and streams held open.
+            Await.until(Duration.ofSeconds(10), () -> executing(api) >= 32, "runs executing");
             List<String> parked = requestThreadsParkedIn(threadDump());
             assertEquals(List.of(), parked, "request threads parked in Switchboard's code mid-burst");
 
@@ -202,9 +230,9 @@ class ColdBurstIT {
             probeClients.shutdownNow();
             clients.shutdownNow();
         }
-        System.out.println("cold burst, engine " + engineMs + " ms: " + summary(outcomes) + "; readiness probes "
+        System.out.println("cold burst: " + summary(outcomes) + "; readiness probes "
                 + percentiles(healthMs) + "; on the API's port " + percentiles(apiPortHealthMs));
-        assertWokenSoonAfterTheirRunsEnded(db, outcomes, engineMs);
+        assertWokenSoonAfterTheirRunsEnded(db, outcomes);
         for (Outcome o : outcomes) {
             if (o.refused()) {
                 assertTrue(o.ms() <= REFUSAL_MS, "a refusal comes at once: " + o);
@@ -233,11 +261,11 @@ class ColdBurstIT {
     /**
      * Each client that waited for its run got its answer soon after the run ended: every non-streamed
      * response (its request made the run, so it was in the server before the run could end), and the
-     * {@code /wait}s when the engine takes long enough that they are all waiting before their runs end
+     * {@code /wait}s whose runs take long enough that they are all waiting before their runs end
      * (with a short one a {@code /wait} may still sit in the server's queue of the burst's requests
      * when its run ends, and its answer measures that queue, not a wake-up).
      */
-    private static void assertWokenSoonAfterTheirRunsEnded(String db, List<Outcome> outcomes, long engineMs)
+    private static void assertWokenSoonAfterTheirRunsEnded(String db, List<Outcome> outcomes)
             throws Exception {
         Map<String, Long> ends = new java.util.HashMap<>();
         try (java.sql.Connection c = TestDatabase.connect(db);
@@ -252,13 +280,13 @@ class ColdBurstIT {
                 }
             }
         }
-        List<Long> queued = outcomes.stream().filter(o -> o.kind().equals("message") && o.status() == 202)
+        List<Long> queued = outcomes.stream().filter(o -> is(o, "message") && o.status() == 200)
                 .map(Outcome::ms).sorted().toList();
         long bound = Math.max(WAKE_FLOOR_MS, queued.isEmpty() ? 0 : queued.get(queued.size() - 1));
         List<Long> wakes = new ArrayList<>();
         List<String> late = new ArrayList<>();
         for (Outcome o : outcomes) {
-            if (ends.containsKey(o.runId()) && (o.kind().equals("response") || engineMs >= 1_000)) {
+            if (ends.containsKey(o.runId()) && (is(o, "response") || delayOf(o) >= LONG_MS)) {
                 long wake = o.answeredAtMs() - ends.get(o.runId());
                 wakes.add(wake);
                 if (wake > bound) {
@@ -291,15 +319,15 @@ class ColdBurstIT {
 
     // ------------------------------------------------------------------ the requests
 
-    private static Outcome response(Api api, String body) throws Exception {
+    private static Outcome response(Api api, String kind, String body) throws Exception {
         long t0 = System.nanoTime();
         long asked = System.currentTimeMillis();
         HttpResponse<String> r = Api.CLIENT.send(post(api, "/v1/responses", body, RUN_DEADLINE_MS), HttpResponse.BodyHandlers.ofString());
         String detail = r.body();
         if (r.statusCode() == 200 && !detail.contains("\"status\":\"completed\"")) {
-            return outcome("response", -1, t0, RUN_DEADLINE_MS, r, "not completed: " + detail);
+            return outcome(kind, -1, t0, RUN_DEADLINE_MS, r, "not completed: " + detail);
         }
-        Outcome answered = outcome("response", r.statusCode(), t0, RUN_DEADLINE_MS, r, detail);
+        Outcome answered = outcome(kind, r.statusCode(), t0, RUN_DEADLINE_MS, r, detail);
         // A response's id is its run's, without the dashes.
         Matcher id = Pattern.compile("\"id\":\"resp_([0-9a-f]{8})([0-9a-f]{4})([0-9a-f]{4})([0-9a-f]{4})([0-9a-f]{12})\"")
                 .matcher(detail);
@@ -307,24 +335,24 @@ class ColdBurstIT {
                 id.group(3), id.group(4), id.group(5)), asked) : answered;
     }
 
-    private static Outcome streamedResponse(Api api, String body) throws Exception {
+    private static Outcome streamedResponse(Api api, String kind, String body) throws Exception {
         long t0 = System.nanoTime();
         HttpResponse<String> r = Api.CLIENT.send(post(api, "/v1/responses", body, RUN_DEADLINE_MS), HttpResponse.BodyHandlers.ofString());
         String text = r.body();
         if (r.statusCode() == 200 && !(text.contains("event: response.completed") && text.endsWith("data: [DONE]\n\n"))) {
-            return outcome("streamed", -1, t0, RUN_DEADLINE_MS, r, "did not complete: " + text);
+            return outcome(kind, -1, t0, RUN_DEADLINE_MS, r, "did not complete: " + text);
         }
-        return outcome("streamed", r.statusCode(), t0, RUN_DEADLINE_MS, r, text.length() + " bytes");
+        return outcome(kind, r.statusCode(), t0, RUN_DEADLINE_MS, r, text.length() + " bytes");
     }
 
     /** Posts a message, then waits for its run with {@code /wait?timeout=30}. */
-    private static Outcome waitForRun(Api api, String thread) throws Exception {
+    private static Outcome waitForRun(Api api, String kind, String thread, String text) throws Exception {
         long t0 = System.nanoTime();
-        String body = Json.createObjectBuilder().add("thread_key", thread).add("text", "wait for me").build().toString();
+        String body = Json.createObjectBuilder().add("thread_key", thread).add("text", text).build().toString();
         HttpResponse<String> posted = Api.CLIENT.send(post(api, "/v1/messages", body, STORE_DEADLINE_MS),
                 HttpResponse.BodyHandlers.ofString());
         if (posted.statusCode() != 202) {
-            return outcome("wait", posted.statusCode(), t0, RUN_DEADLINE_MS, posted, posted.body());
+            return outcome(kind, posted.statusCode(), t0, RUN_DEADLINE_MS, posted, posted.body());
         }
         String runId = Rpc.parse(posted.body()).getString("run_id");
         long asked = System.currentTimeMillis();
@@ -332,20 +360,20 @@ class ColdBurstIT {
                 + "/wait?timeout=" + RUN_DEADLINE_MS / 1000)).timeout(Duration.ofMillis(RUN_DEADLINE_MS + GRACE_MS)).GET().build(),
                 HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() == 200 && !r.body().contains("\"state\":\"succeeded\"")) {
-            return outcome("wait", -1, t0, RUN_DEADLINE_MS, r, "not succeeded: " + r.body());
+            return outcome(kind, -1, t0, RUN_DEADLINE_MS, r, "not succeeded: " + r.body());
         }
-        return outcome("wait", r.statusCode(), t0, RUN_DEADLINE_MS, r, r.body()).waitedFor(runId, asked);
+        return outcome(kind, r.statusCode(), t0, RUN_DEADLINE_MS, r, r.body()).waitedFor(runId, asked);
     }
 
     /** Posts a chat message, then follows the chat thread's events from its start until its turn completed. */
-    private static Outcome chatStream(Api api, String thread) throws Exception {
+    private static Outcome chatStream(Api api, String kind, String thread, String text) throws Exception {
         long t0 = System.nanoTime();
-        String body = Json.createObjectBuilder().add("channel", "web").add("thread_id", thread).add("content", "chat").build()
+        String body = Json.createObjectBuilder().add("channel", "web").add("thread_id", thread).add("content", text).build()
                 .toString();
         HttpResponse<String> posted = Api.CLIENT.send(post(api, "/v1/chat/messages", body, STORE_DEADLINE_MS),
                 HttpResponse.BodyHandlers.ofString());
         if (posted.statusCode() != 202) {
-            return outcome("chat", posted.statusCode(), t0, RUN_DEADLINE_MS, posted, posted.body());
+            return outcome(kind, posted.statusCode(), t0, RUN_DEADLINE_MS, posted, posted.body());
         }
         String chatThread = Rpc.parse(posted.body()).getString("thread_id");
         HttpResponse<InputStream> r = Api.CLIENT.send(HttpRequest.newBuilder(URI.create(api.base + "/v1/chat/threads/"
@@ -353,15 +381,15 @@ class ColdBurstIT {
                 .timeout(Duration.ofMillis(RUN_DEADLINE_MS)).GET().build(), HttpResponse.BodyHandlers.ofInputStream());
         try (BufferedReader lines = new BufferedReader(new InputStreamReader(r.body(), StandardCharsets.UTF_8))) {
             if (r.statusCode() != 200) {
-                return outcome("chat", r.statusCode(), t0, RUN_DEADLINE_MS, r, "");
+                return outcome(kind, r.statusCode(), t0, RUN_DEADLINE_MS, r, "");
             }
             for (String line = lines.readLine(); line != null; line = lines.readLine()) {
                 if (line.equals("event: turn/completed")) {
-                    return outcome("chat", 200, t0, RUN_DEADLINE_MS, r, "turn completed");
+                    return outcome(kind, 200, t0, RUN_DEADLINE_MS, r, "turn completed");
                 }
             }
         }
-        return outcome("chat", -1, t0, RUN_DEADLINE_MS, r, "the stream ended before the turn completed");
+        return outcome(kind, -1, t0, RUN_DEADLINE_MS, r, "the stream ended before the turn completed");
     }
 
     /**
@@ -374,7 +402,7 @@ class ColdBurstIT {
     private static Outcome plain(Api api, String kind, String path, String body, int expected) throws Exception {
         long t0 = System.nanoTime();
         HttpResponse<String> r = JDK_DEFAULT.send(post(api, path, body, STORE_DEADLINE_MS), HttpResponse.BodyHandlers.ofString());
-        boolean ok = r.statusCode() == expected && (!kind.equals("rpc") || r.body().contains("\"result\""));
+        boolean ok = r.statusCode() == expected && (!kind.startsWith("rpc/") || r.body().contains("\"result\""));
         return outcome(kind, ok ? 200 : r.statusCode() == 200 ? -1 : r.statusCode(), t0, STORE_DEADLINE_MS, r, r.body());
     }
 
