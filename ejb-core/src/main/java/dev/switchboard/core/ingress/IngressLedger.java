@@ -9,7 +9,6 @@ import dev.switchboard.core.lifecycle.TurnOpened;
 import dev.switchboard.core.notify.Outbox;
 import dev.switchboard.core.run.IngestOutcome;
 import dev.switchboard.core.run.MessageCommand;
-import dev.switchboard.core.sql.Store;
 import dev.switchboard.persistence.run.RunKind;
 import dev.switchboard.core.run.RunLedger;
 import dev.switchboard.core.runtime.ServeRuntime;
@@ -18,19 +17,10 @@ import dev.switchboard.core.lane.Lanes;
 import dev.switchboard.core.thread.ThreadRepository;
 import dev.switchboard.core.turn.ServerSources;
 import dev.switchboard.core.turn.TurnLedger;
-import dev.switchboard.persistence.ingress.EventStatus;
-import dev.switchboard.persistence.ingress.ActionRecord;
-import dev.switchboard.persistence.ingress.DecisionRecord;
-import dev.switchboard.persistence.ingress.IngressEventRecord;
-import dev.switchboard.persistence.run.RunRecord;
 import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
-import jakarta.persistence.EntityManager;
-import jakarta.persistence.FlushModeType;
-import jakarta.persistence.LockModeType;
-import jakarta.persistence.PersistenceContext;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -42,14 +32,14 @@ import java.util.Set;
  * {@code event/received}, dedupe, decide, and hand off — as a run queued in the event's lane —
  * all committed together before the sender is answered. While the user's runtime is paused an
  * event is journalled and held ({@code deferred}); {@link #release} hands held events off in
- * arrival order once it runs again (H10: pause defers, it does not drop).
+ * arrival order once it runs again (H10: pause defers, it does not drop). The rows are
+ * {@link IngressRecords}'s.
  */
-@Store({"ingress_events", "ingress_decisions", "ingress_actions", "runs"})
 @Stateless
 public class IngressLedger {
 
-    @PersistenceContext(unitName = "switchboard")
-    EntityManager em;
+    @EJB
+    IngressRecords records;
 
     @EJB
     RunLedger runs;
@@ -83,14 +73,14 @@ public class IngressLedger {
 
     public EventOutcome record(String userKey, EventEnvelope e, String sessionKey, long threadId, String claimFor) {
         long now = clock.millis();
-        if (em.find(IngressEventRecord.class, new IngressEventRecord.Key(userKey, e.id())) != null) {
+        if (records.exists(userKey, e.id())) {
             e = e.withId(IngressService.newEventId()); // the sender reused one of its own ids: recorded under a fresh one
         }
         String dedupeKey = e.dedupeKey().isEmpty() ? null : e.dedupeKey();
-        IngressEventRecord journal = new IngressEventRecord(e.id(), userKey, e.source(), e.type(),
-                e.scope().repo(), dedupeKey, sessionKey, e.toJson().toString(), now);
-        em.persist(journal);
-        em.flush(); // the decision and action rows reference it, and EclipseLink orders inserts by class
+        // Journalled first (as accepted until its outcome settles it): the decision and action rows name it.
+        IngressEvent journal = new IngressEvent(userKey, e.id(), e.source(), e.type(), e.scope().repo(), dedupeKey,
+                sessionKey, EventStatus.ACCEPTED, null, null, e.toJson().toString(), now);
+        records.insert(journal);
         outbox.append(userKey, null, "event/received", Jsons.createObjectBuilder()
                 .add("event_id", e.id())
                 .add("source", e.source())
@@ -101,31 +91,16 @@ public class IngressLedger {
                 .build());
         lanes.lock(threadId); // serialises one lane's duplicates
         String seen = keys.seen(userKey, runSource(e.source()), dedupeKey).orElse(null);
-        List<String> heldKeys = seen != null ? List.of()
-                : em.createNamedQuery(IngressEventRecord.DEFERRED_BY_KEY_OR_LANE, String.class)
-                        .setParameter("userKey", userKey)
-                        .setParameter("dedupeKey", dedupeKey == null ? "" : dedupeKey)
-                        .setParameter("sessionKey", sessionKey)
-                        .setFlushMode(FlushModeType.COMMIT) // this transaction's own rows are not held ones
-                        .getResultList();
+        List<String> heldKeys = seen != null ? List.of() : records.heldKeys(userKey, dedupeKey, sessionKey);
         String repo = e.scope().repo();
         IngressDecision decision = IngressDecision.decide(new IngressDecision.Facts(seen != null,
-                dedupeKey != null && heldKeys.contains(dedupeKey), seen == null && runtime.read(userKey).isPaused(),
-                "timer".equals(e.source()), () -> tickHeld(userKey, repo), !heldKeys.isEmpty()));
+                dedupeKey != null && heldKeys.contains(dedupeKey), seen == null && runtime.isPaused(userKey),
+                "timer".equals(e.source()), () -> records.tickHeld(userKey, repo), !heldKeys.isEmpty()));
         return switch (decision.kind()) {
             case DUPLICATE -> duplicate(journal, decision.reason(), seen, threadId, now);
             case HOLD -> hold(journal, decision.reason(), threadId, now);
             case FORWARD -> handOff(journal, threadId, claimFor, now);
         };
-    }
-
-    private boolean tickHeld(String userKey, String repo) {
-        return !em.createNamedQuery(IngressEventRecord.DEFERRED_TIMER, IngressEventRecord.class)
-                .setParameter("userKey", userKey)
-                .setParameter("repo", repo)
-                .setMaxResults(1)
-                .getResultList()
-                .isEmpty();
     }
 
     /** What one release transaction did: the lanes that got work, and whether more events are held. */
@@ -138,23 +113,21 @@ public class IngressLedger {
      * batch keeps the transaction short: lane locks are held only while it runs.
      */
     public Released release(String userKey, int max) {
-        if (runtime.read(userKey).isPaused()) {
+        if (runtime.isPaused(userKey)) {
             return new Released(List.of(), false);
         }
         Set<Long> woken = new LinkedHashSet<>();
-        List<IngressEventRecord> batch = em.createNamedQuery(IngressEventRecord.DEFERRED, IngressEventRecord.class)
-                .setParameter("userKey", userKey)
-                .setMaxResults(max)
-                .getResultList();
-        for (IngressEventRecord event : batch) {
-            em.refresh(event, LockModeType.PESSIMISTIC_WRITE); // a concurrent release may have handed it off
-            if (!EventStatus.HELD.equals(event.getStatus())) {
+        List<IngressEvent> batch = records.held(userKey, max);
+        for (IngressEvent read : batch) {
+            // Locked, and read again: a concurrent release may have handed it off.
+            IngressEvent event = records.lock(userKey, read.eventId()).orElse(null);
+            if (event == null || !EventStatus.HELD.equals(event.status())) {
                 continue;
             }
-            long threadId = threads.find(userKey, event.getSessionKey()).orElseThrow(
-                    () -> new IllegalStateException("the lane of held event " + event.getEventId() + " is missing"));
+            long threadId = threads.find(userKey, event.sessionKey()).orElseThrow(
+                    () -> new IllegalStateException("the lane of held event " + event.eventId() + " is missing"));
             long now = clock.millis();
-            var seen = keys.seen(userKey, runSource(event.getSource()), event.getDedupeKey());
+            var seen = keys.seen(userKey, runSource(event.source()), event.dedupeKey());
             if (seen.isPresent()) {
                 duplicate(event, IngressDecision.DUPLICATE_KEY, seen.get(), threadId, now);
             } else {
@@ -175,8 +148,7 @@ public class IngressLedger {
 
     /** The users that have held events (for the start-up sweep after a crash between resume and release). */
     public List<String> usersWithHeldEvents() {
-        return em.createQuery("SELECT DISTINCT e.userKey FROM IngressEventRecord e WHERE e.status = 'deferred'",
-                String.class).getResultList();
+        return records.usersWithHeldEvents();
     }
 
     /**
@@ -184,20 +156,17 @@ public class IngressLedger {
      * decision and an {@code accepted} action. Only an event whose last run failed can be requeued.
      */
     public EventOutcome requeue(String userKey, String eventId, String claimFor) {
-        IngressEventRecord event = em.find(IngressEventRecord.class, new IngressEventRecord.Key(userKey, eventId),
-                LockModeType.PESSIMISTIC_WRITE);
-        if (event == null) {
-            throw new RequeueRefusedException(true, "event " + eventId + " not found");
-        }
-        RunRecord last = event.getRunId() == null ? null : repository.run(event.getRunId());
-        IngressDecision.requeueRefusal(eventId, event.getStatus(), last == null ? null : last.getState().wire())
+        IngressEvent event = records.lock(userKey, eventId).orElseThrow(
+                () -> new RequeueRefusedException(true, "event " + eventId + " not found"));
+        String lastState = repository.facts(event.runId()).map(ThreadRepository.RunFacts::state).orElse(null);
+        IngressDecision.requeueRefusal(eventId, event.status(), lastState)
                 .ifPresent(reason -> {
                     throw new RequeueRefusedException(false, reason);
                 });
-        long threadId = threads.find(userKey, event.getSessionKey()).orElseThrow(
+        long threadId = threads.find(userKey, event.sessionKey()).orElseThrow(
                 () -> new IllegalStateException("the lane of event " + eventId + " is missing"));
         long now = clock.millis();
-        decide(userKey, eventId, "requeue_event", "requeued by " + userKey, false, now);
+        decide(event, "requeue_event", "requeued by " + userKey, false, now);
         return run(event, threadId, claimFor, now, null);
     }
 
@@ -213,64 +182,56 @@ public class IngressLedger {
                 new EventEnvelope.Subject("thread", thread), DedupeKeys.storable("rpc:turn:" + thread + ":" + turn.turnId()),
                 Jsons.createObjectBuilder().add("turn_id", turn.turnId()).add("thread_id", thread)
                         .add("session_key", thread).add("input", turn.input()).build());
-        IngressEventRecord journal = new IngressEventRecord(e.id(), turn.userKey(), e.source(), e.type(),
-                e.scope().repo(), e.dedupeKey(), thread, e.toJson().toString(), turn.at());
-        em.persist(journal);
-        em.flush(); // the decision and action rows reference it, and EclipseLink orders inserts by class
-        decide(turn.userKey(), e.id(), "forward_event", null, false, turn.at());
-        accepted(journal, turn.runId(), turn.turnId(), turn.at());
+        // Journalled accepted into the turn's run at once: nothing is left to settle.
+        IngressEvent journal = new IngressEvent(turn.userKey(), e.id(), e.source(), e.type(), e.scope().repo(),
+                e.dedupeKey(), thread, EventStatus.ACCEPTED, turn.runId(), turn.turnId(), e.toJson().toString(), turn.at());
+        records.insert(journal);
+        decide(journal, "forward_event", null, false, turn.at());
+        records.act(TurnIds.itemId("actres"), journal, "accepted", null, turn.runId(), turn.at(), null);
     }
 
     /** The event was handed to run {@code runId}: its {@code accepted} action, and the event points at the run. */
-    private void accepted(IngressEventRecord journal, String runId, String turnId, long now) {
-        em.persist(new ActionRecord(TurnIds.itemId("actres"), journal.getUserKey(), journal.getEventId(), "accepted",
-                runId, now));
-        journal.settle(EventStatus.ACCEPTED, runId, turnId);
+    private void accepted(IngressEvent journal, String runId, String turnId, long now) {
+        records.act(TurnIds.itemId("actres"), journal, "accepted", null, runId, now, null);
+        records.settle(journal, EventStatus.ACCEPTED, runId, turnId);
     }
 
-    private EventOutcome duplicate(IngressEventRecord journal, String reason, String originalRunId, long threadId,
-            long now) {
-        decide(journal.getUserKey(), journal.getEventId(), "forward_event", reason, true, now);
-        RunRecord original = originalRunId == null ? null : repository.run(originalRunId);
-        String turnId = original == null ? null : original.getTurnId();
-        journal.settle(EventStatus.DUPLICATE, originalRunId, turnId);
-        return new EventOutcome(journal.getEventId(), EventStatus.DUPLICATE, journal.getSessionKey(),
+    private EventOutcome duplicate(IngressEvent journal, String reason, String originalRunId, long threadId, long now) {
+        decide(journal, "forward_event", reason, true, now);
+        String turnId = repository.facts(originalRunId).map(ThreadRepository.RunFacts::turnId).orElse(null);
+        records.settle(journal, EventStatus.DUPLICATE, originalRunId, turnId);
+        return new EventOutcome(journal.eventId(), EventStatus.DUPLICATE, journal.sessionKey(),
                 originalRunId, turnId, threadId, ClaimResult.none());
     }
 
-    private void decide(String userKey, String eventId, String type, String reason, boolean skipped, long now) {
-        em.persist(new DecisionRecord(TurnIds.itemId("decision"), userKey, eventId, type, reason, skipped, now));
+    private void decide(IngressEvent event, String type, String reason, boolean skipped, long now) {
+        records.decide(TurnIds.itemId("decision"), event, type, reason, skipped, now);
     }
 
-    private EventOutcome hold(IngressEventRecord journal, String reason, long threadId, long now) {
-        decide(journal.getUserKey(), journal.getEventId(), "defer_event", reason, false, now);
-        journal.settle(EventStatus.HELD, null, null);
-        return new EventOutcome(journal.getEventId(), EventStatus.HELD, journal.getSessionKey(), null, null,
+    private EventOutcome hold(IngressEvent journal, String reason, long threadId, long now) {
+        decide(journal, "defer_event", reason, false, now);
+        records.settle(journal, EventStatus.HELD, null, null);
+        return new EventOutcome(journal.eventId(), EventStatus.HELD, journal.sessionKey(), null, null,
                 threadId, ClaimResult.none());
     }
 
-    private EventOutcome handOff(IngressEventRecord journal, long threadId, String claimFor, long now) {
-        decide(journal.getUserKey(), journal.getEventId(), "forward_event", null, false, now);
-        return run(journal, threadId, claimFor, now, journal.getDedupeKey());
+    private EventOutcome handOff(IngressEvent journal, long threadId, String claimFor, long now) {
+        decide(journal, "forward_event", null, false, now);
+        return run(journal, threadId, claimFor, now, journal.dedupeKey());
     }
 
-    private EventOutcome run(IngressEventRecord journal, long threadId, String claimFor, long now, String dedupeKey) {
-        IngestOutcome handedOff = runs.ingest(new MessageCommand(journal.getUserKey(), runSource(journal.getSource()),
-                journal.getSessionKey(), null, instruction(envelopeOf(journal)), "followUp", dedupeKey, null, RunKind.EVENT),
-                threadId,
-                claimFor);
+    private EventOutcome run(IngressEvent journal, long threadId, String claimFor, long now, String dedupeKey) {
+        IngestOutcome handedOff = runs.ingest(new MessageCommand(journal.userKey(), runSource(journal.source()),
+                journal.sessionKey(), null, instruction(Jsons.readObject(journal.envelope())), "followUp", dedupeKey, null,
+                RunKind.EVENT), threadId, claimFor);
         accepted(journal, handedOff.run().runId(), handedOff.run().turnId(), now);
-        return new EventOutcome(journal.getEventId(), EventStatus.ACCEPTED, journal.getSessionKey(),
+        return new EventOutcome(journal.eventId(), EventStatus.ACCEPTED, journal.sessionKey(),
                 handedOff.run().runId(), handedOff.run().turnId(), threadId, handedOff.claim());
     }
 
     /** Runs handed off from ingress carry their source, so a dedupe key is scoped per source. */
     static String runSource(String eventSource) {
         return ServerSources.INGRESS_PREFIX + eventSource;
-    }
-
-    private static JsonObject envelopeOf(IngressEventRecord journal) {
-        return Jsons.readObject(journal.getEnvelope());
     }
 
     /**

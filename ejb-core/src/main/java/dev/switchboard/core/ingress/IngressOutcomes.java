@@ -1,6 +1,5 @@
 package dev.switchboard.core.ingress;
 
-import dev.switchboard.core.sql.Store;
 import dev.switchboard.persistence.run.RunKind;
 import dev.switchboard.core.clock.InstanceClock;
 import dev.switchboard.core.lifecycle.Lifecycle;
@@ -10,32 +9,25 @@ import dev.switchboard.core.lifecycle.TurnEvents;
 import dev.switchboard.core.lifecycle.TurnIds;
 import dev.switchboard.core.lifecycle.TurnOpened;
 
-
-import dev.switchboard.persistence.ingress.ActionRecord;
-import dev.switchboard.persistence.ingress.IngressEventRecord;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
-import jakarta.persistence.EntityManager;
-import jakarta.persistence.FlushModeType;
-import jakarta.persistence.PersistenceContext;
 import java.time.Instant;
-import java.util.List;
 
 /**
  * Turns in the ingress records: an RPC turn is journalled as an event when it opens (H11); when the
  * turn an event was handed off to (or an RPC turn) ends, inside the transaction that ends it
  * ({@link TurnEnded} is observed synchronously), the event's final action is recorded (H9), and
  * — for a lane other than {@code main} that completed — a {@code session.announce} summary reaches
- * {@code main} as an {@code item/created} unless its decision is a no-op (spec §12, H3).
+ * {@code main} as an {@code item/created} unless its decision is a no-op (spec §12, H3). The rows are
+ * {@link IngressRecords}'s.
  */
-@Store({"ingress_events", "ingress_actions"})
 @ApplicationScoped
 public class IngressOutcomes implements TurnEndings {
 
-    @PersistenceContext(unitName = "switchboard")
-    EntityManager em;
+    @EJB
+    IngressRecords records;
 
     @Inject
     TurnEvents events;
@@ -63,22 +55,18 @@ public class IngressOutcomes implements TurnEndings {
         if (kind != RunKind.EVENT && kind != RunKind.TURN && kind != RunKind.CHAT) {
             return;
         }
-        List<IngressEventRecord> found = em.createNamedQuery(IngressEventRecord.ACCEPTED_FOR_RUN, IngressEventRecord.class)
-                .setParameter("runId", turn.firstRunId())
-                .setFlushMode(FlushModeType.COMMIT) // the ending run's pending changes do not touch events
-                .getResultList();
-        if (found.isEmpty()) {
+        IngressEvent event = records.acceptedInto(turn.firstRunId()).orElse(null);
+        if (event == null) {
             return;
         }
-        IngressEventRecord event = found.get(0);
         Instant now = clock.now();
-        em.persist(ActionRecord.finished(TurnIds.itemId("actres"), event.getUserKey(), event.getEventId(), turn.outcome(),
-                turn.message(), turn.firstRunId(), turn.firstRunCreatedAt(), now.toEpochMilli()));
-        if (turn.isCompleted() && !SessionRouting.MAIN.equals(event.getSessionKey())) {
+        records.act(TurnIds.itemId("actres"), event, turn.outcome(), turn.message(), turn.firstRunId(),
+                turn.firstRunCreatedAt(), now.toEpochMilli());
+        if (turn.isCompleted() && !SessionRouting.MAIN.equals(event.sessionKey())) {
             AnnounceOutcome outcome = AnnounceOutcome.derive(null, null, turn.message());
             if (!outcome.isNoOp()) {
-                events.announce(event.getUserKey(), Lifecycle.announceItem(TurnIds.itemId("announce"),
-                        event.getEventId(), event.getSource(), event.getType(), event.getSessionKey(),
+                events.announce(event.userKey(), Lifecycle.announceItem(TurnIds.itemId("announce"),
+                        event.eventId(), event.source(), event.type(), event.sessionKey(),
                         outcome.decision(), outcome.decisionRaw(), outcome.action(), turn.message(), now));
             }
         }

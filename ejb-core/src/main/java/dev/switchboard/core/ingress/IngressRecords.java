@@ -4,34 +4,56 @@ import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.runtime.ProcessedEvents;
 import dev.switchboard.core.sql.Statements;
 import dev.switchboard.core.sql.Store;
-import dev.switchboard.persistence.ingress.ActionRecord;
-import dev.switchboard.persistence.ingress.DecisionRecord;
-import dev.switchboard.persistence.ingress.IngressEventRecord;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonReader;
-import jakarta.persistence.EntityManager;
-import jakarta.persistence.PersistenceContext;
-import jakarta.persistence.TypedQuery;
 import java.io.StringReader;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Instant;
-import java.util.LinkedHashMap;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * Reads the ingress records — events, decisions, actions — a page at a time, each rendered in
- * Holon's record shape (holon-serve spec §14) plus the correlation keys an operator follows:
- * {@code session_key} (the lane, i.e. an announce's {@code source_session_key}), {@code run_id}
- * and {@code turn_id}. Always scoped to one user. And forgets the records past their retention.
+ * The ingress records — events, the decisions taken on them, the actions that followed — and every
+ * statement on them: the pipeline's writes (an event journalled, settled, held and released, a
+ * decision, an action), what its rules read (held keys, held ticks, the event a run was handed),
+ * the records API's pages, each rendered in Holon's record shape (holon-serve spec §14) plus the
+ * correlation keys an operator follows ({@code session_key}, i.e. an announce's
+ * {@code source_session_key}, {@code run_id} and {@code turn_id}) and always scoped to one user,
+ * and the deletes of records past their retention. Statements run in the caller's transaction.
  */
 @Store({"ingress_events", "ingress_decisions", "ingress_actions"})
 @Stateless
 public class IngressRecords {
 
+    private static final String EVENT_COLUMNS = "user_key, event_id, source, type, repo, dedupe_key, session_key, status,"
+            + " run_id, turn_id, envelope, received_at";
+    private static final String INSERT_EVENT = "INSERT INTO ingress_events (" + EVENT_COLUMNS
+            + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    private static final String EXISTS = "SELECT 1 FROM ingress_events WHERE user_key = ? AND event_id = ?";
+    private static final String SETTLE = "UPDATE ingress_events SET status = ?, run_id = ?, turn_id = ?"
+            + " WHERE user_key = ? AND event_id = ?";
+    private static final String FOR_UPDATE = "SELECT " + EVENT_COLUMNS + " FROM ingress_events"
+            + " WHERE user_key = ? AND event_id = ? FOR UPDATE";
+    private static final String HELD = "SELECT " + EVENT_COLUMNS + " FROM ingress_events WHERE user_key = ?"
+            + " AND status = 'deferred' ORDER BY received_at, event_id FETCH FIRST ? ROWS ONLY";
+    private static final String HELD_KEYS = "SELECT dedupe_key FROM ingress_events WHERE user_key = ? AND status = 'deferred'"
+            + " AND (dedupe_key = ? OR session_key = ?)";
+    private static final String HELD_TICK = "SELECT 1 FROM ingress_events WHERE user_key = ? AND status = 'deferred'"
+            + " AND source = 'timer' AND repo = ? FETCH FIRST 1 ROWS ONLY";
+    private static final String USERS_WITH_HELD = "SELECT DISTINCT user_key FROM ingress_events WHERE status = 'deferred'";
+    private static final String ACCEPTED_FOR_RUN = "SELECT " + EVENT_COLUMNS + " FROM ingress_events"
+            + " WHERE run_id = ? AND status = 'accepted'";
+    private static final String INSERT_DECISION = "INSERT INTO ingress_decisions (decision_id, user_key, event_id, type,"
+            + " reason, skipped, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)";
+    private static final String INSERT_ACTION = "INSERT INTO ingress_actions (action_id, user_key, event_id, status,"
+            + " message, run_id, started_at, ended_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
     /** An event's decisions and actions go with it: when it was received before {@code ?} and is not held. */
     private static final String OF_FORGOTTEN_EVENT = " WHERE EXISTS (SELECT 1 FROM ingress_events e WHERE e.user_key = %1$s.user_key"
             + " AND e.event_id = %1$s.event_id AND e.received_at < ? AND e.status <> 'deferred')";
@@ -42,9 +64,7 @@ public class IngressRecords {
     private static final String FORGET_EVENTS = "DELETE FROM ingress_events WHERE received_at < ? AND status <> 'deferred'";
     private static final String ACCEPTED = "SELECT count(*), max(received_at) FROM ingress_events"
             + " WHERE user_key = ? AND status = 'accepted'";
-
-    @PersistenceContext(unitName = "switchboard")
-    EntityManager em;
+    private static final String PREFIXED_EVENT_COLUMNS = "e." + EVENT_COLUMNS.replace(", ", ", e.");
 
     @Inject
     Statements statements;
@@ -52,15 +72,137 @@ public class IngressRecords {
     public IngressRecords() {
     }
 
-    /** Built outside the container (the in-process tests) with its statements alone: its pages need the container. */
+    /** Built outside the container (the in-process tests) with its statements alone. */
     IngressRecords(Statements statements) {
         this.statements = statements;
     }
 
+    // ------------------------------------------------------------------ the pipeline's rows
+
+    /** Whether the user has an event with this id. */
+    public boolean exists(String userKey, String eventId) {
+        return !statements.query(EXISTS, s -> {
+            s.setString(1, userKey);
+            s.setString(2, eventId);
+        }, rs -> true, "looking for an ingress event").isEmpty();
+    }
+
+    /** Journals {@code event} as it stands (its decisions and actions name it, so it comes first). */
+    public void insert(IngressEvent event) {
+        statements.updateOne(INSERT_EVENT, s -> {
+            s.setString(1, event.userKey());
+            s.setString(2, event.eventId());
+            s.setString(3, event.source());
+            s.setString(4, event.type());
+            s.setString(5, event.repo());
+            s.setString(6, event.dedupeKey());
+            s.setString(7, event.sessionKey());
+            s.setString(8, event.status());
+            s.setString(9, event.runId());
+            s.setString(10, event.turnId());
+            s.setString(11, event.envelope());
+            s.setLong(12, event.receivedAt());
+        }, "journalling an ingress event");
+    }
+
+    /** The event's outcome: {@code accepted} into run {@code runId}, a {@code duplicate} of it, or {@code deferred}. */
+    public IngressEvent settle(IngressEvent event, String status, String runId, String turnId) {
+        statements.updateOne(SETTLE, s -> {
+            s.setString(1, status);
+            s.setString(2, runId);
+            s.setString(3, turnId);
+            s.setString(4, event.userKey());
+            s.setString(5, event.eventId());
+        }, "settling an ingress event");
+        return event.settled(status, runId, turnId);
+    }
+
+    /** The user's event, locked for this transaction (a concurrent release or requeue waits for it); empty when none. */
+    public Optional<IngressEvent> lock(String userKey, String eventId) {
+        return statements.query(FOR_UPDATE, s -> {
+            s.setString(1, userKey);
+            s.setString(2, eventId);
+        }, IngressRecords::readEvent, "locking an ingress event").stream().findFirst();
+    }
+
+    /** Up to {@code max} of the user's held events, oldest first (unlocked: lock each before handing it off). */
+    public List<IngressEvent> held(String userKey, int max) {
+        return statements.query(HELD, s -> {
+            s.setString(1, userKey);
+            s.setInt(2, max);
+        }, IngressRecords::readEvent, "reading held ingress events");
+    }
+
+    /** The dedupe keys of the user's held events that have {@code dedupeKey} or are in the lane {@code sessionKey}. */
+    public List<String> heldKeys(String userKey, String dedupeKey, String sessionKey) {
+        return statements.query(HELD_KEYS, s -> {
+            s.setString(1, userKey);
+            s.setString(2, dedupeKey == null ? "" : dedupeKey);
+            s.setString(3, sessionKey);
+        }, rs -> rs.getString(1), "reading held dedupe keys");
+    }
+
+    /** Whether a timer tick of {@code repo} is held for the user already. */
+    public boolean tickHeld(String userKey, String repo) {
+        return !statements.query(HELD_TICK, s -> {
+            s.setString(1, userKey);
+            s.setString(2, repo);
+        }, rs -> true, "looking for a held timer tick").isEmpty();
+    }
+
+    /** The users that have held events (for the sweep after a crash between resume and release). */
+    public List<String> usersWithHeldEvents() {
+        return statements.query(USERS_WITH_HELD, s -> { }, rs -> rs.getString(1), "finding users with held events");
+    }
+
+    /** The event handed off to run {@code runId}, if one was. */
+    public Optional<IngressEvent> acceptedInto(String runId) {
+        return statements.query(ACCEPTED_FOR_RUN, s -> s.setString(1, runId), IngressRecords::readEvent,
+                "finding the event of a run").stream().findFirst();
+    }
+
+    /** Records a decision on the event. */
+    public void decide(String decisionId, IngressEvent event, String type, String reason, boolean skipped, long at) {
+        statements.updateOne(INSERT_DECISION, s -> {
+            s.setString(1, decisionId);
+            s.setString(2, event.userKey());
+            s.setString(3, event.eventId());
+            s.setString(4, type);
+            s.setString(5, reason);
+            s.setBoolean(6, skipped);
+            s.setLong(7, at);
+        }, "recording an ingress decision");
+    }
+
+    /**
+     * Records an action on the event: its hand-off to run {@code runId} ({@code accepted}, which ends
+     * as it starts: {@code endedAt} null) or the final outcome of that run (H9: a second action).
+     */
+    public void act(String actionId, IngressEvent event, String status, String message, String runId, long startedAt,
+            Long endedAt) {
+        statements.updateOne(INSERT_ACTION, s -> {
+            s.setString(1, actionId);
+            s.setString(2, event.userKey());
+            s.setString(3, event.eventId());
+            s.setString(4, status);
+            s.setString(5, message);
+            s.setString(6, runId);
+            s.setLong(7, startedAt);
+            Statements.setLong(s, 8, endedAt);
+        }, "recording an ingress action");
+    }
+
+    private static IngressEvent readEvent(ResultSet rs) throws SQLException {
+        return new IngressEvent(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
+                rs.getString(6), rs.getString(7), rs.getString(8), rs.getString(9), rs.getString(10), rs.getString(11),
+                rs.getLong(12));
+    }
+
+    // ------------------------------------------------------------------ retention and counts
+
     /**
      * Deletes the records (events, their decisions and actions) of events received before
      * {@code before} (epoch ms); held events are kept whatever their age. Returns the events deleted.
-     * Runs in the caller's transaction.
      */
     public int forget(long before) {
         for (String sql : List.of(FORGET_ACTIONS, FORGET_DECISIONS)) {
@@ -75,38 +217,58 @@ public class IngressRecords {
                 rs -> new ProcessedEvents.Count(rs.getLong(1), Statements.getLong(rs, 2)), "counting accepted events").get(0);
     }
 
+    // ------------------------------------------------------------------ the records API's pages
+
+    /** A decision's or an action's row, with the event it is on. */
+    private record Decision(String id, String eventId, String type, String reason, boolean skipped, long createdAt,
+            IngressEvent event) {
+    }
+
+    private record Action(String id, String eventId, String status, String message, String runId, long startedAt,
+            Long endedAt, IngressEvent event) {
+    }
+
     public RecordPage events(String userKey, RecordQuery q) {
-        Where w = new Where(userKey, q, "e.receivedAt", "e.eventId");
-        w.eq("e.status", "status", q.status());
-        w.eq("e.runId", "runId", q.runId());
-        List<IngressEventRecord> found = w.bind(em.createQuery("SELECT e FROM IngressEventRecord e WHERE "
-                + w.text() + " ORDER BY e.receivedAt, e.eventId", IngressEventRecord.class))
-                .setMaxResults(q.limit() + 1).getResultList();
-        return page(found, q.limit(), IngressRecords::event,
-                e -> new RecordQuery.Cursor(e.getReceivedAt(), e.getEventId()));
+        Where w = new Where(userKey, q, "e.received_at", "e.event_id");
+        w.eq("e.status", q.status());
+        w.eq("e.run_id", q.runId());
+        List<IngressEvent> found = statements.query("SELECT " + PREFIXED_EVENT_COLUMNS + " FROM ingress_events e WHERE "
+                + w.text() + " ORDER BY e.received_at, e.event_id FETCH FIRST ? ROWS ONLY", w.binder(q.limit() + 1),
+                IngressRecords::readEvent, "reading a page of ingress events");
+        return page(found, q.limit(), IngressRecords::event, e -> new RecordQuery.Cursor(e.receivedAt(), e.eventId()));
     }
 
     public RecordPage decisions(String userKey, RecordQuery q) {
-        Where w = new Where(userKey, q, "d.createdAt", "d.decisionId");
-        w.eq("e.runId", "runId", q.runId());
-        List<Object[]> found = w.bind(em.createQuery("SELECT d, e FROM DecisionRecord d, IngressEventRecord e"
-                + " WHERE d.userKey = e.userKey AND d.eventId = e.eventId AND " + w.text() + " ORDER BY d.createdAt, d.decisionId", Object[].class))
-                .setMaxResults(q.limit() + 1).getResultList();
-        return page(found, q.limit(), row -> decision((DecisionRecord) row[0], (IngressEventRecord) row[1]),
-                row -> new RecordQuery.Cursor(((DecisionRecord) row[0]).getCreatedAt(),
-                        ((DecisionRecord) row[0]).getDecisionId()));
+        Where w = new Where(userKey, q, "d.created_at", "d.decision_id");
+        w.eq("e.run_id", q.runId());
+        List<Decision> found = statements.query("SELECT d.decision_id, d.event_id, d.type, d.reason, d.skipped,"
+                + " d.created_at, " + PREFIXED_EVENT_COLUMNS + " FROM ingress_decisions d JOIN ingress_events e"
+                + " ON d.user_key = e.user_key AND d.event_id = e.event_id WHERE " + w.text()
+                + " ORDER BY d.created_at, d.decision_id FETCH FIRST ? ROWS ONLY", w.binder(q.limit() + 1),
+                rs -> new Decision(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getBoolean(5),
+                        rs.getLong(6), readEvent(rs, 7)), "reading a page of ingress decisions");
+        return page(found, q.limit(), IngressRecords::decision, d -> new RecordQuery.Cursor(d.createdAt(), d.id()));
     }
 
     public RecordPage actions(String userKey, RecordQuery q) {
-        Where w = new Where(userKey, q, "a.startedAt", "a.actionId");
-        w.eq("a.status", "status", q.status());
-        w.eq("a.runId", "runId", q.runId());
-        List<Object[]> found = w.bind(em.createQuery("SELECT a, e FROM ActionRecord a, IngressEventRecord e"
-                + " WHERE a.userKey = e.userKey AND a.eventId = e.eventId AND " + w.text() + " ORDER BY a.startedAt, a.actionId", Object[].class))
-                .setMaxResults(q.limit() + 1).getResultList();
-        return page(found, q.limit(), row -> action((ActionRecord) row[0], (IngressEventRecord) row[1]),
-                row -> new RecordQuery.Cursor(((ActionRecord) row[0]).getStartedAt(),
-                        ((ActionRecord) row[0]).getActionId()));
+        Where w = new Where(userKey, q, "a.started_at", "a.action_id");
+        w.eq("a.status", q.status());
+        w.eq("a.run_id", q.runId());
+        List<Action> found = statements.query("SELECT a.action_id, a.event_id, a.status, a.message, a.run_id,"
+                + " a.started_at, a.ended_at, " + PREFIXED_EVENT_COLUMNS + " FROM ingress_actions a JOIN ingress_events e"
+                + " ON a.user_key = e.user_key AND a.event_id = e.event_id WHERE " + w.text()
+                + " ORDER BY a.started_at, a.action_id FETCH FIRST ? ROWS ONLY", w.binder(q.limit() + 1),
+                rs -> new Action(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
+                        rs.getLong(6), Statements.getLong(rs, 7), readEvent(rs, 8)), "reading a page of ingress actions");
+        return page(found, q.limit(), IngressRecords::action, a -> new RecordQuery.Cursor(a.startedAt(), a.id()));
+    }
+
+    /** The event whose columns start at {@code first} (1-based) of a joined row. */
+    private static IngressEvent readEvent(ResultSet rs, int first) throws SQLException {
+        int i = first;
+        return new IngressEvent(rs.getString(i), rs.getString(i + 1), rs.getString(i + 2), rs.getString(i + 3),
+                rs.getString(i + 4), rs.getString(i + 5), rs.getString(i + 6), rs.getString(i + 7), rs.getString(i + 8),
+                rs.getString(i + 9), rs.getString(i + 10), rs.getLong(i + 11));
     }
 
     /** The first {@code limit} of {@code found} (queried with one extra row), and a cursor when there are more. */
@@ -118,32 +280,33 @@ public class IngressRecords {
     }
 
     /** The envelope as received (§8), with the event's status and correlation keys. */
-    static JsonObject event(IngressEventRecord e) {
+    static JsonObject event(IngressEvent e) {
         JsonObject envelope;
-        try (JsonReader reader = Jsons.createReader(new StringReader(e.getEnvelope()))) {
+        try (JsonReader reader = Jsons.createReader(new StringReader(e.envelope()))) {
             envelope = reader.readObject();
         }
         JsonObjectBuilder b = Jsons.createObjectBuilder(envelope)
-                .add("status", e.getStatus())
-                .add("session_key", e.getSessionKey())
-                .add("received_at", time(e.getReceivedAt()));
+                .add("status", e.status())
+                .add("session_key", e.sessionKey())
+                .add("received_at", time(e.receivedAt()));
         correlate(b, e);
         return b.build();
     }
 
     /** {@code {id, event_id, type, reason?, skipped?, created_at}} plus correlation keys. */
-    static JsonObject decision(DecisionRecord d, IngressEventRecord e) {
+    private static JsonObject decision(Decision d) {
+        IngressEvent e = d.event();
         JsonObjectBuilder b = Jsons.createObjectBuilder()
-                .add("id", d.getDecisionId())
-                .add("event_id", d.getEventId())
-                .add("type", d.getType());
-        if (d.getReason() != null) {
-            b.add("reason", d.getReason());
+                .add("id", d.id())
+                .add("event_id", d.eventId())
+                .add("type", d.type());
+        if (d.reason() != null) {
+            b.add("reason", d.reason());
         }
-        if (d.isSkipped()) {
+        if (d.skipped()) {
             b.add("skipped", true);
         }
-        b.add("created_at", time(d.getCreatedAt())).add("session_key", e.getSessionKey());
+        b.add("created_at", time(d.createdAt())).add("session_key", e.sessionKey());
         correlate(b, e);
         return b.build();
     }
@@ -152,32 +315,33 @@ public class IngressRecords {
      * {@code {id, event_id, status, message?, started_at, ended_at}} plus correlation keys; an
      * {@code accepted} hand-off ends when it starts, as in Holon.
      */
-    static JsonObject action(ActionRecord a, IngressEventRecord e) {
+    private static JsonObject action(Action a) {
+        IngressEvent e = a.event();
         JsonObjectBuilder b = Jsons.createObjectBuilder()
-                .add("id", a.getActionId())
-                .add("event_id", a.getEventId())
-                .add("status", a.getStatus());
-        if (a.getMessage() != null) {
-            b.add("message", a.getMessage());
+                .add("id", a.id())
+                .add("event_id", a.eventId())
+                .add("status", a.status());
+        if (a.message() != null) {
+            b.add("message", a.message());
         }
-        b.add("started_at", time(a.getStartedAt()))
-                .add("ended_at", time(a.getEndedAt() == null ? a.getStartedAt() : a.getEndedAt()))
-                .add("session_key", e.getSessionKey());
-        if (a.getRunId() != null) {
-            b.add("run_id", a.getRunId());
+        b.add("started_at", time(a.startedAt()))
+                .add("ended_at", time(a.endedAt() == null ? a.startedAt() : a.endedAt()))
+                .add("session_key", e.sessionKey());
+        if (a.runId() != null) {
+            b.add("run_id", a.runId());
         }
-        if (e.getTurnId() != null && a.getRunId() != null && a.getRunId().equals(e.getRunId())) {
-            b.add("turn_id", e.getTurnId());
+        if (e.turnId() != null && a.runId() != null && a.runId().equals(e.runId())) {
+            b.add("turn_id", e.turnId());
         }
         return b.build();
     }
 
-    private static void correlate(JsonObjectBuilder b, IngressEventRecord e) {
-        if (e.getRunId() != null) {
-            b.add("run_id", e.getRunId());
+    private static void correlate(JsonObjectBuilder b, IngressEvent e) {
+        if (e.runId() != null) {
+            b.add("run_id", e.runId());
         }
-        if (e.getTurnId() != null) {
-            b.add("turn_id", e.getTurnId());
+        if (e.turnId() != null) {
+            b.add("turn_id", e.turnId());
         }
     }
 
@@ -185,38 +349,39 @@ public class IngressRecords {
         return Instant.ofEpochMilli(epochMillis).toString();
     }
 
-    /** The shared filter: the user, the event's keys, the time window and the cursor. */
+    /** The shared filter: the user, the event's keys, the time window and the cursor; its values bound in order. */
     private static final class Where {
-        private final StringBuilder text = new StringBuilder("e.userKey = :userKey");
-        private final Map<String, Object> params = new LinkedHashMap<>();
+        private final StringBuilder text = new StringBuilder("e.user_key = ?");
+        private final List<Object> values = new ArrayList<>();
 
         Where(String userKey, RecordQuery q, String timeColumn, String idColumn) {
-            params.put("userKey", userKey);
-            eq("e.eventId", "eventId", q.eventId());
-            eq("e.sessionKey", "sessionKey", q.sessionKey());
-            eq("e.turnId", "turnId", q.turnId());
-            eq("e.dedupeKey", "dedupeKey", q.dedupeKey());
-            eq("e.source", "source", q.source());
+            values.add(userKey);
+            eq("e.event_id", q.eventId());
+            eq("e.session_key", q.sessionKey());
+            eq("e.turn_id", q.turnId());
+            eq("e.dedupe_key", q.dedupeKey());
+            eq("e.source", q.source());
             if (q.since() != null) {
-                text.append(" AND ").append(timeColumn).append(" >= :since");
-                params.put("since", q.since());
+                text.append(" AND ").append(timeColumn).append(" >= ?");
+                values.add(q.since());
             }
             if (q.until() != null) {
-                text.append(" AND ").append(timeColumn).append(" < :until");
-                params.put("until", q.until());
+                text.append(" AND ").append(timeColumn).append(" < ?");
+                values.add(q.until());
             }
             if (q.after() != null) {
-                text.append(" AND (").append(timeColumn).append(" > :afterTime OR (").append(timeColumn)
-                        .append(" = :afterTime AND ").append(idColumn).append(" > :afterId))");
-                params.put("afterTime", q.after().time());
-                params.put("afterId", q.after().id());
+                text.append(" AND (").append(timeColumn).append(" > ? OR (").append(timeColumn)
+                        .append(" = ? AND ").append(idColumn).append(" > ?))");
+                values.add(q.after().time());
+                values.add(q.after().time());
+                values.add(q.after().id());
             }
         }
 
-        void eq(String column, String name, String value) {
+        void eq(String column, String value) {
             if (value != null) {
-                text.append(" AND ").append(column).append(" = :").append(name);
-                params.put(name, value);
+                text.append(" AND ").append(column).append(" = ?");
+                values.add(value);
             }
         }
 
@@ -224,9 +389,23 @@ public class IngressRecords {
             return text.toString();
         }
 
-        <T> TypedQuery<T> bind(TypedQuery<T> query) {
-            params.forEach(query::setParameter);
-            return query;
+        /** Binds the filter's values, then {@code rows} for the page's {@code FETCH FIRST ? ROWS}. */
+        Statements.Binder binder(int rows) {
+            return s -> {
+                int i = 1;
+                for (Object v : values) {
+                    bind(s, i++, v);
+                }
+                s.setInt(i, rows);
+            };
+        }
+
+        private static void bind(PreparedStatement s, int index, Object value) throws SQLException {
+            if (value instanceof Long l) {
+                s.setLong(index, l);
+            } else {
+                s.setString(index, (String) value);
+            }
         }
     }
 }

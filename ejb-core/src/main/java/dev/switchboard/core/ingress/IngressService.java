@@ -6,7 +6,7 @@ import dev.switchboard.core.lane.LaneController;
 import dev.switchboard.core.lifecycle.TurnIds;
 import dev.switchboard.core.metrics.Meters;
 import dev.switchboard.core.thread.ThreadDirectory;
-import dev.switchboard.persistence.ingress.EventStatus;
+
 import jakarta.ejb.EJB;
 import jakarta.ejb.EJBException;
 import jakarta.ejb.Stateless;

@@ -49,6 +49,11 @@ public class ServeRuntime {
         return found != null ? found : new RuntimeRecord(userKey, settings.defaultSession());
     }
 
+    /** Whether the user's runtime is paused (read without a lock). */
+    public boolean isPaused(String userKey) {
+        return read(userKey).isPaused();
+    }
+
     /** The user's runtime as {@code server/status} reports it, with the events it has processed. */
     public RuntimeStatus status(String userKey, ProcessedEvents.Count processed) {
         RuntimeRecord r = read(userKey);

@@ -70,6 +70,16 @@ public class ThreadRepository {
         return em.find(RunRecord.class, runId);
     }
 
+    /** A run's turn and state as the wire names it ({@code queued}, {@code failed}…), for a class that is no store; empty when there is no such run. */
+    public Optional<RunFacts> facts(String runId) {
+        RunRecord run = runId == null ? null : run(runId);
+        return run == null ? Optional.empty() : Optional.of(new RunFacts(run.getTurnId(), run.getState().wire()));
+    }
+
+    /** What a class that is no store may know of a run: its turn (null without one) and its state's wire name. */
+    public record RunFacts(String turnId, String state) {
+    }
+
     /** Which of {@code runIds} have ended (succeeded or failed): one statement for all of them. */
     @SuppressWarnings("unchecked")
     public Set<String> ended(Collection<String> runIds) {

@@ -39,10 +39,7 @@ class StoresTest {
 
     /** Tables more than one store still reads or writes, with those stores: what one store per table removes. */
     private static final Map<String, Set<String>> STILL_SHARED = Map.ofEntries(
-            Map.entry("ingress_actions", Set.of("IngressLedger", "IngressOutcomes", "IngressRecords")),
-            Map.entry("ingress_decisions", Set.of("IngressLedger", "IngressRecords")),
-            Map.entry("ingress_events", Set.of("IngressLedger", "IngressOutcomes", "IngressRecords")),
-            Map.entry("runs", Set.of("ChatApprovalLedger", "IngressLedger", "LaneRows", "Lanes", "PathLanes", "PathRegistry",
+            Map.entry("runs", Set.of("ChatApprovalLedger", "LaneRows", "Lanes", "PathLanes", "PathRegistry",
                     "ResponseRecords", "RetentionRows", "RunLedger", "RunTexts", "ThreadRepository", "ThreadWorkspaces",
                     "TurnLedger", "TurnQueries", "TurnRows")),
             Map.entry("threads", Set.of("ChatRecords", "LaneRows", "Lanes", "PathLanes", "ThreadLedger",

@@ -1,4 +1,4 @@
-package dev.switchboard.persistence.ingress;
+package dev.switchboard.core.ingress;
 
 /** Where an event of the journal ({@code ingress_events.status}) stands. */
 public final class EventStatus {
