@@ -193,9 +193,7 @@ public class IngressRecords {
     }
 
     private static IngressEvent readEvent(ResultSet rs) throws SQLException {
-        return new IngressEvent(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
-                rs.getString(6), rs.getString(7), rs.getString(8), rs.getString(9), rs.getString(10), rs.getString(11),
-                rs.getLong(12));
+        return readEvent(rs, 1);
     }
 
     // ------------------------------------------------------------------ retention and counts
@@ -263,7 +261,7 @@ public class IngressRecords {
         return page(found, q.limit(), IngressRecords::action, a -> new RecordQuery.Cursor(a.startedAt(), a.id()));
     }
 
-    /** The event whose columns start at {@code first} (1-based) of a joined row. */
+    /** The event whose columns ({@code EVENT_COLUMNS}) start at {@code first} (1-based) of a row. */
     private static IngressEvent readEvent(ResultSet rs, int first) throws SQLException {
         int i = first;
         return new IngressEvent(rs.getString(i), rs.getString(i + 1), rs.getString(i + 2), rs.getString(i + 3),
