@@ -10,9 +10,7 @@ import dev.switchboard.core.lifecycle.TurnEndings;
 import dev.switchboard.core.lifecycle.TurnEnded;
 import dev.switchboard.core.lifecycle.TurnOpened;
 import dev.switchboard.core.notify.Outbox;
-import dev.switchboard.core.sql.Store;
 import dev.switchboard.core.thread.ThreadRepository;
-import dev.switchboard.persistence.run.RunRecord;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
@@ -33,7 +31,6 @@ import java.util.UUID;
  * on any instance, and one survives a restart. A token given for the prompt is sealed into the
  * user's credentials in the transaction that ends auth mode ({@code auth/completed}).
  */
-@Store("runs")
 @ApplicationScoped
 public class ChatApprovalLedger implements TurnEndings {
 
@@ -84,8 +81,7 @@ public class ChatApprovalLedger implements TurnEndings {
         if (chatThread.isEmpty() || !turn.isCompleted() || turn.firstRunId() == null) {
             return;
         }
-        RunRecord run = repository.run(turn.firstRunId());
-        String output = run == null ? null : run.getOutputJson();
+        String output = repository.outputOf(turn.firstRunId()).orElse(null); // a completed turn's run succeeded
         if (output == null || !output.contains("\"awaiting_")) {
             return;
         }
