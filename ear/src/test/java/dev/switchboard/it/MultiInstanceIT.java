@@ -28,7 +28,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
- * Instances on one PostgreSQL database: shared lanes under load, a graceful stop handing unfinished
+ * Instances on one PostgreSQL database: shared lanes under load, one timer on A and B ticking once
+ * per bucket and a dedupe key taken on one being taken on the other, a graceful stop handing unfinished
  * runs (and a call tree under way) back at once, a crashed owner's run and call tree recovered by the
  * survivor (a crashed instance's own next
  * start finishing what it had queued is a rule of the lane, held in-process by
