@@ -4,11 +4,11 @@ import dev.switchboard.core.lane.LaneEffects;
 import dev.switchboard.core.sql.Statements;
 import dev.switchboard.core.lane.Lane;
 import dev.switchboard.core.lane.Lanes;
+import dev.switchboard.core.lane.NewRun;
 import dev.switchboard.core.sql.Store;
 import dev.switchboard.core.thread.ThreadKinds;
 import dev.switchboard.core.thread.ThreadRepository;
 import dev.switchboard.persistence.run.RunKind;
-import dev.switchboard.persistence.run.RunRecord;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -18,7 +18,7 @@ import jakarta.inject.Inject;
  * its run executing and its lane parked ({@link Lanes#resume}) until the last reply is in;
  * then the run is queued again and its next attempt finds every reply ({@link PathReads#context}).
  */
-@Store({"threads", "runs"})
+@Store("threads")
 @ApplicationScoped
 public class PathLanes {
 
@@ -65,8 +65,8 @@ public class PathLanes {
             s.setLong(2, threadId);
         }, "setting up the lane of path " + uuid);
         Lane lane = threadLanes.lock(threadId);
-        threadLanes.save(threadLanes.enqueue(lane, new RunRecord(runId, threadId, lane.nextSeq(), PATHS_USER, uuid,
-                SOURCE + slot.listener(), RunKind.DELEGATED, null, "followUp", slot.input(), uuid, now)));
+        threadLanes.save(threadLanes.enqueue(lane, NewRun.queued(runId, threadId, lane.nextSeq(), PATHS_USER, uuid,
+                SOURCE + slot.listener(), RunKind.DELEGATED, null, "followUp", slot.input(), null, null, uuid, now)));
         return threadId;
     }
 

@@ -4,7 +4,6 @@ import dev.switchboard.core.sql.Statements;
 import dev.switchboard.core.sql.Store;
 import dev.switchboard.core.thread.ThreadRuntime;
 import dev.switchboard.persistence.run.RunKind;
-import dev.switchboard.persistence.run.RunRecord;
 import dev.switchboard.persistence.run.RunState;
 import dev.switchboard.persistence.thread.DatabaseClock;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -114,29 +113,29 @@ class LaneRows {
     // --- runs ---
 
     /** Inserts a new run (queued, or started as it is added), built as its entity; the persistence context never sees it. */
-    void insert(RunRecord run) {
+    void insert(NewRun run) {
         statements.update(INSERT_RUN, s -> {
-            s.setString(1, run.getRunId());
-            s.setLong(2, run.getThreadId());
-            s.setLong(3, run.getThreadSeq());
-            s.setString(4, run.getUserKey());
-            s.setString(5, run.getThreadKey());
-            s.setString(6, run.getSource());
-            s.setString(7, run.getExternalUserKey());
-            s.setString(8, run.getDeliveryMode());
-            s.setString(9, run.getState().wire());
-            s.setString(10, run.getInputText());
-            s.setString(11, run.getInputJson());
-            s.setString(12, run.getTurnId());
-            s.setInt(13, run.getAttempt());
-            s.setInt(14, run.getCrashes());
-            s.setString(15, run.getClaimedBy());
-            s.setString(16, run.getPayloadHash());
-            s.setLong(17, run.getCreatedAt());
-            Statements.setLong(s, 18, run.getStartedAt());
-            s.setLong(19, run.getUpdatedAt());
-            s.setString(20, run.getKind().wire());
-        }, "storing run " + run.getRunId());
+            s.setString(1, run.runId());
+            s.setLong(2, run.threadId());
+            s.setLong(3, run.threadSeq());
+            s.setString(4, run.userKey());
+            s.setString(5, run.threadKey());
+            s.setString(6, run.source());
+            s.setString(7, run.externalUserKey());
+            s.setString(8, run.deliveryMode());
+            s.setString(9, run.state().wire());
+            s.setString(10, run.inputText());
+            s.setString(11, run.inputJson());
+            s.setString(12, run.turnId());
+            s.setInt(13, run.attempt());
+            s.setInt(14, 0); // crashes
+            s.setString(15, run.startedBy());
+            s.setString(16, run.payloadHash());
+            s.setLong(17, run.createdAt());
+            Statements.setLong(s, 18, run.startedAt());
+            s.setLong(19, run.createdAt()); // updated when written
+            s.setString(20, run.kind().wire());
+        }, "storing run " + run.runId());
     }
 
     /** The lane's oldest unfinished run after {@code afterSeq} (thread seqs start at 1), or null. */
@@ -232,11 +231,10 @@ class LaneRows {
     }
 
     /** A run started as it was added, the only run of a new turn that started at its creation. */
-    static LaneRun added(RunRecord run) {
-        return new LaneRun(run.getRunId(), run.getThreadId(), run.getThreadSeq(), run.getUserKey(),
-                run.getThreadKey(), run.getSource(), run.getState(), run.getInputText(), run.getDeliveryMode(),
-                run.getTurnId(), run.getAttempt(), run.getCrashes(), run.getClaimedBy(), run.getCreatedAt(),
-                run.getTurnId() != null, run.getCreatedAt(), null, 1, run.getInputJson(), run.getKind());
+    static LaneRun added(NewRun run) {
+        return new LaneRun(run.runId(), run.threadId(), run.threadSeq(), run.userKey(), run.threadKey(), run.source(),
+                run.state(), run.inputText(), run.deliveryMode(), run.turnId(), run.attempt(), 0, run.startedBy(),
+                run.createdAt(), run.turnId() != null, run.createdAt(), null, 1, run.inputJson(), run.kind());
     }
 
     private List<LaneRun> unfinished(String sql, long threadId, long afterSeq) {

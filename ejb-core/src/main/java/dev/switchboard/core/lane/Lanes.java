@@ -1,8 +1,6 @@
 package dev.switchboard.core.lane;
 
 import dev.switchboard.core.clock.InstanceClock;
-import dev.switchboard.core.sql.Store;
-import dev.switchboard.persistence.run.RunRecord;
 import dev.switchboard.persistence.run.RunState;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -16,7 +14,6 @@ import java.util.function.Predicate;
  * The lane's rows are written here and in the lane's own transactions ({@link LaneLedger}) only;
  * a feature holds a {@link Lane} as read, never writes one.
  */
-@Store({"threads", "runs"})
 @ApplicationScoped
 public class Lanes {
 
@@ -49,9 +46,9 @@ public class Lanes {
      * locked {@code lane}; returns the lane after it, which the caller {@linkplain #save saves} once
      * it enqueued all it will, or claims ({@link LaneHead}).
      */
-    public Lane enqueue(Lane lane, RunRecord run) {
-        if (run.getThreadId() != lane.threadId() || run.getThreadSeq() != lane.nextSeq()) {
-            throw new IllegalArgumentException("run " + run.getRunId() + " is not the next of thread " + lane.threadId());
+    public Lane enqueue(Lane lane, NewRun run) {
+        if (run.threadId() != lane.threadId() || run.threadSeq() != lane.nextSeq()) {
+            throw new IllegalArgumentException("run " + run.runId() + " is not the next of thread " + lane.threadId());
         }
         rows.insert(run);
         return lane.advanced();
@@ -61,7 +58,7 @@ public class Lanes {
      * A run inserted started ({@link LaneHead#mayStartAdded}) as the only work of {@code lane}: the
      * lane leased to it, its claim.
      */
-    public ClaimResult startedAdded(Lane lane, RunRecord run) {
+    public ClaimResult startedAdded(Lane lane, NewRun run) {
         return head.startedAdded(lane, LaneRows.added(run));
     }
 

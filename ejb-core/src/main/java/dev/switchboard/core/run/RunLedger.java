@@ -10,6 +10,7 @@ import dev.switchboard.core.lane.Lane;
 import dev.switchboard.core.lane.LaneHead;
 import dev.switchboard.core.lane.LaneRun;
 import dev.switchboard.core.lane.Lanes;
+import dev.switchboard.core.lane.NewRun;
 import dev.switchboard.core.lane.LaneLedger;
 import dev.switchboard.core.lifecycle.Lifecycle;
 import dev.switchboard.core.lifecycle.TurnEvents;
@@ -108,7 +109,7 @@ public class RunLedger {
         LaneRun ahead = claimFor == null ? null : threadLanes.head(threadId);
         boolean startsNow = claimFor != null && ahead == null && lanes.mayStartAdded(lane, claimFor);
         Added added = add(command, lane, startsNow ? claimFor : null);
-        RunRecord run = added.run();
+        NewRun run = added.run();
         IngestOutcome outcome = new IngestOutcome(view(run), threadId, false);
         if (startsNow) {
             return outcome.claimed(threadLanes.startedAdded(added.lane(), run));
@@ -182,22 +183,19 @@ public class RunLedger {
         long now = clock.millis();
         TurnRef turn = new TurnRef(TurnIds.turnId(), command.userKey(), command.threadKey(), now);
         String fingerprint = command.fingerprint();
-        RunRecord run = new RunRecord(command.runId() != null ? command.runId() : UUID.randomUUID().toString(),
-                threadId, seq, command.userKey(),
-                command.threadKey(), command.source(), command.kind(), command.externalUserKey(), command.deliveryMode(),
-                command.text(), fingerprint, now, turn.turnId(), null);
-        if (startFor != null) {
-            run.claim(startFor, now);
-        }
+        NewRun queued = NewRun.queued(command.runId() != null ? command.runId() : UUID.randomUUID().toString(),
+                threadId, seq, command.userKey(), command.threadKey(), command.source(), command.kind(),
+                command.externalUserKey(), command.deliveryMode(), command.text(), null, turn.turnId(), fingerprint, now);
+        NewRun run = startFor == null ? queued : queued.startedBy(startFor);
         turns.insert(turn.turnId(), turn.userKey(), threadId, turn.threadKey(), now);
         Lane after = threadLanes.enqueue(lane, run);
-        events.opened(turn, List.of(Lifecycle.userMessage(command.text())), run.getRunId());
-        keys.remember(command.userKey(), command.source(), command.idempotencyKey(), run.getRunId(), fingerprint, now);
+        events.opened(turn, List.of(Lifecycle.userMessage(command.text())), run.runId());
+        keys.remember(command.userKey(), command.source(), command.idempotencyKey(), run.runId(), fingerprint, now);
         return new Added(run, after);
     }
 
     /** A run added to a lane, and the lane after it. */
-    private record Added(RunRecord run, Lane lane) {
+    private record Added(NewRun run, Lane lane) {
     }
 
     public Optional<RunView> find(String userKey, String runId) {
@@ -223,6 +221,13 @@ public class RunLedger {
             return new RunPage(page, page.get(limit - 1).threadSeq());
         }
         return new RunPage(runs, null);
+    }
+
+    /** A run just added, as callers see it. */
+    static RunView view(NewRun r) {
+        RunState state = r.state();
+        return new RunView(r.runId(), state.jagcStatus(), state.wire(), null, null, null, r.threadKey(), r.threadSeq(),
+                r.source(), r.deliveryMode(), r.attempt(), 0, r.createdAt(), r.startedAt(), null, r.turnId());
     }
 
     /** The run as callers see it. */

@@ -7,16 +7,15 @@ import dev.switchboard.core.lane.ClaimResult;
 import dev.switchboard.core.lane.Lane;
 import dev.switchboard.core.lane.LaneHead;
 import dev.switchboard.core.lane.Lanes;
+import dev.switchboard.core.lane.NewRun;
 import dev.switchboard.core.lane.RunEnd;
 import dev.switchboard.core.lifecycle.TurnEvents;
 import dev.switchboard.core.lifecycle.TurnIds;
 import dev.switchboard.core.lifecycle.TurnOpened;
 import dev.switchboard.core.lifecycle.TurnRef;
 import dev.switchboard.core.runtime.ServeRuntime;
-import dev.switchboard.core.sql.Store;
 import dev.switchboard.core.thread.ThreadRepository;
 import dev.switchboard.core.thread.TurnRows;
-import dev.switchboard.persistence.run.RunRecord;
 import dev.switchboard.persistence.run.RunState;
 import jakarta.ejb.Stateless;
 import jakarta.enterprise.event.Event;
@@ -29,7 +28,6 @@ import java.util.UUID;
  * The turn calls' transactions. Each locks the thread row first — the lane lock every run change
  * takes — so a turn's runs, the lane's queue and the notifications reporting them change together.
  */
-@Store("runs")
 @Stateless
 public class TurnLedger {
 
@@ -100,7 +98,8 @@ public class TurnLedger {
         String fingerprint = PayloadFingerprint.of(threadKey, input.toJson().toString(), "turn");
         var replayed = keys.replayOf(userKey, SOURCE, idempotencyKey, fingerprint);
         if (replayed.isPresent()) {
-            TurnRows.TurnRow turn = turns.read(repository.run(replayed.get()).getTurnId());
+            TurnRows.TurnRow turn = turns.read(repository.facts(replayed.get()).map(ThreadRepository.RunFacts::turnId)
+                    .orElse(null));
             return new Outcome(TurnView.of(turn), threadId, true, 0, ClaimResult.none(), List.of(), 0);
         }
         List<TurnRows.OpenTurn> active = turns.openOnThread(threadId);
@@ -132,11 +131,11 @@ public class TurnLedger {
         TurnInput full = admission.input();
         TurnRef turn = new TurnRef(turnId, userKey, threadKey, now);
         turns.insert(turnId, userKey, threadId, threadKey, now);
-        RunRecord run = newRun(lane, turn, full, fingerprint, now, door);
+        NewRun run = newRun(lane, turn, full, fingerprint, now, door);
         Lane added = threadLanes.enqueue(lane, run);
-        keys.remember(userKey, SOURCE, idempotencyKey, run.getRunId(), fingerprint, now);
-        events.opened(turn, full.messages(), run.getRunId());
-        opened.fire(new TurnOpened(userKey, threadKey, turnId, run.getRunId(), full.toJson(), now));
+        keys.remember(userKey, SOURCE, idempotencyKey, run.runId(), fingerprint, now);
+        events.opened(turn, full.messages(), run.runId());
+        opened.fire(new TurnOpened(userKey, threadKey, turnId, run.runId(), full.toJson(), now));
         ClaimResult claim = claim(added, claimFor);
         int waitingFor = active.size() - admission.superseded().size() - admission.interrupted().size();
         return new Outcome(TurnView.started(turnId, threadKey, now), threadId, false, full.size(), claim, stopped,
@@ -150,9 +149,9 @@ public class TurnLedger {
         Lane lane = locked.lane();
         TurnRef ref = refOf(turn);
         String fingerprint = PayloadFingerprint.of(turn.threadKey(), input.toJson().toString(), "steer");
-        RunRecord run = newRun(lane, ref, input, fingerprint, clock.millis(), TurnDoor.RPC);
+        NewRun run = newRun(lane, ref, input, fingerprint, clock.millis(), TurnDoor.RPC);
         Lane added = threadLanes.enqueue(lane, run);
-        events.queued(ref, input.messages(), run.getRunId());
+        events.queued(ref, input.messages(), run.runId());
         ClaimResult claim = claim(added, claimFor);
         return new Outcome(TurnView.of(turn), turn.threadId(), false, input.size(), claim, List.of(), 0);
     }
@@ -275,12 +274,11 @@ public class TurnLedger {
     }
 
     /** The turn's new run, the lane's next (the caller enqueues it). */
-    private RunRecord newRun(Lane lane, TurnRef turn, TurnInput input, String fingerprint, long now,
+    private NewRun newRun(Lane lane, TurnRef turn, TurnInput input, String fingerprint, long now,
             TurnDoor door) {
-        RunRecord run = new RunRecord(UUID.randomUUID().toString(), lane.threadId(), lane.nextSeq(),
-                turn.userKey(), turn.threadKey(), door.source(), door.kind(), null, "followUp", input.text(), fingerprint,
-                now, turn.turnId(), input.toJson().toString());
-        return run;
+        return NewRun.queued(UUID.randomUUID().toString(), lane.threadId(), lane.nextSeq(), turn.userKey(),
+                turn.threadKey(), door.source(), door.kind(), null, "followUp", input.text(), input.toJson().toString(),
+                turn.turnId(), fingerprint, now);
     }
 
     /** Saves the lane as advanced by the new run, then claims it for {@code claimFor} (if any). */

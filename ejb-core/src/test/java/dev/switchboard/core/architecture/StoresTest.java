@@ -39,10 +39,9 @@ class StoresTest {
 
     /** Tables more than one store still reads or writes, with those stores: what one store per table removes. */
     private static final Map<String, Set<String>> STILL_SHARED = Map.ofEntries(
-            Map.entry("runs", Set.of("LaneRows", "Lanes", "PathLanes", "PathRegistry",
-                    "ResponseRecords", "RetentionRows", "RunLedger", "RunTexts", "ThreadRepository", "ThreadWorkspaces",
-                    "TurnLedger", "TurnQueries", "TurnRows")),
-            Map.entry("threads", Set.of("ChatRecords", "LaneRows", "Lanes", "PathLanes", "ThreadLedger",
+            Map.entry("runs", Set.of("LaneRows", "PathRegistry", "ResponseRecords", "RetentionRows", "RunLedger",
+                    "RunTexts", "ThreadRepository", "ThreadWorkspaces", "TurnQueries", "TurnRows")),
+            Map.entry("threads", Set.of("ChatRecords", "LaneRows", "PathLanes", "ThreadLedger",
                     "ThreadRepository", "ThreadRuntimes", "ThreadWorkspaces", "TurnQueries")),
             Map.entry("webhook_endpoints", Set.of("WebhookEndpoints", "WebhookMessages")));
 

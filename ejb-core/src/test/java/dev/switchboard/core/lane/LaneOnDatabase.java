@@ -6,7 +6,6 @@ import dev.switchboard.core.sql.FreshDatabase;
 import dev.switchboard.core.sql.LocalTransactions;
 import dev.switchboard.core.sql.Statements;
 import dev.switchboard.persistence.run.RunKind;
-import dev.switchboard.persistence.run.RunRecord;
 import dev.switchboard.persistence.thread.DatabaseClock;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -105,8 +104,8 @@ final class LaneOnDatabase {
             List<String> ids = new CopyOnWriteArrayList<>();
             for (String text : texts) {
                 String runId = UUID.randomUUID().toString();
-                lane = lanes.enqueue(lane, new RunRecord(runId, threadId, lane.nextSeq(), "u", "t", "test",
-                        RunKind.MESSAGE, null, "followUp", text, "hash-" + runId, 0));
+                lane = lanes.enqueue(lane, NewRun.queued(runId, threadId, lane.nextSeq(), "u", "t", "test",
+                        RunKind.MESSAGE, null, "followUp", text, null, null, "hash-" + runId, 0));
                 ids.add(runId);
             }
             lanes.save(lane);

@@ -1,0 +1,46 @@
+package dev.switchboard.core.lane;
+
+import dev.switchboard.persistence.run.RunKind;
+import dev.switchboard.persistence.run.RunState;
+
+/**
+ * A run for the lane to add as its thread's next ({@link Lanes#enqueue}): its row as first written.
+ * Queued, or — {@code startedBy} an owner, when the lane is idle and that owner has a slot — started
+ * in the same transaction as its first attempt. What the columns mean to a feature (its user, turn,
+ * input) the lane stores as given.
+ */
+public record NewRun(String runId, long threadId, long threadSeq, String userKey, String threadKey, String source,
+        RunKind kind, String externalUserKey, String deliveryMode, String inputText, String inputJson, String turnId,
+        String payloadHash, long createdAt, String startedBy) {
+
+    public NewRun {
+        java.util.Objects.requireNonNull(kind, "kind");
+    }
+
+    /** A queued run. */
+    public static NewRun queued(String runId, long threadId, long threadSeq, String userKey, String threadKey,
+            String source, RunKind kind, String externalUserKey, String deliveryMode, String inputText, String inputJson,
+            String turnId, String payloadHash, long createdAt) {
+        return new NewRun(runId, threadId, threadSeq, userKey, threadKey, source, kind, externalUserKey, deliveryMode,
+                inputText, inputJson, turnId, payloadHash, createdAt, null);
+    }
+
+    /** The same run started by {@code owner} as its first attempt, when it is added. */
+    public NewRun startedBy(String owner) {
+        return new NewRun(runId, threadId, threadSeq, userKey, threadKey, source, kind, externalUserKey, deliveryMode,
+                inputText, inputJson, turnId, payloadHash, createdAt, owner);
+    }
+
+    public RunState state() {
+        return startedBy == null ? RunState.QUEUED : RunState.EXECUTING;
+    }
+
+    public int attempt() {
+        return startedBy == null ? 0 : 1;
+    }
+
+    /** When it started: when it was added, if it was started then. */
+    public Long startedAt() {
+        return startedBy == null ? null : createdAt;
+    }
+}
