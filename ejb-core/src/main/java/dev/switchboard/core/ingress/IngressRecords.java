@@ -1,19 +1,14 @@
 package dev.switchboard.core.ingress;
 
-import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.runtime.ProcessedEvents;
 import dev.switchboard.core.sql.Statements;
 import dev.switchboard.core.sql.Store;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
-import jakarta.json.JsonObjectBuilder;
-import jakarta.json.JsonReader;
-import java.io.StringReader;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -26,7 +21,8 @@ import java.util.function.Function;
  * the records API's pages, each rendered in Holon's record shape (holon-serve spec §14) plus the
  * correlation keys an operator follows ({@code session_key}, i.e. an announce's
  * {@code source_session_key}, {@code run_id} and {@code turn_id}) and always scoped to one user,
- * and the deletes of records past their retention. Statements run in the caller's transaction.
+ * and the deletes of records past their retention ({@link IngressRecordJson} renders the pages' records).
+ * Statements run in the caller's transaction.
  */
 @Store({"ingress_events", "ingress_decisions", "ingress_actions"})
 @Stateless
@@ -217,12 +213,13 @@ public class IngressRecords {
 
     // ------------------------------------------------------------------ the records API's pages
 
-    /** A decision's or an action's row, with the event it is on. */
-    private record Decision(String id, String eventId, String type, String reason, boolean skipped, long createdAt,
+    /** A decision's row, with the event it is on. */
+    record Decision(String id, String eventId, String type, String reason, boolean skipped, long createdAt,
             IngressEvent event) {
     }
 
-    private record Action(String id, String eventId, String status, String message, String runId, long startedAt,
+    /** An action's row, with the event it is on ({@code endedAt} null: it ended as it started). */
+    record Action(String id, String eventId, String status, String message, String runId, long startedAt,
             Long endedAt, IngressEvent event) {
     }
 
@@ -233,7 +230,7 @@ public class IngressRecords {
         List<IngressEvent> found = statements.query("SELECT " + PREFIXED_EVENT_COLUMNS + " FROM ingress_events e WHERE "
                 + w.text() + " ORDER BY e.received_at, e.event_id FETCH FIRST ? ROWS ONLY", w.binder(q.limit() + 1),
                 IngressRecords::readEvent, "reading a page of ingress events");
-        return page(found, q.limit(), IngressRecords::event, e -> new RecordQuery.Cursor(e.receivedAt(), e.eventId()));
+        return page(found, q.limit(), IngressRecordJson::event, e -> new RecordQuery.Cursor(e.receivedAt(), e.eventId()));
     }
 
     public RecordPage decisions(String userKey, RecordQuery q) {
@@ -245,7 +242,7 @@ public class IngressRecords {
                 + " ORDER BY d.created_at, d.decision_id FETCH FIRST ? ROWS ONLY", w.binder(q.limit() + 1),
                 rs -> new Decision(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getBoolean(5),
                         rs.getLong(6), readEvent(rs, 7)), "reading a page of ingress decisions");
-        return page(found, q.limit(), IngressRecords::decision, d -> new RecordQuery.Cursor(d.createdAt(), d.id()));
+        return page(found, q.limit(), IngressRecordJson::decision, d -> new RecordQuery.Cursor(d.createdAt(), d.id()));
     }
 
     public RecordPage actions(String userKey, RecordQuery q) {
@@ -258,7 +255,7 @@ public class IngressRecords {
                 + " ORDER BY a.started_at, a.action_id FETCH FIRST ? ROWS ONLY", w.binder(q.limit() + 1),
                 rs -> new Action(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
                         rs.getLong(6), Statements.getLong(rs, 7), readEvent(rs, 8)), "reading a page of ingress actions");
-        return page(found, q.limit(), IngressRecords::action, a -> new RecordQuery.Cursor(a.startedAt(), a.id()));
+        return page(found, q.limit(), IngressRecordJson::action, a -> new RecordQuery.Cursor(a.startedAt(), a.id()));
     }
 
     /** The event whose columns ({@code EVENT_COLUMNS}) start at {@code first} (1-based) of a row. */
@@ -275,76 +272,6 @@ public class IngressRecords {
         List<T> shown = found.subList(0, Math.min(limit, found.size()));
         RecordQuery.Cursor next = found.size() > limit ? cursorOf.apply(shown.get(shown.size() - 1)) : null;
         return new RecordPage(shown.stream().map(render).toList(), next);
-    }
-
-    /** The envelope as received (§8), with the event's status and correlation keys. */
-    static JsonObject event(IngressEvent e) {
-        JsonObject envelope;
-        try (JsonReader reader = Jsons.createReader(new StringReader(e.envelope()))) {
-            envelope = reader.readObject();
-        }
-        JsonObjectBuilder b = Jsons.createObjectBuilder(envelope)
-                .add("status", e.status())
-                .add("session_key", e.sessionKey())
-                .add("received_at", time(e.receivedAt()));
-        correlate(b, e);
-        return b.build();
-    }
-
-    /** {@code {id, event_id, type, reason?, skipped?, created_at}} plus correlation keys. */
-    private static JsonObject decision(Decision d) {
-        IngressEvent e = d.event();
-        JsonObjectBuilder b = Jsons.createObjectBuilder()
-                .add("id", d.id())
-                .add("event_id", d.eventId())
-                .add("type", d.type());
-        if (d.reason() != null) {
-            b.add("reason", d.reason());
-        }
-        if (d.skipped()) {
-            b.add("skipped", true);
-        }
-        b.add("created_at", time(d.createdAt())).add("session_key", e.sessionKey());
-        correlate(b, e);
-        return b.build();
-    }
-
-    /**
-     * {@code {id, event_id, status, message?, started_at, ended_at}} plus correlation keys; an
-     * {@code accepted} hand-off ends when it starts, as in Holon.
-     */
-    private static JsonObject action(Action a) {
-        IngressEvent e = a.event();
-        JsonObjectBuilder b = Jsons.createObjectBuilder()
-                .add("id", a.id())
-                .add("event_id", a.eventId())
-                .add("status", a.status());
-        if (a.message() != null) {
-            b.add("message", a.message());
-        }
-        b.add("started_at", time(a.startedAt()))
-                .add("ended_at", time(a.endedAt() == null ? a.startedAt() : a.endedAt()))
-                .add("session_key", e.sessionKey());
-        if (a.runId() != null) {
-            b.add("run_id", a.runId());
-        }
-        if (e.turnId() != null && a.runId() != null && a.runId().equals(e.runId())) {
-            b.add("turn_id", e.turnId());
-        }
-        return b.build();
-    }
-
-    private static void correlate(JsonObjectBuilder b, IngressEvent e) {
-        if (e.runId() != null) {
-            b.add("run_id", e.runId());
-        }
-        if (e.turnId() != null) {
-            b.add("turn_id", e.turnId());
-        }
-    }
-
-    private static String time(long epochMillis) {
-        return Instant.ofEpochMilli(epochMillis).toString();
     }
 
     /** The shared filter: the user, the event's keys, the time window and the cursor; its values bound in order. */
