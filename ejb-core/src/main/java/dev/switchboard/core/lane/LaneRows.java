@@ -112,7 +112,7 @@ class LaneRows {
 
     // --- runs ---
 
-    /** Inserts a new run (queued, or started as it is added), built as its entity; the persistence context never sees it. */
+    /** Inserts a new run (queued, or started as it is added). */
     void insert(NewRun run) {
         statements.update(INSERT_RUN, s -> {
             s.setString(1, run.runId());

@@ -25,8 +25,11 @@ public record NewRun(String runId, long threadId, long threadSeq, String userKey
                 inputText, inputJson, turnId, payloadHash, createdAt, null);
     }
 
-    /** The same run started by {@code owner} as its first attempt, when it is added. */
+    /** The same run started by {@code owner} as its first attempt, when it is added; a run is started once. */
     public NewRun startedBy(String owner) {
+        if (startedBy != null) {
+            throw new IllegalStateException("run " + runId + " is started already, by " + startedBy);
+        }
         return new NewRun(runId, threadId, threadSeq, userKey, threadKey, source, kind, externalUserKey, deliveryMode,
                 inputText, inputJson, turnId, payloadHash, createdAt, owner);
     }

@@ -8,8 +8,9 @@ import jakarta.persistence.NamedQuery;
 import jakarta.persistence.Table;
 
 /**
- * One run (turn) of a thread. The entity guards its own state machine ({@link RunState}); the
- * attempt number doubles as the fencing token of the lane lease that executes it.
+ * One run (turn) of a thread, as read (pages, a run by id): the lane writes its rows, each statement
+ * naming the state it expects ({@link RunState}); the attempt number doubles as the fencing token of
+ * the lane lease that executes it.
  */
 @Entity
 @Table(name = "runs")
@@ -99,53 +100,6 @@ public class RunRecord {
     private long updatedAt;
 
     protected RunRecord() {
-    }
-
-    public RunRecord(String runId, long threadId, long threadSeq, String userKey, String threadKey,
-            String source, RunKind kind, String externalUserKey, String deliveryMode, String inputText,
-            String payloadHash, long now) {
-        this(runId, threadId, threadSeq, userKey, threadKey, source, kind, externalUserKey, deliveryMode, inputText,
-                payloadHash, now, null, null);
-    }
-
-    /** A run of turn {@code turnId}; {@code inputJson} holds structured input items (or null). */
-    public RunRecord(String runId, long threadId, long threadSeq, String userKey, String threadKey,
-            String source, RunKind kind, String externalUserKey, String deliveryMode, String inputText,
-            String payloadHash, long now, String turnId, String inputJson) {
-        this.turnId = turnId;
-        this.inputJson = inputJson;
-        this.runId = runId;
-        this.threadId = threadId;
-        this.threadSeq = threadSeq;
-        this.userKey = userKey;
-        this.threadKey = threadKey;
-        this.source = source;
-        this.kind = java.util.Objects.requireNonNull(kind, "kind");
-        this.externalUserKey = externalUserKey;
-        this.deliveryMode = deliveryMode;
-        this.inputText = inputText;
-        this.payloadHash = payloadHash;
-        this.state = RunState.QUEUED;
-        this.attempt = 0;
-        this.createdAt = now;
-        this.updatedAt = now;
-    }
-
-    private void moveTo(RunState next, long now) {
-        if (!state.canMoveTo(next)) {
-            throw new IllegalRunTransitionException(runId, state, next);
-        }
-        state = next;
-        updatedAt = now;
-    }
-
-    /** Starts a new attempt for {@code owner}; the new attempt number is the fencing token. */
-    public int claim(String owner, long now) {
-        moveTo(RunState.EXECUTING, now);
-        attempt++;
-        claimedBy = owner;
-        startedAt = now;
-        return attempt;
     }
 
     public String getRunId() {

@@ -36,14 +36,6 @@ public enum RunState {
         return isTerminal() ? wire : "running";
     }
 
-    public boolean canMoveTo(RunState next) {
-        return switch (this) {
-            case QUEUED -> next == EXECUTING || next == FAILED;
-            case EXECUTING -> next == SUCCEEDED || next == FAILED || next == QUEUED;
-            case SUCCEEDED, FAILED -> false;
-        };
-    }
-
     public static RunState fromWire(String wire) {
         for (RunState s : values()) {
             if (s.wire.equals(wire)) {
