@@ -64,6 +64,20 @@ final class ResponsesSocketClient implements AutoCloseable {
         ws.sendText(text, true).orTimeout(15, TimeUnit.SECONDS).join();
     }
 
+    /**
+     * Sends {@code text}, which the server may refuse by closing the socket while it is still being
+     * written (a message over its limit): a send cut that way ends here, and {@link #closed} says why.
+     */
+    synchronized void sendRefusable(String text) {
+        try {
+            send(text);
+        } catch (java.util.concurrent.CompletionException e) {
+            if (!(e.getCause() instanceof java.io.IOException)) {
+                throw e;
+            }
+        }
+    }
+
     synchronized void sendBinary(byte[] data) {
         ws.sendBinary(java.nio.ByteBuffer.wrap(data), true).orTimeout(15, TimeUnit.SECONDS).join();
     }
