@@ -1,12 +1,12 @@
 // The official `openai` client follows a background response as a stream and cancels it midway
 // (ResponseStreamIT holds the model, so the response is running when the cancel comes): the stream
 // must end the way the SDK takes as an ending, not as an error it throws. Prints one JSON line with
-// what it saw; exits 1 with the reason at the first surprise.
+// what it saw; exits 1 with the reason at the first surprise. Arguments: the base URL, the API key, the input.
 import OpenAI from "openai";
 
-const client = new OpenAI({ baseURL: process.argv[2], apiKey: "any-key", maxRetries: 0 });
+const client = new OpenAI({ baseURL: process.argv[2], apiKey: process.argv[3], maxRetries: 0 });
 
-const stream = await client.responses.create({ model: "m", input: "go on", background: true, stream: true });
+const stream = await client.responses.create({ model: "m", input: process.argv[4], background: true, stream: true });
 const types = [];
 let id = null;
 let last = null;

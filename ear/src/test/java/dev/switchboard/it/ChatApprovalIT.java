@@ -27,6 +27,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.AfterAll;
@@ -69,11 +70,42 @@ class ChatApprovalIT {
     private static Instance a;
     private static Instance b;
     /** Whether the crash test killed A: a killed instance is not stopped (nor its workarea kept as a template). */
-    private static boolean aKilled;
+    private static volatile boolean aKilled;
+
+    /**
+     * A and B, shared with ResponseStreamIT (one pair of Liberty starts instead of two): its user
+     * is one of its own, its model requests say {@link ResponseStreamIT#ASKS} and go to its own
+     * script, and this class's crash test, which kills A, waits for it to finish first.
+     */
+    private static final InstanceForClasses<Pair> SHARED = new InstanceForClasses<>(
+            Set.of(ChatApprovalIT.class, ResponseStreamIT.class), ChatApprovalIT::startShared, ChatApprovalIT::stopShared);
+
+    /** Two instances on one database, with the scripted model server of both classes. */
+    record Pair(Instance a, Instance b) {
+    }
 
     @BeforeAll
-    static void start() throws IOException {
-        model = ScriptedResponses.start(ChatApprovalIT::answer);
+    static void start() {
+        Pair pair = SHARED.get();
+        a = pair.a();
+        b = pair.b();
+    }
+
+    /** The pair for ResponseStreamIT: each instance serves the other's responses from the stored events. */
+    static Pair pair() {
+        return SHARED.get();
+    }
+
+    static void finished(Class<?> user) {
+        SHARED.finished(user);
+    }
+
+    private static Pair startShared() {
+        try {
+            model = ScriptedResponses.start(ChatApprovalIT::answer);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
         model.createContext("/slow/", exchange -> { // what http_get fetches: held until the test lets it go
             SLOW_HIT.countDown();
             await(SLOW_RELEASE);
@@ -84,13 +116,13 @@ class ChatApprovalIT {
             }
         });
         String db = TestDatabase.recreate("switchboard_it_chat_approval");
-        a = Instance.start("it-approval-a", PORT_A, env(db, PORT_A, "it-approval-a"));
-        b = Instance.start("it-approval-b", PORT_B, env(db, PORT_B, "it-approval-b"));
+        return new Pair(Instance.start("it-approval-a", PORT_A, env(db, PORT_A, "it-approval-a")),
+                Instance.start("it-approval-b", PORT_B, env(db, PORT_B, "it-approval-b")));
     }
 
     private static Map<String, String> env(String db, int port, String name) {
         Map<String, String> env = Instance.defaults(db, port, name);
-        env.put("SWITCHBOARD_AUTH_TOKENS", ALICE + "=alice," + BOB + "=bob");
+        env.put("SWITCHBOARD_AUTH_TOKENS", ALICE + "=alice," + BOB + "=bob," + ResponseStreamIT.TOKEN + "=streamer");
         ScriptedResponses.engine(env, model);
         env.put("SWITCHBOARD_TOOLS", "echo_tool,current_time,http_get");
         env.put("SWITCHBOARD_TOOLS_HTTP_GET_ALLOW", "http://127.0.0.1:" + model.getAddress().getPort() + "/slow/");
@@ -98,20 +130,24 @@ class ChatApprovalIT {
         // The instances of one deployment share the key that seals a waiting call's redacted
         // arguments (docs/operations.md): B opens what A sealed once A has crashed.
         env.put("SWITCHBOARD_CREDENTIALS_KEY", CREDENTIALS_KEY);
+        env.put("SWITCHBOARD_NOTIFY_POLL_MS", "100"); // ResponseStreamIT's follower on the instance that does not run the response
         return env;
+    }
+
+    /** At once: ResponseStreamIT's followers may still hold streams open. */
+    private static void stopShared(Pair pair) {
+        SLOW_RELEASE.countDown();
+        if (!aKilled) {
+            pair.a().stopNow();
+        }
+        pair.b().stopNow();
+        model.stop(0);
     }
 
     @AfterAll
     static void stop() {
         SLOW_RELEASE.countDown();
-        for (Instance i : new Instance[] {aKilled ? null : a, b}) {
-            if (i != null) {
-                i.stop();
-            }
-        }
-        if (model != null) {
-            model.stop(0);
-        }
+        SHARED.finished(ChatApprovalIT.class);
     }
 
     @Test
@@ -190,6 +226,7 @@ class ChatApprovalIT {
         String requested = stream.substring(at, stream.indexOf("\n\n", at));
         assertTrue(requested.contains("[REDACTED]") && !requested.contains("s3cr3t"), requested);
 
+        SHARED.awaitTheOthers(ChatApprovalIT.class, Duration.ofMinutes(10)); // ResponseStreamIT needs A
         a.kill(); // kill -9; B answers from here on
         aKilled = true;
         JsonObject after = awaitPending(b, BOB, thread);
@@ -295,6 +332,10 @@ class ChatApprovalIT {
 
     private static void answer(HttpExchange exchange) throws IOException {
         JsonObject request = ScriptedResponses.read(exchange);
+        if (ResponseStreamIT.asks(request)) {
+            ResponseStreamIT.answerWordByWord(exchange);
+            return;
+        }
         REQUESTS.add(request);
         JsonObject last = ScriptedResponses.last(request);
         String id = "resp_" + REQUESTS.size();

@@ -67,7 +67,7 @@ class ChatAuthIT {
      * Shared with ChatCompactionIT, whose context limit (950 tokens) this class's short threads never
      * come near: one scripted model server answers both, each class's requests by its own rules.
      */
-    private static final InstanceForClasses SHARED = new InstanceForClasses(Set.of(ChatAuthIT.class, ChatCompactionIT.class),
+    private static final InstanceForClasses<Instance> SHARED = new InstanceForClasses<>(Set.of(ChatAuthIT.class, ChatCompactionIT.class),
             ChatAuthIT::startShared, i -> ScriptedResponses.stop(i, model));
 
     private static Instance startShared() {

@@ -59,7 +59,7 @@ class DelegationIT {
      * on a thread with active turns, which neither of the others does (their turns are each on a
      * thread of their own, or messages and chat messages).
      */
-    private static final InstanceForClasses SHARED = new InstanceForClasses(
+    private static final InstanceForClasses<Instance> SHARED = new InstanceForClasses<>(
             Set.of(DelegationIT.class, WorkspaceIT.class, RpcPolicyIT.class), DelegationIT::startShared, Instance::stop);
     /** The instance's database (WorkspaceIT's too). */
     static final String DATABASE = "switchboard_it_delegation";

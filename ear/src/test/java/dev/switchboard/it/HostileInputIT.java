@@ -36,9 +36,10 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * page, class name, stack frame or message id; afterwards the instance is healthy, serves a
  * normal message and its heap is back within bounds.
  *
- * <p>Its instance also serves {@link OperationsRulesIT} (one Liberty start instead of two): the
- * two classes hold {@link #LOCK} to write, so they never run at once — this class pauses the
- * runtime, renames a column and measures the heap, which the other class must not see or disturb.
+ * <p>Its instance also serves {@link OperationsRulesIT} and {@link DashboardIT} (one Liberty start
+ * instead of three): the classes hold {@link #LOCK} to write, so they never run at once — this class
+ * pauses the runtime, renames a column and measures the heap, which the others must not see or
+ * disturb; the dashboard pauses the runtime too and charts every run.
  * Not the shared instance: that one checks GitHub signatures and caps ingress bodies at 64 KiB,
  * which would refuse hostile bodies before the parsers this class tries; and the pause and the
  * renamed column would make this class hold it to write for its whole run, every class on it waiting.
@@ -54,8 +55,12 @@ class HostileInputIT {
     private static final String NAME = "it-hostile";
     private static final String DATABASE = "switchboard_it_hostile";
     /** Stopped at once: a stalled or streaming client may still hold a request open. */
-    private static final InstanceForClasses SHARED = new InstanceForClasses(
-            Set.of(HostileInputIT.class, OperationsRulesIT.class), HostileInputIT::startShared, Instance::stopNow);
+    private static final InstanceForClasses<Instance> SHARED = new InstanceForClasses<>(
+            Set.of(HostileInputIT.class, OperationsRulesIT.class, DashboardIT.class), HostileInputIT::startShared,
+            i -> {
+                i.stopNow();
+                DashboardIT.stopModel();
+            });
     private static final long MAX_MILLIS = 2_000;
 
     /** docs/api.md's error table. */
@@ -92,9 +97,8 @@ class HostileInputIT {
     }
 
     private static Instance startShared() {
-        Map<String, String> env = Instance.defaults(TestDatabase.recreate(DATABASE), PORT, NAME);
+        Map<String, String> env = DashboardIT.settings(Instance.defaults(TestDatabase.recreate(DATABASE), PORT, NAME));
         env.put("SWITCHBOARD_HEALTH_PORT", Integer.toString(HEALTH_PORT));
-        env.put("SWITCHBOARD_WEBHOOKS_ALLOWED_NETWORKS", "127.0.0.1/32");
         env.put("SWITCHBOARD_WEBHOOKS_POLL_MS", "100");
         return Instance.start(NAME, PORT, env);
     }

@@ -28,7 +28,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -55,13 +54,10 @@ import org.junit.jupiter.api.parallel.ResourceLock;
 class NotificationResumeIT {
 
     private static final Duration TURN_TIMEOUT = Duration.ofSeconds(30);
-    private static final int BUFFERED_PORT = 9192;
-    private static final int NOTIFY_BUFFER = 200;
 
     private static Api api;
     private static Rpc rpc;
     private static int port;
-    private static Instance buffered;
 
     @BeforeAll
     static void start() {
@@ -70,22 +66,9 @@ class NotificationResumeIT {
         port = rpc.port();
     }
 
-    /** An instance that keeps at most {@value #NOTIFY_BUFFER} notifications per subscriber (the slow-consumer test's). */
-    private static synchronized void startBuffered() {
-        if (buffered != null) {
-            return;
-        }
-        Map<String, String> env = Instance.defaults(TestDatabase.recreate("switchboard_it_notify"), BUFFERED_PORT, "it-notify");
-        env.put("SWITCHBOARD_NOTIFY_BUFFER", Integer.toString(NOTIFY_BUFFER));
-        env.put("SWITCHBOARD_WS_SEND_TIMEOUT_MS", "120000"); // the slow client drains only after the load
-        buffered = Instance.start("it-notify", BUFFERED_PORT, env);
-    }
-
     @AfterAll
-    static void stopBuffered() {
-        if (buffered != null) {
-            buffered.stop();
-        }
+    static void finished() {
+        SlowConsumersIT.finished(NotificationResumeIT.class);
     }
 
     private static String unique(String prefix) {
@@ -364,17 +347,24 @@ class NotificationResumeIT {
 
     // ------------------------------------------------------------------ (e) slow consumer
 
+    /**
+     * On SlowConsumersIT's instance, which keeps {@value SlowConsumersIT#NOTIFY_BUFFER}
+     * notifications per subscriber and cuts a socket whose send has stalled for 10 s: the slow
+     * client is cut either way, by its buffer's overflow or by the stalled send, with 1013.
+     */
     @Test
+    @ResourceLock(value = SlowConsumersIT.LOCK, mode = ResourceAccessMode.READ_WRITE)
     void aSlowConsumerIsClosedWith1013WhileOthersKeepReceiving() throws Exception {
-        startBuffered();
+        Instance buffered = SlowConsumersIT.instance();
+        int bufferedPort = buffered.port;
         String prefix = unique("slow");
         String padding = "x".repeat(60_000); // big notifications, so TCP buffers fill and the server buffer overflows
         int threads = 20;
         int perThread = 4;
         List<String> turns = Collections.synchronizedList(new ArrayList<>());
         ExecutorService pool = Executors.newFixedThreadPool(2);
-        RpcSocket normal = RpcSocket.subscribed(BUFFERED_PORT, obj());
-        RpcSocket slow = RpcSocket.subscribed(BUFFERED_PORT, obj());
+        RpcSocket normal = RpcSocket.subscribed(bufferedPort, obj());
+        RpcSocket slow = RpcSocket.subscribed(bufferedPort, obj());
         RpcSocket resumed = null;
         try {
             long slowFrom = startPoint(slow);
@@ -437,7 +427,7 @@ class NotificationResumeIT {
 
             // it resumes with after_seq and then has everything, once
             long resumeFrom = slowGot.isEmpty() ? slowFrom : seq(slowGot.get(slowGot.size() - 1));
-            resumed = RpcSocket.subscribed(BUFFERED_PORT, obj("after_seq", resumeFrom));
+            resumed = RpcSocket.subscribed(bufferedPort, obj("after_seq", resumeFrom));
             resumed.notifications.await(n -> Rpc.hasSeq(n) && seq(n) >= normalMax, Duration.ofSeconds(60));
             List<JsonObject> union = new ArrayList<>(slowGot);
             union.addAll(resumed.sequenced().stream().filter(n -> seq(n) <= normalMax).toList());

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import dev.switchboard.testkit.Await;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
@@ -42,13 +41,14 @@ import org.junit.jupiter.api.TestMethodOrder;
  * aside: they are not events), and the deltas add up to the final text. (A restart was a third
  * Liberty start for what the instance that did not run a response shows already: it holds none of
  * it in memory and serves every follower and resume from the stored sequence.)
+ *
+ * <p>On ChatApprovalIT's two instances, as a user of its own ({@link #TOKEN}): their shared model
+ * server hands this class's requests, which say {@link #ASKS}, to {@link #answerWordByWord}.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-@Order(4) // two instance starts: started early in the parallel run (ear/pom.xml)
+@Order(4) // before ChatApprovalIT (7), whose crash test waits for this class to finish with the pair
 class ResponseStreamIT {
 
-    private static final int PORT_A = 9231;
-    private static final int PORT_B = 9232;
     private static final List<String> WORDS = List.of("alpha ", "beta ", "gamma ", "delta ", "epsilon ", "zeta ", "eta ",
             "theta");
     private static final String TEXT = String.join("", WORDS);
@@ -57,36 +57,29 @@ class ResponseStreamIT {
 
     /** Each permit lets the model send its next word (the last one: its response.completed). */
     private static final Semaphore MODEL_MAY_GO_ON = new Semaphore(0);
-    private static HttpServer model;
-    private static Instance a;
-    private static Instance b;
+    /** This class's user on the instances it shares with ChatApprovalIT. */
+    static final String TOKEN = "streamer-token-0123456789abc";
+    /** The input of every response here, by which the shared model server knows this class's requests. */
+    static final String ASKS = "go on, word by word";
 
     @BeforeAll
-    static void start() throws IOException {
-        model = ScriptedResponses.start(ResponseStreamIT::answerWordByWord);
-        String db = TestDatabase.recreate("switchboard_it_response_stream");
-        a = Instance.start("it-stream-a", PORT_A, settings(db, PORT_A, "it-stream-a"));
-        b = Instance.start("it-stream-b", PORT_B, settings(db, PORT_B, "it-stream-b"));
-    }
-
-    private static Map<String, String> settings(String db, int port, String name) {
-        Map<String, String> env = ScriptedResponses.engine(Instance.defaults(db, port, name), model);
-        env.put("SWITCHBOARD_NOTIFY_POLL_MS", "100"); // a follower on the instance that does not run the response
-        return env;
+    static void start() {
+        ChatApprovalIT.pair();
     }
 
     @AfterAll
     static void stop() {
         MODEL_MAY_GO_ON.release(1000);
-        if (b != null) {
-            b.stopNow();
-        }
-        ScriptedResponses.stop(a, model);
+        ChatApprovalIT.finished(ResponseStreamIT.class);
+    }
+
+    /** Whether {@code request} is one of this class's responses' model requests. */
+    static boolean asks(JsonObject request) {
+        return request.getJsonArray("input").toString().contains(ASKS);
     }
 
     /** The model: each word as a {@code response.output_text.delta} when allowed, then the whole text. */
-    private static void answerWordByWord(HttpExchange exchange) throws IOException {
-        ScriptedResponses.read(exchange);
+    static void answerWordByWord(HttpExchange exchange) throws IOException {
         exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
         exchange.sendResponseHeaders(200, 0);
         try (OutputStream out = exchange.getResponseBody()) {
@@ -141,7 +134,7 @@ class ResponseStreamIT {
     @Order(2)
     void aCancelledStreamEndsTheWayTheOpenAiClientTakesAsAnEnding() throws Exception {
         JsonObject seen = NodeClient.install("openai-client", "response-stream-it").run("cancel.mjs",
-                "http://127.0.0.1:" + PORT_A + "/v1");
+                ChatApprovalIT.pair().a().api.base + "/v1", TOKEN, ASKS);
         String output = seen.toString();
         assertEquals("response.failed", seen.getString("last_type"), output);
         assertEquals("cancelled", seen.getString("last_status"), output);
@@ -150,20 +143,20 @@ class ResponseStreamIT {
     }
 
     private void followAtEveryMoment(boolean background) throws Exception {
-        Api onA = api(PORT_A);
-        Api onB = api(PORT_B);
+        Api onA = ChatApprovalIT.pair().a().api.as(TOKEN);
+        Api onB = ChatApprovalIT.pair().b().api.as(TOKEN);
         Growing live;
         String id;
         if (background) {
             Api.Reply created = onB.postJson("/v1/responses", Json.createObjectBuilder().add("model", "m")
-                    .add("input", "go on").add("background", true).build().toString());
+                    .add("input", ASKS).add("background", true).build().toString());
             assertEquals(200, created.status(), created.body());
             id = created.json().getString("id");
             live = Growing.open(onA.request("/v1/responses/" + id + "?stream=true").GET());
         } else {
             live = Growing.open(onA.request("/v1/responses").header("Content-Type", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofString(Json.createObjectBuilder().add("model", "m")
-                            .add("input", "go on").add("stream", true).build().toString())));
+                            .add("input", ASKS).add("stream", true).build().toString())));
             Await.until(Duration.ofSeconds(30), () -> live.frames().size() >= 1, "the stream's first event");
             id = json(live.frames().get(0)).getJsonObject("response").getString("id");
         }
@@ -212,10 +205,6 @@ class ResponseStreamIT {
                 assertEquals(tail(frames, k), body(follow(on, id, k)), "a resume after " + k + " on " + on.base);
             }
         }
-    }
-
-    private static Api api(int port) {
-        return new Api("http://127.0.0.1:" + port);
     }
 
     private static CompletableFuture<HttpResponse<String>> follow(Api on, String id, long after) {

@@ -58,7 +58,7 @@ class ResponsesIT {
     static final int PORT = 9208;
     /** Long enough for every WebSocket test's exchanges, short enough to wait for. */
     private static final long SOCKET_LIFETIME_MS = 12_000;
-    private static final InstanceForClasses SHARED = new InstanceForClasses(
+    private static final InstanceForClasses<Instance> SHARED = new InstanceForClasses<>(
             Set.of(ResponsesIT.class, InstanceDrivesInstanceIT.class), ResponsesIT::startEcho, Instance::stop);
     private static Api api;
 

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.regex.Matcher;
+import java.util.Set;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -26,6 +27,8 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Clients that stop reading hold nobody else up: 70 WebSocket subscribers (more than any fixed
@@ -36,9 +39,18 @@ import org.junit.jupiter.api.TestMethodOrder;
  * skips nothing they did not receive. And an instance with as many streams open, or clients
  * waiting, as it takes refuses one more at once — 503 {@code server_busy} with {@code Retry-After} —
  * and takes it again once one ends.
+ *
+ * <p>Its instance also serves {@link NotificationResumeIT}'s slow consumer (one Liberty start
+ * instead of two): both need a small notification buffer and a send timeout that cuts a stalled
+ * socket, and both hold {@link #LOCK} to write — the caps here count every stream and waiting
+ * client, and the other's load would hold up the deliveries this class expects promptly.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@ResourceLock(value = SlowConsumersIT.LOCK, mode = ResourceAccessMode.READ_WRITE)
 class SlowConsumersIT {
+
+    /** The JUnit resource of this class's instance: every class on it takes it to write. */
+    static final String LOCK = "it-slow-instance";
 
     private static final int PORT = 9204;
     private static final int STALLED_SOCKETS = 70;
@@ -53,25 +65,42 @@ class SlowConsumersIT {
     /** Streams and waiting clients the instance takes (its defaults are 10,000): a few more than the other test holds. */
     private static final int STREAMS_MAX = 6;
     private static final int WAITING_MAX = 3;
+    /** Notifications kept per subscriber: NotificationResumeIT's reading client takes 60 KB ones under load. */
+    static final int NOTIFY_BUFFER = 200;
+    private static final String DATABASE = "switchboard_it_slow";
+    /** Stopped at once: the stalled streams' requests may still be open. */
+    private static final InstanceForClasses<Instance> SHARED = new InstanceForClasses<>(
+            Set.of(SlowConsumersIT.class, NotificationResumeIT.class), SlowConsumersIT::startShared, Instance::stopNow);
     private static Instance instance;
-    private static String db;
+    private static final String db = DATABASE;
 
     @BeforeAll
     static void start() {
-        db = TestDatabase.recreate("switchboard_it_slow");
-        Map<String, String> env = Instance.defaults(db, PORT, "it-slow");
+        instance = instance();
+    }
+
+    /** The instance of this class and NotificationResumeIT's slow consumer, started at first use on a fresh database. */
+    static Instance instance() {
+        return SHARED.get();
+    }
+
+    private static Instance startShared() {
+        Map<String, String> env = Instance.defaults(TestDatabase.recreate(DATABASE), PORT, "it-slow");
         env.put("SWITCHBOARD_WS_SEND_TIMEOUT_MS", Long.toString(SEND_TIMEOUT_MS));
-        env.put("SWITCHBOARD_NOTIFY_BUFFER", "100");
+        env.put("SWITCHBOARD_NOTIFY_BUFFER", Integer.toString(NOTIFY_BUFFER));
         env.put("SWITCHBOARD_STREAMS_MAX", Integer.toString(STREAMS_MAX));
         env.put("SWITCHBOARD_RUNS_MAX_WAITING", Integer.toString(WAITING_MAX));
-        instance = Instance.start("it-slow", PORT, env);
+        return Instance.start("it-slow", PORT, env);
+    }
+
+    /** A class on the instance is done with it: stopped once every one is. */
+    static void finished(Class<?> user) {
+        SHARED.finished(user);
     }
 
     @AfterAll
     static void stop() {
-        if (instance != null) {
-            instance.stopNow(); // the stalled streams' requests are still open
-        }
+        finished(SlowConsumersIT.class);
     }
 
     @Test
@@ -91,7 +120,7 @@ class SlowConsumersIT {
             instance.api.awaitRun(last, 60);
             // A run's notifications are sequenced after it ends, by the hub's pump: on a busy machine
             // the log's end lags the runs (seen in CI: the pump still sequencing the bulk's 32 KB
-            // notifications, which then flooded the reading client's queue of 100 and cut it off).
+            // notifications, which then flooded the reading client's queue and cut it off).
             // The live client comes once the bulk is wholly in the log, as the test means it to.
             Await.until(Duration.ofSeconds(60), () -> TestDatabase.count(db,
                     "SELECT count(*) FROM notifications WHERE method = 'turn/completed' AND thread_key LIKE ?",
@@ -105,7 +134,7 @@ class SlowConsumersIT {
 
             // The reading client resumes from the log's end rather than subscribing "from now": from
             // now is from what this instance's hub has fanned out, which may still be behind the log
-            // (the bulk's last notifications) and would then fill the reading client's queue of 100.
+            // (the bulk's last notifications) and would then fill the reading client's queue.
             long sent = System.nanoTime();
             try (RpcSocket live = RpcSocket.subscribed(PORT, Rpc.obj("after_seq", logEnd))) {
                 String thread = "live-" + UUID.randomUUID();

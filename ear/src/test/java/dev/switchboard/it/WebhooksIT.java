@@ -63,7 +63,7 @@ class WebhooksIT {
      * works as users of its own, with no webhook endpoint; this class uses no chat session, and a
      * policy acts only on turns {@code turn/start} opens on busy threads, which neither other class does.
      */
-    private static final InstanceForClasses SHARED = new InstanceForClasses(
+    private static final InstanceForClasses<Instance> SHARED = new InstanceForClasses<>(
             Set.of(WebhooksIT.class, ChatPruningIT.class, RpcPolicyIT.class), WebhooksIT::startShared, Instance::stopNow);
     /** RpcPolicyIT's user. */
     static final String POLICY_USER_TOKEN = "policy-webhooks-token-0123456";
