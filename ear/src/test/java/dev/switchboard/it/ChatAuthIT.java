@@ -14,7 +14,6 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.switchboard.testkit.Await;
 import jakarta.json.Json;
-import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -41,8 +40,9 @@ import org.junit.jupiter.api.Test;
  * is in no log line, notification, database row or model request. Invalid tokens are asked again,
  * commands cancel, and the prompt expires as specified.
  *
- * <p>The model: to {@code fetch <x>}, a call of {@code http_get} on the test's {@code /api/<x>};
- * after a tool's output, {@code tool said: <output>}; otherwise {@code heard: <text>}.
+ * <p>The model (ChatIsolationIT's script): to {@code fetch <x>}, a call of {@code http_get} on the
+ * test's {@code /api/<x>}; after a tool's output, {@code tool said: <output>}; otherwise
+ * {@code heard: <text>}.
  */
 @Order(11) // among the longest classes: started early in the parallel run (ear/pom.xml)
 class ChatAuthIT {
@@ -56,7 +56,11 @@ class ChatAuthIT {
     private static final String ERIN = "erin-auth-token-0123456789";
     private static final String FRANK = "frank-auth-token-012345678";
     private static final String GRACE = "grace-auth-token-012345678";
-    private static final long TTL_S = 20;
+    /**
+     * Long enough for ChatIsolationIT's prompt, which waits through another user's sweep of every
+     * door, and short enough for this class to wait for one to expire.
+     */
+    private static final long TTL_S = 45;
     private static final List<JsonObject> REQUESTS = new CopyOnWriteArrayList<>();
     private static final List<String> AUTHORIZATIONS = new CopyOnWriteArrayList<>();
     private static HttpServer model;
@@ -65,15 +69,20 @@ class ChatAuthIT {
 
     /**
      * Shared with ChatCompactionIT, whose context limit (950 tokens) this class's short threads never
-     * come near: one scripted model server answers both, each class's requests by its own rules.
+     * come near, and with ChatIsolationIT, whose queue caps and tools ({@code echo_tool} approved
+     * always, {@code current_time}) this class's model never reaches: one scripted model server
+     * answers them, ChatCompactionIT's requests by its own rules, the others' by ChatIsolationIT's
+     * script (a superset of what this class's model said); each class works as users of its own.
      */
-    private static final InstanceForClasses<Instance> SHARED = new InstanceForClasses<>(Set.of(ChatAuthIT.class, ChatCompactionIT.class),
-            ChatAuthIT::startShared, i -> ScriptedResponses.stop(i, model));
+    private static final InstanceForClasses<Instance> SHARED = new InstanceForClasses<>(
+            Set.of(ChatAuthIT.class, ChatCompactionIT.class, ChatIsolationIT.class), ChatAuthIT::startShared,
+            i -> ScriptedResponses.stop(i, model));
 
     private static Instance startShared() {
         try {
             model = ScriptedResponses.start(ChatAuthIT::answer);
             model.createContext("/api/", ChatAuthIT::api);
+            model.createContext(ChatIsolationIT.API_PATH, ChatIsolationIT::api);
             database = TestDatabase.recreate("switchboard_it_chat_auth");
             // A fresh database, and no key file left by an earlier run of this class in the same tree: the
             // first start makes the one key the tests expect.
@@ -84,15 +93,29 @@ class ChatAuthIT {
         Map<String, String> env = Instance.defaults(database, PORT, NAME);
         env.put("SWITCHBOARD_AUTH_TOKENS", ALICE + "=alice," + BOB + "=bob," + CAROL + "=carol,"
                 + DAVE + "=dave," + ERIN + "=erin," + FRANK + "=frank," + GRACE + "=grace," // one user per test: a credential, once given, is the user's
-                + ChatCompactionIT.USER);
+                + ChatCompactionIT.USER + "," + ChatIsolationIT.USERS);
         ScriptedResponses.engine(env, model);
-        env.put("SWITCHBOARD_TOOLS", "http_get");
+        env.put("SWITCHBOARD_TOOLS", "echo_tool,http_get,current_time");
         env.put("SWITCHBOARD_TOOLS_HTTP_GET_ALLOW", "http://127.0.0.1:" + model.getAddress().getPort() + "/api/");
         env.put("SWITCHBOARD_CHAT_TOOL_CREDENTIALS", "http_get=github");
         env.put("SWITCHBOARD_CHAT_AUTH_TTL_S", Long.toString(TTL_S));
         env.put("SWITCHBOARD_CHAT_INBOUND_BLOCK", "forbidden");
         env.put("SWITCHBOARD_CHAT_CONTEXT_LIMIT_TOKENS", "950"); // ChatCompactionIT's
+        env.put("SWITCHBOARD_CHAT_TOOL_APPROVALS", "echo_tool=always"); // ChatIsolationIT's
+        env.put("SWITCHBOARD_LANES_MAX_QUEUED_RUNS", String.valueOf(ChatIsolationIT.MAX_RUNS));
+        env.put("SWITCHBOARD_CHAT_MAX_QUEUED_MESSAGES", String.valueOf(ChatIsolationIT.MAX_CHAT));
         return Instance.start(NAME, PORT, env);
+    }
+
+    /** The instance for ChatIsolationIT. */
+    static Instance withQueueCaps() {
+        return SHARED.get();
+    }
+
+    /** The instances' database (ChatIsolationIT sweeps it for a secret). */
+    static String database() {
+        SHARED.get();
+        return database;
     }
 
     /** The instance for ChatCompactionIT: a context limit of 950 tokens, the model server of both classes. */
@@ -355,21 +378,6 @@ class ChatAuthIT {
             return;
         }
         REQUESTS.add(request);
-        JsonObject last = ScriptedResponses.last(request);
-        String id = "resp_" + REQUESTS.size();
-        JsonArrayBuilder output = Json.createArrayBuilder();
-        JsonObject toolSaid = ScriptedResponses.toolSaid(last);
-        if (toolSaid != null) {
-            output.add(toolSaid);
-        } else {
-            String text = last.get("content") instanceof jakarta.json.JsonString plain ? plain.getString()
-                    : last.getJsonArray("content").getJsonObject(0).getString("text");
-            if (text.startsWith("fetch ")) {
-                output.add(ScriptedResponses.fetch(model, "call_" + id, "/api/" + text.substring(6)));
-            } else {
-                output.add(ScriptedResponses.message("heard: " + text));
-            }
-        }
-        ScriptedResponses.stream(exchange, id, output.build());
+        ChatIsolationIT.answer(exchange, request, model);
     }
 }

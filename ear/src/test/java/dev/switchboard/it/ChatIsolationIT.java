@@ -41,13 +41,16 @@ import org.junit.jupiter.api.Test;
  */
 class ChatIsolationIT {
 
-    private static final int PORT = 9216;
     /** The thread's cap on unfinished runs when a message arrives, and on chat messages waiting (small, to reach them). */
-    private static final int MAX_RUNS = 4;
-    private static final int MAX_CHAT = 3;
+    static final int MAX_RUNS = 4;
+    static final int MAX_CHAT = 3;
     private static final String ALICE = "alice-isolation-token-012345";
     private static final String BOB = "bob-isolation-token-0123456";
+    /** This class's users on ChatAuthIT's instance, as its token setting lists them. */
+    static final String USERS = ALICE + "=iso-alice," + BOB + "=iso-bob";
     private static final String SECRET = "eyes-only-for-alice";
+    /** What {@code http_get} fetches for Alice: this class's page on the shared model server. */
+    static final String API_PATH = "/api/" + SECRET;
     /** The value of the sensitive arguments the model puts in its tool calls ({@code clock}, {@code secretly}). */
     private static final String ARGUMENT = "sk-live-" + Long.toHexString(System.nanoTime()) + "-arg";
     /** The user texts the model was asked about, in the order its requests came (held ones when they came). */
@@ -55,30 +58,23 @@ class ChatIsolationIT {
     private static final List<String> MODEL_REQUESTS = new java.util.concurrent.CopyOnWriteArrayList<>();
     /** {@code hold <tag>}: the model answers once the tag's latch is released. */
     private static final Map<String, java.util.concurrent.CountDownLatch> HOLDS = new java.util.concurrent.ConcurrentHashMap<>();
-    private static HttpServer model;
-    private static String database;
     private static Instance server;
+    private static int port;
 
+    /**
+     * On ChatAuthIT's instance (one Liberty start instead of two), as users of its own: its queue
+     * caps ({@value #MAX_RUNS} runs, {@value #MAX_CHAT} chat messages a thread), {@code echo_tool}
+     * needing approval (always), {@code http_get} the credential {@code github}.
+     */
     @BeforeAll
-    static void start() throws IOException {
-        model = ScriptedResponses.start(ChatIsolationIT::answer);
-        model.createContext("/api/", ChatIsolationIT::api);
-        database = TestDatabase.recreate("switchboard_it_chat_isolation");
-        Map<String, String> env = Instance.defaults(database, PORT, "it-chat-isolation");
-        env.put("SWITCHBOARD_AUTH_TOKENS", ALICE + "=alice," + BOB + "=bob");
-        ScriptedResponses.engine(env, model);
-        env.put("SWITCHBOARD_TOOLS", "echo_tool,http_get,current_time");
-        env.put("SWITCHBOARD_TOOLS_HTTP_GET_ALLOW", "http://127.0.0.1:" + model.getAddress().getPort() + "/api/");
-        env.put("SWITCHBOARD_CHAT_TOOL_APPROVALS", "echo_tool=always");
-        env.put("SWITCHBOARD_CHAT_TOOL_CREDENTIALS", "http_get=github");
-        env.put("SWITCHBOARD_LANES_MAX_QUEUED_RUNS", String.valueOf(MAX_RUNS)); // issue 37: caps by door
-        env.put("SWITCHBOARD_CHAT_MAX_QUEUED_MESSAGES", String.valueOf(MAX_CHAT));
-        server = Instance.start("it-chat-isolation", PORT, env);
+    static void start() {
+        server = ChatAuthIT.withQueueCaps();
+        port = server.port;
     }
 
     @AfterAll
     static void stop() {
-        ScriptedResponses.stop(server, model);
+        ChatAuthIT.finished(ChatIsolationIT.class);
     }
 
     @Test
@@ -95,8 +91,8 @@ class ChatIsolationIT {
         Await.until(DEADLINE, () -> !thread(ALICE, authing).isNull("pending_auth"), "alice's prompt waits");
         List<String> alices = List.of(talked, approving, authing);
 
-        try (RpcSocket all = RpcSocket.connect(PORT, "Authorization", "Bearer " + BOB);
-                RpcSocket named = RpcSocket.connect(PORT, "Authorization", "Bearer " + BOB)) {
+        try (RpcSocket all = RpcSocket.connect(port, "Authorization", "Bearer " + BOB);
+                RpcSocket named = RpcSocket.connect(port, "Authorization", "Bearer " + BOB)) {
             all.call("subscribe", Json.createObjectBuilder().add("after_seq", 0).build());
             JsonArrayBuilder threads = Json.createArrayBuilder();
             alices.forEach(threads::add);
@@ -417,7 +413,7 @@ class ChatIsolationIT {
         bodies.forEach((where, body) -> assertFalse(body.contains(ARGUMENT), where + " shows the argument: " + body));
         assertTrue(bodies.get("items " + thread).contains("[REDACTED]"), "the calls are shown, redacted");
         assertFalse(MODEL_REQUESTS.stream().anyMatch(r -> r.contains(ARGUMENT)), "a model request repeats the argument");
-        SecretSweep.assertNowhere(ARGUMENT, database, List.of(Instance.outputDir("it-chat-isolation")));
+        SecretSweep.assertNowhere(ARGUMENT, ChatAuthIT.database(), List.of(Instance.outputDir(server.name)));
     }
 
     /**
@@ -519,7 +515,8 @@ class ChatIsolationIT {
     }
 
     /** What the credential-needing tool fetches: only for the token alice gave. */
-    private static void api(HttpExchange exchange) throws IOException {
+    /** Alice's page: for her credential only. */
+    static void api(HttpExchange exchange) throws IOException {
         boolean alice = "Bearer alice-token".equals(exchange.getRequestHeaders().getFirst("Authorization"));
         byte[] body = (alice ? exchange.getRequestURI().getPath().substring(5) + " fetched" : "denied")
                 .getBytes(StandardCharsets.UTF_8);
@@ -529,9 +526,12 @@ class ChatIsolationIT {
         }
     }
 
-    /** The model: {@code tool <x>} calls echo_tool, {@code fetch <x>} http_get; a tool's output is quoted. */
-    private static void answer(HttpExchange exchange) throws IOException {
-        JsonObject request = ScriptedResponses.read(exchange);
+    /**
+     * The model of this class and ChatAuthIT: {@code hold <tag>} waits for the test, {@code clock}
+     * and {@code secretly} call tools with a sensitive argument, {@code tool <x>} calls echo_tool,
+     * {@code fetch <x>} http_get on {@code model}'s {@code /api/<x>}; a tool's output is quoted.
+     */
+    static void answer(HttpExchange exchange, JsonObject request, HttpServer model) throws IOException {
         MODEL_REQUESTS.add(request.toString());
         JsonObject last = ScriptedResponses.last(request);
         String id = "resp_" + System.nanoTime();
