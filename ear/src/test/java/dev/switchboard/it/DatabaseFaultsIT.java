@@ -24,6 +24,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Database faults (PostgreSQL only: they are injected with a wire-protocol proxy and a trigger).
@@ -42,36 +44,56 @@ import org.junit.jupiter.api.Test;
  *
  * <p>A release of held events that the database refuses: the periodic sweep releases them later,
  * with no resume or restart to prompt it.
+ *
+ * <p>On SlowConsumersIT's instance, alone while it runs.
  */
+@ResourceLock(value = SlowConsumersIT.LOCK, mode = ResourceAccessMode.READ_WRITE) // it stalls and cuts the database: alone there
 class DatabaseFaultsIT {
 
-    private static final int PORT = 9203;
     /** How long a loop may go without going round before liveness says the instance is stuck. */
     private static final long STUCK_MS = 8_000;
     private static PgFaultProxy proxy;
     private static Instance instance;
     private static String db;
+    private static int port;
 
+    /**
+     * On SlowConsumersIT's instance (one Liberty start instead of two), whose classes hold its lock
+     * to write as this one does: its database is reached through this class's fault proxy, with
+     * {@link #settings}.
+     */
     @BeforeAll
     static void start() {
-        db = TestDatabase.recreate("switchboard_it_faults");
+        instance = SlowConsumersIT.instance();
+        db = SlowConsumersIT.database();
+        port = instance.port;
+    }
+
+    /**
+     * This class's settings on the shared instance: the database {@code database} through a fault
+     * proxy (started here), one execution slot (a queued lane is claimed in a transaction of its
+     * own), held events swept every second, and liveness stuck after {@value #STUCK_MS} ms. The
+     * other classes there pass through the proxy untouched, one at a time: one slot runs their runs too.
+     */
+    static Map<String, String> settings(Map<String, String> env, String database) {
         proxy = new PgFaultProxy(0, "127.0.0.1", 5432).start();
-        Map<String, String> env = Instance.defaults(db, PORT, "it-faults");
-        env.put("DB_URL", "jdbc:postgresql://127.0.0.1:" + proxy.port() + "/" + db + "?sslmode=disable");
+        env.put("DB_URL", "jdbc:postgresql://127.0.0.1:" + proxy.port() + "/" + database + "?sslmode=disable");
         env.put("SWITCHBOARD_LANES_MAX_CONCURRENT", "1");
         env.put("SWITCHBOARD_INGRESS_RELEASE_SWEEP_MS", "1000");
         env.put("SWITCHBOARD_HEALTH_STUCK_MS", Long.toString(STUCK_MS));
-        instance = Instance.start("it-faults", PORT, env);
+        return env;
+    }
+
+    /** The proxy, once the instance behind it has stopped. */
+    static void closeProxy() {
+        if (proxy != null) {
+            proxy.close();
+        }
     }
 
     @AfterAll
     static void stop() {
-        if (instance != null) {
-            instance.stop();
-        }
-        if (proxy != null) {
-            proxy.close();
-        }
+        SlowConsumersIT.finished(DatabaseFaultsIT.class);
     }
 
     @Test
@@ -155,7 +177,7 @@ class DatabaseFaultsIT {
     @Test
     void aStampWhoseCommitWasCutLosesAndRepeatsNoNotification() throws Exception {
         String thread = "stamp-" + UUID.randomUUID();
-        try (RpcSocket subscriber = RpcSocket.subscribed(PORT, Rpc.obj("threads", Rpc.arr(thread)))) {
+        try (RpcSocket subscriber = RpcSocket.subscribed(port, Rpc.obj("threads", Rpc.arr(thread)))) {
             long from = subscriber.subscribeResult.getJsonNumber("after_seq").longValue();
             CompletableFuture<String> cut = proxy.cutAfterCommit(tx -> tx.contains("notification_sequencer"));
             List<String> runs = new ArrayList<>();

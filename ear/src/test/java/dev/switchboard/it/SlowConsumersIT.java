@@ -40,10 +40,12 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * waiting, as it takes refuses one more at once — 503 {@code server_busy} with {@code Retry-After} —
  * and takes it again once one ends.
  *
- * <p>Its instance also serves {@link NotificationResumeIT}'s slow consumer (one Liberty start
- * instead of two): both need a small notification buffer and a send timeout that cuts a stalled
- * socket, and both hold {@link #LOCK} to write — the caps here count every stream and waiting
- * client, and the other's load would hold up the deliveries this class expects promptly.
+ * <p>Its instance also serves {@link NotificationResumeIT}'s slow consumer and
+ * {@link DatabaseFaultsIT} (one Liberty start instead of three): the first needs a small
+ * notification buffer and a send timeout that cuts a stalled socket too, the second its database
+ * behind a fault proxy and one execution slot, which this class's runs take one at a time. Each
+ * holds {@link #LOCK} to write — the caps here count every stream and waiting client, the other's
+ * load would hold up the deliveries this class expects promptly, and the faults stall everybody.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @ResourceLock(value = SlowConsumersIT.LOCK, mode = ResourceAccessMode.READ_WRITE)
@@ -70,7 +72,11 @@ class SlowConsumersIT {
     private static final String DATABASE = "switchboard_it_slow";
     /** Stopped at once: the stalled streams' requests may still be open. */
     private static final InstanceForClasses<Instance> SHARED = new InstanceForClasses<>(
-            Set.of(SlowConsumersIT.class, NotificationResumeIT.class), SlowConsumersIT::startShared, Instance::stopNow);
+            Set.of(SlowConsumersIT.class, NotificationResumeIT.class, DatabaseFaultsIT.class), SlowConsumersIT::startShared,
+            i -> {
+                i.stopNow();
+                DatabaseFaultsIT.closeProxy();
+            });
     private static Instance instance;
     private static final String db = DATABASE;
 
@@ -85,12 +91,19 @@ class SlowConsumersIT {
     }
 
     private static Instance startShared() {
-        Map<String, String> env = Instance.defaults(TestDatabase.recreate(DATABASE), PORT, "it-slow");
+        Map<String, String> env = DatabaseFaultsIT.settings(Instance.defaults(TestDatabase.recreate(DATABASE), PORT, "it-slow"),
+                DATABASE);
         env.put("SWITCHBOARD_WS_SEND_TIMEOUT_MS", Long.toString(SEND_TIMEOUT_MS));
         env.put("SWITCHBOARD_NOTIFY_BUFFER", Integer.toString(NOTIFY_BUFFER));
         env.put("SWITCHBOARD_STREAMS_MAX", Integer.toString(STREAMS_MAX));
         env.put("SWITCHBOARD_RUNS_MAX_WAITING", Integer.toString(WAITING_MAX));
         return Instance.start("it-slow", PORT, env);
+    }
+
+    /** Its database (DatabaseFaultsIT counts rows and sets a trigger in it). */
+    static String database() {
+        instance();
+        return DATABASE;
     }
 
     /** A class on the instance is done with it: stopped once every one is. */
