@@ -26,6 +26,7 @@ public class WebhookEndpoints {
     private static final String OF_USER = "SELECT " + COLUMNS + " FROM webhook_endpoints WHERE user_key = ?"
             + " ORDER BY created_at, id";
     private static final String ENABLED = "SELECT " + COLUMNS + " FROM webhook_endpoints WHERE enabled = TRUE";
+    private static final String DISABLED_IDS = "SELECT id FROM webhook_endpoints WHERE enabled = FALSE";
     private static final String ANY_ENABLED = "SELECT 1 FROM webhook_endpoints WHERE enabled = TRUE FETCH FIRST 1 ROWS ONLY";
     private static final String COUNT = "SELECT COUNT(*) FROM webhook_endpoints WHERE user_key = ?";
     private static final String DELETE = "DELETE FROM webhook_endpoints WHERE id = ? AND user_key = ?";
@@ -94,6 +95,11 @@ public class WebhookEndpoints {
     /** Every enabled endpoint: what the fan-out matches events against. */
     public List<Endpoint> enabled() {
         return statements.query(ENABLED, s -> { }, WebhookEndpoints::read, "listing enabled webhook endpoints");
+    }
+
+    /** The ids of the endpoints disabled (their messages wait until one is enabled again). */
+    public List<String> disabledIds() {
+        return statements.query(DISABLED_IDS, s -> { }, rs -> rs.getString(1), "listing disabled webhook endpoints");
     }
 
     /** Whether any user has an endpoint enabled (a probe that stops at the first, not every endpoint read). */

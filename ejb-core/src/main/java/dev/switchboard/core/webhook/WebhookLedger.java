@@ -87,12 +87,12 @@ public class WebhookLedger {
     public List<Claimed> claim(int limit, Duration lease) {
         List<Claimed> claimed = new ArrayList<>();
         Map<String, Endpoint> byId = new HashMap<>();
-        for (WebhookMessage m : messages.due(limit)) {
-            if (messages.claim(m, lease.toMillis())) {
-                Endpoint endpoint = byId.computeIfAbsent(m.endpointId(), endpoints::byId);
-                if (endpoint != null) {
-                    claimed.add(new Claimed(m, endpoint, m.attempts() + 1));
-                }
+        for (WebhookMessage m : messages.due(limit, endpoints.disabledIds())) {
+            // Read before the claim: an endpoint deleted or disabled since the page was read is
+            // skipped without spending one of the message's attempts.
+            Endpoint endpoint = byId.computeIfAbsent(m.endpointId(), endpoints::byId);
+            if (endpoint != null && endpoint.enabled() && messages.claim(m, lease.toMillis())) {
+                claimed.add(new Claimed(m, endpoint, m.attempts() + 1));
             }
         }
         return claimed;

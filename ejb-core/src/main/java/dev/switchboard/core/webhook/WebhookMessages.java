@@ -8,6 +8,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -17,7 +19,7 @@ import java.util.List;
  * it are times of the database's clock ({@link DatabaseClock}), as the lanes' leases are: an
  * instance whose clock runs ahead must not take a message another is still sending.
  */
-@Store({"webhook_attempts", "webhook_endpoints", "webhook_fanout", "webhook_messages"})
+@Store({"webhook_attempts", "webhook_fanout", "webhook_messages"})
 @ApplicationScoped
 public class WebhookMessages {
 
@@ -42,15 +44,15 @@ public class WebhookMessages {
     private static final String LOCK_CURSOR = "SELECT last_seq FROM webhook_fanout WHERE id = 1 FOR UPDATE";
     private static final String MOVE_CURSOR = "UPDATE webhook_fanout SET last_seq = ? WHERE id = 1";
     /**
-     * Due messages of enabled endpoints that are the first unfinished one of their lane: the lanes'
-     * heads in one pass over the pending messages (a partial index on PostgreSQL, V25), then those due.
+     * Due messages that are the first unfinished one of their lane: the lanes' heads in one pass
+     * over the pending messages (a partial index on PostgreSQL, V25), then those due, less those of
+     * the endpoints the caller names ({@link #due}: the disabled ones, which webhook_endpoints' store knows).
      */
-    private static final String DUE = "SELECT " + prefixed("m") + " FROM webhook_messages m"
+    private static final String DUE_HEAD = "SELECT " + prefixed("m") + " FROM webhook_messages m"
             + " JOIN (SELECT MIN(p.id) AS head FROM webhook_messages p WHERE p.state = 'pending'"
             + " GROUP BY p.endpoint_id, p.lane) h ON m.id = h.head"
-            + " JOIN webhook_endpoints e ON e.id = m.endpoint_id"
-            + " WHERE m.due_at <= " + NOW + " AND e.enabled = TRUE"
-            + " ORDER BY m.due_at, m.id FETCH FIRST ? ROWS ONLY";
+            + " WHERE m.due_at <= " + NOW;
+    private static final String DUE_TAIL = " ORDER BY m.due_at, m.id FETCH FIRST ? ROWS ONLY";
     private static final String LANE_HEAD = "SELECT " + COLUMNS + " FROM webhook_messages WHERE endpoint_id = ? AND lane = ?"
             + " AND state = 'pending' ORDER BY id FETCH FIRST 1 ROWS ONLY";
     private static final String CLAIM = "UPDATE webhook_messages SET due_at = " + NOW + " + ?, sending_until = " + NOW
@@ -97,9 +99,21 @@ public class WebhookMessages {
         statements.insertRows(INSERT, messages, "storing " + messages.size() + " webhook messages");
     }
 
-    /** Up to {@code limit} messages due now, each the first unfinished of its endpoint's lane. */
-    public List<WebhookMessage> due(int limit) {
-        return statements.query(DUE, s -> s.setInt(1, limit), WebhookMessages::read, "finding due webhook messages");
+    /**
+     * Up to {@code limit} messages due now, each the first unfinished of its endpoint's lane, none of
+     * the endpoints in {@code skipped} (those disabled: their messages wait, and must not fill the page).
+     */
+    public List<WebhookMessage> due(int limit, Collection<String> skipped) {
+        List<String> skip = List.copyOf(skipped);
+        String sql = DUE_HEAD + (skip.isEmpty() ? "" : " AND m.endpoint_id NOT IN ("
+                + String.join(", ", Collections.nCopies(skip.size(), "?")) + ")") + DUE_TAIL;
+        return statements.query(sql, s -> {
+            int i = 1;
+            for (String endpoint : skip) {
+                s.setString(i++, endpoint);
+            }
+            s.setInt(i, limit);
+        }, WebhookMessages::read, "finding due webhook messages");
     }
 
     /** The first unfinished message of an endpoint's lane; null when none is. */

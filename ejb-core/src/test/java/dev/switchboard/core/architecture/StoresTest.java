@@ -42,8 +42,7 @@ class StoresTest {
             Map.entry("runs", Set.of("LaneRows", "PathRegistry", "ResponseRecords", "RetentionRows", "RunLedger",
                     "RunTexts", "ThreadRepository", "ThreadWorkspaces", "TurnQueries", "TurnRows")),
             Map.entry("threads", Set.of("ChatRecords", "LaneRows", "PathLanes", "ThreadLedger",
-                    "ThreadRepository", "ThreadRuntimes", "ThreadWorkspaces", "TurnQueries")),
-            Map.entry("webhook_endpoints", Set.of("WebhookEndpoints", "WebhookMessages")));
+                    "ThreadRepository", "ThreadRuntimes", "ThreadWorkspaces", "TurnQueries")));
 
     @Test
     void everyClassThatReachesTheDatabaseIsAStore() {

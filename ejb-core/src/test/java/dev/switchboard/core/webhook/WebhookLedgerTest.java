@@ -70,7 +70,11 @@ class WebhookLedgerTest {
     }
 
     private List<WebhookLedger.Claimed> claim() {
-        return w.tx().inTransaction(() -> w.ledger().claim(100, LEASE));
+        return claim(100);
+    }
+
+    private List<WebhookLedger.Claimed> claim(int limit) {
+        return w.tx().inTransaction(() -> w.ledger().claim(limit, LEASE));
     }
 
     /** The claims of {@code endpoint}'s messages in {@code claims} (other tests' endpoints share the database). */
@@ -167,5 +171,42 @@ class WebhookLedgerTest {
         assertEquals(WebhookMessage.DELIVERED, find(e, m1).state());
         assertEquals(2, w.tx().inTransaction(() -> w.messages().attempts(e.id(), m1, Long.MAX_VALUE, 10)).size(),
                 "both attempts in its log, under the one id");
+    }
+
+    /**
+     * A disabled endpoint's messages wait, and take no place on the page of due messages: with more
+     * of its lanes due than a claim takes, an enabled endpoint's later message is still taken. Once
+     * the endpoint is enabled again, its lanes go on where they were, no attempt spent meanwhile.
+     */
+    @Test
+    void aDisabledEndpointsMessagesWaitWithoutCrowdingOutAnotherEndpointsAndGoOnOnceItIsEnabled() {
+        claim(); // what other tests left due is taken: the page below holds only this test's messages
+        Endpoint off = endpoint();
+        Endpoint on = endpoint();
+        long now = System.currentTimeMillis();
+        List<WebhookMessage> waiting = List.of(
+                new WebhookMessage(0, "msg_" + UUID.randomUUID(), off.id(), "lane-1", "turn.completed", "{}", 1, WebhookMessage.PENDING, 0, 0, null, now, null),
+                new WebhookMessage(0, "msg_" + UUID.randomUUID(), off.id(), "lane-2", "turn.completed", "{}", 2, WebhookMessage.PENDING, 0, 0, null, now, null),
+                new WebhookMessage(0, "msg_" + UUID.randomUUID(), off.id(), "lane-3", "turn.completed", "{}", 3, WebhookMessage.PENDING, 0, 0, null, now, null));
+        w.tx().run(() -> {
+            w.messages().insert(waiting); // due first: earlier ids
+            w.endpoints().disable(off.id(), "failed", now);
+        });
+        String later = "msg_" + UUID.randomUUID();
+        w.tx().run(() -> w.messages().insert(List.of(
+                new WebhookMessage(0, later, on.id(), "lane-1", "turn.completed", "{}", 4, WebhookMessage.PENDING, 0, 0, null, now, null))));
+
+        List<WebhookLedger.Claimed> page = claim(2);
+        assertEquals(List.of(later), of(on, page), "the enabled endpoint's message, past three lanes of a disabled one");
+        assertEquals(List.of(), of(off, page), "nothing of the disabled endpoint");
+        finish(page.stream().filter(c -> c.endpoint().id().equals(on.id())).findFirst().orElseThrow());
+
+        int enabled = w.tx().inTransaction(() -> w.statements().update("UPDATE webhook_endpoints SET enabled = TRUE,"
+                + " disabled_reason = NULL WHERE id = ?", s -> s.setString(1, off.id()), "enabling the endpoint again"));
+        assertEquals(1, enabled);
+        List<WebhookLedger.Claimed> resumed = claim();
+        assertEquals(waiting.stream().map(WebhookMessage::msgId).toList(), of(off, resumed), "its three lanes go on");
+        resumed.stream().filter(c -> c.endpoint().id().equals(off.id()))
+                .forEach(c -> assertEquals(1, c.attempt(), "no attempt spent while it was disabled: " + c.message().msgId()));
     }
 }
