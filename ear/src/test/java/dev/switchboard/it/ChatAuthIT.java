@@ -44,7 +44,7 @@ import org.junit.jupiter.api.Test;
  * test's {@code /api/<x>}; after a tool's output, {@code tool said: <output>}; otherwise
  * {@code heard: <text>}.
  */
-@Order(11) // among the longest classes: started early in the parallel run (ear/pom.xml)
+@Order(3) // among the longest classes (three classes, a 45 s TTL waited out): started early in the parallel run (ear/pom.xml)
 class ChatAuthIT {
 
     private static final int PORT = 9215;

@@ -53,7 +53,7 @@ import org.junit.jupiter.api.parallel.Isolated;
  * (for wake-ups queued behind them on that same pool, or for their stream's next event).
  */
 @Isolated // a burst measured with the machine to itself: no other class's instances share its two cores
-@Order(0) // first, alone, before the parallel run starts: no wait for running classes to end, none waiting for it
+@Order(0) // alone (@Isolated): JUnit runs it once the classes that run in parallel have ended
 class ColdBurstIT {
 
     private static final int PORT = 9223;

@@ -26,6 +26,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Sub-agent delegation end to end on Liberty and PostgreSQL, driven by the scripted engine's call
@@ -37,10 +39,9 @@ import org.junit.jupiter.api.Test;
  * from the database.
  */
 @Order(6) // among the longest classes: started early in the parallel run (ear/pom.xml)
+@ResourceLock(value = HostileInputIT.LOCK, mode = ResourceAccessMode.READ)
 class DelegationIT {
 
-    private static final int PORT = 9219;
-    private static final String NAME = "it-delegation";
     private static final Duration MINUTE = Duration.ofSeconds(60);
     private static final String AGENTS = "["
             + "{\"name\":\"researcher\"},"
@@ -52,54 +53,54 @@ class DelegationIT {
             + "{\"name\":\"slow\",\"timeout_ms\":1500},"
             + "{\"name\":\"deep\"}]";
 
-    /**
-     * Shared with WorkspaceIT, whose workspace settings act only on threads that enable a workspace
-     * (none of this class's), and with RpcPolicyIT, which needs an instance whose turns on busy
-     * threads follow the {@code collect} policy: a policy acts only on turns {@code turn/start} opens
-     * on a thread with active turns, which neither of the others does (their turns are each on a
-     * thread of their own, or messages and chat messages).
-     */
-    private static final InstanceForClasses<Instance> SHARED = new InstanceForClasses<>(
-            Set.of(DelegationIT.class, WorkspaceIT.class, RpcPolicyIT.class), DelegationIT::startShared, Instance::stop);
     /** The instance's database (WorkspaceIT's too). */
-    static final String DATABASE = "switchboard_it_delegation";
+    static final String DATABASE = HostileInputIT.DATABASE;
 
     private static Instance instance;
     private static Path gates;
+    private static String name;
 
-    private static Instance startShared() {
-        Map<String, String> env = WorkspaceIT.settings(Instance.defaults(TestDatabase.recreate(DATABASE), PORT, NAME));
+    /**
+     * This class's settings on HostileInputIT's instance, which it shares with WorkspaceIT and
+     * RpcPolicyIT (one Liberty start for six classes): its agents, delegation's sweep every 200 ms,
+     * WorkspaceIT's workspace settings — which act only on threads that enable a workspace (none
+     * of this class's) — and RpcPolicyIT's {@code collect} policy, which acts only on turns
+     * {@code turn/start} opens on a thread with active turns, which neither of the others does
+     * (their turns are each on a thread of their own, or messages and chat messages). The three
+     * classes hold the instance's lock to read: together, but never beside the classes that pause it.
+     */
+    static Map<String, String> settings(Map<String, String> env) {
+        WorkspaceIT.settings(env);
         env.put("SWITCHBOARD_AGENTS", AGENTS);
         env.put("SWITCHBOARD_AGENTS_SWEEP_MS", "200");
         env.put("SWITCHBOARD_LANES_FOLLOWUP_POLICY", "collect"); // RpcPolicyIT's
-        Instance started = Instance.start(NAME, PORT, env);
-        RpcPolicyIT.assertFreshRuntime(new Rpc(started.api));
-        return started;
+        return env;
     }
 
     /** The instance for RpcPolicyIT: its follow-up policy is {@code collect}. */
     static Instance withCollectPolicy() {
-        return SHARED.get();
+        return HostileInputIT.instance();
     }
 
     /** The instance for WorkspaceIT: its workspace settings are {@link WorkspaceIT#settings}. */
     static Instance withWorkspaces() {
-        return SHARED.get();
+        return HostileInputIT.instance();
     }
 
     static void finished(Class<?> user) {
-        SHARED.finished(user);
+        HostileInputIT.finished(user);
     }
 
     @BeforeAll
     static void start() throws Exception {
-        instance = SHARED.get();
+        instance = HostileInputIT.instance();
+        name = instance.name;
         gates = Files.createDirectories(Path.of("target", "it", "delegation-gates").toAbsolutePath());
     }
 
     @AfterAll
     static void stop() {
-        SHARED.finished(DelegationIT.class);
+        finished(DelegationIT.class);
     }
 
     private static JsonObject run(String script) {
@@ -346,7 +347,7 @@ class DelegationIT {
     }
 
     private static EngineTrace trace() {
-        return EngineTrace.readDir(Instance.journalDir()).only(c -> NAME.equals(c.instance()));
+        return EngineTrace.readDir(Instance.journalDir()).only(c -> name.equals(c.instance()));
     }
 
     /** The run handling a path. */

@@ -36,10 +36,12 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * page, class name, stack frame or message id; afterwards the instance is healthy, serves a
  * normal message and its heap is back within bounds.
  *
- * <p>Its instance also serves {@link OperationsRulesIT} and {@link DashboardIT} (one Liberty start
- * instead of three): the classes hold {@link #LOCK} to write, so they never run at once — this class
- * pauses the runtime, renames a column and measures the heap, which the others must not see or
- * disturb; the dashboard pauses the runtime too and charts every run.
+ * <p>Its instance also serves {@link OperationsRulesIT}, {@link DashboardIT}, {@link DelegationIT},
+ * {@link WorkspaceIT} and {@link RpcPolicyIT}'s collect policy (one Liberty start instead of four):
+ * the first three hold {@link #LOCK} to write, so they never run at once nor beside the others —
+ * this class pauses the runtime, renames a column and measures the heap, which the others must not
+ * see or disturb; the dashboard pauses the runtime too and charts every run. The last three hold
+ * it to read: together.
  * Not the shared instance: that one checks GitHub signatures and caps ingress bodies at 64 KiB,
  * which would refuse hostile bodies before the parsers this class tries; and the pause and the
  * renamed column would make this class hold it to write for its whole run, every class on it waiting.
@@ -53,10 +55,11 @@ class HostileInputIT {
     /** The health endpoints' own port (SWITCHBOARD_HEALTH_PORT), which probes reach beside hostile clients. */
     private static final int HEALTH_PORT = 9199;
     private static final String NAME = "it-hostile";
-    private static final String DATABASE = "switchboard_it_hostile";
+    static final String DATABASE = "switchboard_it_hostile";
     /** Stopped at once: a stalled or streaming client may still hold a request open. */
     private static final InstanceForClasses<Instance> SHARED = new InstanceForClasses<>(
-            Set.of(HostileInputIT.class, OperationsRulesIT.class, DashboardIT.class), HostileInputIT::startShared,
+            Set.of(HostileInputIT.class, OperationsRulesIT.class, DashboardIT.class, DelegationIT.class, WorkspaceIT.class,
+                    RpcPolicyIT.class), HostileInputIT::startShared,
             i -> {
                 i.stopNow();
                 DashboardIT.stopModel();
@@ -97,10 +100,13 @@ class HostileInputIT {
     }
 
     private static Instance startShared() {
-        Map<String, String> env = DashboardIT.settings(Instance.defaults(TestDatabase.recreate(DATABASE), PORT, NAME));
+        Map<String, String> env = DelegationIT.settings(DashboardIT.settings(Instance.defaults(TestDatabase.recreate(DATABASE),
+                PORT, NAME)));
         env.put("SWITCHBOARD_HEALTH_PORT", Integer.toString(HEALTH_PORT));
         env.put("SWITCHBOARD_WEBHOOKS_POLL_MS", "100");
-        return Instance.start(NAME, PORT, env);
+        Instance started = Instance.start(NAME, PORT, env);
+        RpcPolicyIT.assertFreshRuntime(new Rpc(started.api)); // before any class uses it
+        return started;
     }
 
     /** Its database (OperationsRulesIT ages a lease in it). */

@@ -20,15 +20,18 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * The follow-up policies of a busy thread ({@code switchboard.lanes.followup-policy}, docs/rpc.md
- * "Turns on busy threads", spec §11.2 H4): {@code collect} on DelegationIT's instance, {@code
+ * "Turns on busy threads", spec §11.2 H4): {@code collect} on DelegationIT's instance (HostileInputIT's), {@code
  * interrupt} on WebhooksIT's (as a user of its own) — classes whose turns the policy never acts on.
- * Also the fresh-state runtime (§17.1 item 3/4), which only a new database can show: DelegationIT's
+ * Also the fresh-state runtime (§17.1 item 3/4), which only a new database can show: HostileInputIT's
  * instance checks it as soon as it has started.
  */
 @Order(9) // among the longest classes: started early in the parallel run (ear/pom.xml)
+@ResourceLock(value = HostileInputIT.LOCK, mode = ResourceAccessMode.READ) // beside DelegationIT, never beside the classes that pause its instance
 class RpcPolicyIT {
 
     private static final Duration TURN_TIMEOUT = Duration.ofSeconds(30);

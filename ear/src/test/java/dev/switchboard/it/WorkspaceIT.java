@@ -24,6 +24,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Per-turn workspaces end to end on Liberty and PostgreSQL: the scripted engine writes, patches,
@@ -34,6 +36,7 @@ import org.junit.jupiter.api.Test;
  * {@code MultiInstanceIT}'s. On DelegationIT's instance, with {@link #settings} added to it.
  */
 @Order(4) // among the longest classes: started early in the parallel run (ear/pom.xml)
+@ResourceLock(value = HostileInputIT.LOCK, mode = ResourceAccessMode.READ) // beside DelegationIT, never beside the classes that pause it
 class WorkspaceIT {
 
     private static final Duration MINUTE = Duration.ofSeconds(60);
