@@ -71,7 +71,8 @@ public class ChatCheckpoints implements WorkspaceCommits, TurnEndings {
     /** The workspace commits the thread's undo and redo checkpoints go back and forth to: pruning keeps them. */
     @Override
     public java.util.Set<String> named(long threadId) {
-        String undo = records.undoOfThread(threadId);
+        String undo = directory.keyOf(threadId).flatMap(k -> Submissions.uuid(k.threadKey())
+                .map(chatThread -> records.undo(k.userKey(), chatThread))).orElse(null);
         if (undo == null) {
             return java.util.Set.of();
         }

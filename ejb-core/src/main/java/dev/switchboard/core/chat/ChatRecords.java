@@ -16,7 +16,7 @@ import java.util.UUID;
  * The chat tables of V14 in plain JDBC: sessions, the threads they own and the channels' thread
  * keys. Statements run in the caller's transaction.
  */
-@Store({"chat_sessions", "chat_thread_keys", "chat_threads", "threads"})
+@Store({"chat_sessions", "chat_thread_keys", "chat_threads"})
 @ApplicationScoped
 public class ChatRecords {
 
@@ -44,8 +44,6 @@ public class ChatRecords {
     private static final String WRITE_AUTO_APPROVED = "UPDATE chat_sessions SET auto_approved = ? WHERE user_key = ?";
     private static final String UNDO = "SELECT undo FROM chat_threads WHERE user_key = ? AND thread_id = ?";
     private static final String WRITE_UNDO = "UPDATE chat_threads SET undo = ? WHERE user_key = ? AND thread_id = ?";
-    private static final String UNDO_OF_THREAD = "SELECT c.undo FROM chat_threads c JOIN threads t"
-            + " ON t.user_key = c.user_key AND t.thread_key = c.thread_id WHERE t.id = ?";
     private static final String TOUCH = "UPDATE chat_threads SET updated_at = ?, title = COALESCE(title, ?) WHERE user_key = ? AND thread_id = ?";
 
     private static final String IDLE_SESSIONS = "SELECT " + SESSION_COLUMNS + " FROM chat_sessions"
@@ -191,12 +189,6 @@ public class ChatRecords {
     public String undo(String userKey, UUID threadId) {
         return statements.query(UNDO, s -> bindThread(s, 1, userKey, threadId), rs -> rs.getString(1),
                 "reading the undo line of " + threadId).stream().filter(Objects::nonNull).findFirst().orElse(null);
-    }
-
-    /** The undo line (JSON) of the chat thread that is Switchboard thread {@code threadId}; null when none. */
-    public String undoOfThread(long threadId) {
-        return statements.query(UNDO_OF_THREAD, s -> s.setLong(1, threadId), rs -> rs.getString(1),
-                "reading the undo line of thread " + threadId).stream().filter(Objects::nonNull).findFirst().orElse(null);
     }
 
     public void writeUndo(String userKey, UUID threadId, String json) {

@@ -1,11 +1,9 @@
 package dev.switchboard.core.delegation;
 
 import dev.switchboard.core.lane.LaneEffects;
-import dev.switchboard.core.sql.Statements;
 import dev.switchboard.core.lane.Lane;
 import dev.switchboard.core.lane.Lanes;
 import dev.switchboard.core.lane.NewRun;
-import dev.switchboard.core.sql.Store;
 import dev.switchboard.core.thread.ThreadKinds;
 import dev.switchboard.core.thread.ThreadRepository;
 import dev.switchboard.persistence.run.RunKind;
@@ -18,7 +16,6 @@ import jakarta.inject.Inject;
  * its run executing and its lane parked ({@link Lanes#resume}) until the last reply is in;
  * then the run is queued again and its next attempt finds every reply ({@link PathReads#context}).
  */
-@Store("threads")
 @ApplicationScoped
 public class PathLanes {
 
@@ -29,11 +26,6 @@ public class PathLanes {
     public static final String PATHS_USER = ThreadKinds.SERVER_USER_PREFIX + "agents";
     /** The source of a path's run, before the name of the agent it calls. */
     public static final String SOURCE = "delegation:";
-
-    private static final String SET_ENGINE = "UPDATE threads SET engine = ? WHERE id = ?";
-
-    @Inject
-    Statements statements;
 
     @Inject
     ThreadRepository repository;
@@ -59,11 +51,7 @@ public class PathLanes {
      * the call of the slot's listener with the slot's input. Returns the lane's thread id.
      */
     public long open(String uuid, Agent agent, String runId, DelegationRules.Slot slot, long now) {
-        long threadId = repository.create(PATHS_USER, uuid, now);
-        statements.updateOne(SET_ENGINE, s -> {
-            s.setString(1, agent.engine());
-            s.setLong(2, threadId);
-        }, "setting up the lane of path " + uuid);
+        long threadId = repository.create(PATHS_USER, uuid, agent.engine(), now);
         Lane lane = threadLanes.lock(threadId);
         threadLanes.save(threadLanes.enqueue(lane, NewRun.queued(runId, threadId, lane.nextSeq(), PATHS_USER, uuid,
                 SOURCE + slot.listener(), RunKind.DELEGATED, null, "followUp", slot.input(), null, null, uuid, now)));

@@ -51,6 +51,11 @@ public class ThreadDirectory {
         return id;
     }
 
+    /** Whose thread {@code id} is, and its key; empty when there is no such thread. */
+    public Optional<ThreadRepository.Key> keyOf(long id) {
+        return ledger.keyOf(id);
+    }
+
     /** The thread's id if it exists; never creates one. */
     public Optional<Long> find(String userKey, String threadKey) {
         Long cached = ids.get(userKey + '\u0000' + threadKey);

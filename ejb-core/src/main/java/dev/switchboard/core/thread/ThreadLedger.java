@@ -1,15 +1,12 @@
 package dev.switchboard.core.thread;
 
-import dev.switchboard.core.sql.Store;
-import dev.switchboard.persistence.thread.ThreadRecord;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 import java.util.Optional;
 
-/** Thread rows by (user, key): found, or created in a transaction of their own. */
-@Store("threads")
+/** Thread rows by (user, key): found, or created in a transaction of their own (the rows are ThreadRepository's). */
 @Stateless
 public class ThreadLedger {
 
@@ -23,7 +20,12 @@ public class ThreadLedger {
         return found.isPresent() ? found.get() : repository.create(userKey, threadKey, now);
     }
 
+    /** Whose thread {@code id} is, and its key; empty when there is no such thread. */
+    public Optional<ThreadRepository.Key> keyOf(long id) {
+        return repository.keyOf(id);
+    }
+
     public Optional<Long> find(String userKey, String threadKey) {
-        return repository.thread(userKey, threadKey).map(ThreadRecord::getId);
+        return repository.idOf(userKey, threadKey);
     }
 }

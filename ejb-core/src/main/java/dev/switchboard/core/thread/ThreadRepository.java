@@ -30,6 +30,20 @@ public class ThreadRepository {
 
     // --- threads ---
 
+    /** Whose thread {@code id} is, and its key; empty when there is no such thread. */
+    public Optional<Key> keyOf(long id) {
+        return Optional.ofNullable(em.find(ThreadRecord.class, id)).map(t -> new Key(t.getUserKey(), t.getThreadKey()));
+    }
+
+    /** A thread's name: its user and its key. */
+    public record Key(String userKey, String threadKey) {
+    }
+
+    /** The id of the user's thread {@code threadKey}; empty when there is none. */
+    public Optional<Long> idOf(String userKey, String threadKey) {
+        return thread(userKey, threadKey).map(ThreadRecord::getId);
+    }
+
     public Optional<ThreadRecord> thread(String userKey, String threadKey) {
         return em.createNamedQuery(ThreadRecord.BY_KEY, ThreadRecord.class)
                 .setParameter("userKey", userKey)
@@ -58,7 +72,12 @@ public class ThreadRepository {
 
     /** Creates the thread, marked internal or not by {@link ThreadKinds}; its id. */
     public long create(String userKey, String threadKey, long now) {
-        ThreadRecord created = new ThreadRecord(userKey, threadKey, now, ThreadKinds.isInternal(userKey, threadKey));
+        return create(userKey, threadKey, null, now);
+    }
+
+    /** A new thread whose runs take {@code engine} (null: the instance's), in one insert; its id. */
+    public long create(String userKey, String threadKey, String engine, long now) {
+        ThreadRecord created = new ThreadRecord(userKey, threadKey, now, ThreadKinds.isInternal(userKey, threadKey), engine);
         em.persist(created);
         em.flush();
         return created.getId();

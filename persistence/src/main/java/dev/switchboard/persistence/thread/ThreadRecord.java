@@ -51,14 +51,26 @@ public class ThreadRecord {
     @Column(name = "is_internal", nullable = false, updatable = false)
     private boolean internal;
 
+    /**
+     * The engine its runs take, when the thread was made with one (a delegated call's lane: its
+     * agent's); null: the instance's. Changed later only by the runtime store's statements.
+     */
+    @Column(name = "engine", updatable = false)
+    private String engine;
+
     protected ThreadRecord() {
     }
 
     public ThreadRecord(String userKey, String threadKey, long createdAt, boolean internal) {
+        this(userKey, threadKey, createdAt, internal, null);
+    }
+
+    public ThreadRecord(String userKey, String threadKey, long createdAt, boolean internal, String engine) {
         this.userKey = userKey;
         this.threadKey = threadKey;
         this.createdAt = createdAt;
         this.internal = internal;
+        this.engine = engine;
         this.nextSeq = 1;
     }
 
