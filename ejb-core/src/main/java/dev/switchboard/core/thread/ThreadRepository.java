@@ -25,10 +25,23 @@ import java.util.Set;
 @ApplicationScoped
 public class ThreadRepository {
 
+    private static final String RUNTIME = "SELECT engine, model_id, thinking_level FROM threads"
+            + " WHERE user_key = ? AND thread_key = ?";
+    private static final String LOCK_RUNTIME = "SELECT engine, model_id, thinking_level FROM threads WHERE id = ? FOR UPDATE";
+    private static final String WRITE_RUNTIME = "UPDATE threads SET engine = ?, model_id = ?, thinking_level = ? WHERE id = ?";
+
     @PersistenceContext(unitName = "switchboard")
     EntityManager em;
 
+    @jakarta.inject.Inject
+    Statements statements;
+
     // --- threads ---
+
+    /** The user's thread {@code threadKey} as a list shows it; empty when there is none. */
+    public Optional<ThreadRow> row(String userKey, String threadKey) {
+        return thread(userKey, threadKey).map(t -> new ThreadRow(t.getId(), t.getThreadKey(), t.getCreatedAt(), t.isInternal()));
+    }
 
     /** Whose thread {@code id} is, and its key; empty when there is no such thread. */
     public Optional<Key> keyOf(long id) {
@@ -81,6 +94,33 @@ public class ThreadRepository {
         em.persist(created);
         em.flush();
         return created.getId();
+    }
+
+    /** The runtime the user's thread {@code threadKey} chose; empty when there is no such thread. */
+    public Optional<ThreadRuntime> runtime(String userKey, String threadKey) {
+        return statements.query(RUNTIME, s -> {
+            s.setString(1, userKey);
+            s.setString(2, threadKey);
+        }, ThreadRepository::runtime, "reading the runtime of thread " + threadKey).stream().findFirst();
+    }
+
+    /** Thread {@code threadId}'s runtime, its row locked until the transaction ends; empty when there is no such thread. */
+    public Optional<ThreadRuntime> lockRuntime(long threadId) {
+        return statements.query(LOCK_RUNTIME, s -> s.setLong(1, threadId), ThreadRepository::runtime,
+                "locking thread " + threadId).stream().findFirst();
+    }
+
+    public void writeRuntime(long threadId, ThreadRuntime runtime) {
+        statements.updateOne(WRITE_RUNTIME, s -> {
+            s.setString(1, runtime.engine());
+            s.setString(2, runtime.modelId());
+            s.setString(3, runtime.thinkingLevel());
+            s.setLong(4, threadId);
+        }, "choosing the runtime of thread " + threadId);
+    }
+
+    private static ThreadRuntime runtime(java.sql.ResultSet rs) throws java.sql.SQLException {
+        return new ThreadRuntime(rs.getString(1), rs.getString(2), rs.getString(3));
     }
 
     // --- runs ---

@@ -7,14 +7,12 @@ import dev.switchboard.core.run.RunLedger;
 import dev.switchboard.core.run.RunView;
 import dev.switchboard.core.sql.Store;
 import dev.switchboard.core.thread.ThreadKind;
-import dev.switchboard.core.thread.ThreadKinds;
 import dev.switchboard.core.thread.ThreadListing;
 import dev.switchboard.core.thread.ThreadRepository;
 import dev.switchboard.core.thread.ThreadRow;
 import dev.switchboard.core.thread.TurnRows;
 import dev.switchboard.persistence.run.RunRecord;
 import dev.switchboard.persistence.run.RunState;
-import dev.switchboard.persistence.thread.ThreadRecord;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 import java.util.ArrayList;
@@ -23,7 +21,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /** Read models for {@code thread/list}, {@code thread/read}, {@code turn/read} and a thread's history. */
-@Store({"runs", "threads"})
+@Store("runs")
 @Stateless
 public class TurnQueries {
 
@@ -68,27 +66,26 @@ public class TurnQueries {
     }
 
     public Optional<ThreadContent> thread(String userKey, String threadKey, long afterSeq, int limit) {
-        Optional<ThreadRecord> thread = repository.thread(userKey, threadKey);
+        Optional<ThreadRow> thread = repository.row(userKey, threadKey);
         if (thread.isEmpty()) {
             return Optional.empty();
         }
-        ThreadRecord t = thread.get();
-        List<RunRecord> runs = repository.runsAfter(t.getId(), afterSeq, limit + 1);
+        ThreadRow t = thread.get();
+        List<RunRecord> runs = repository.runsAfter(t.id(), afterSeq, limit + 1);
         boolean more = runs.size() > limit;
         List<RunRecord> page = more ? runs.subList(0, limit) : runs;
-        long active = turns.activeCounts(userKey, List.of(t.getId())).getOrDefault(t.getId(), 0L);
-        return Optional.of(new ThreadContent(new ThreadSummary(t.getThreadKey(), t.getCreatedAt(), active,
-                ThreadKinds.listed(t.getThreadKey(), t.isInternal())),
+        long active = turns.activeCounts(userKey, List.of(t.id())).getOrDefault(t.id(), 0L);
+        return Optional.of(new ThreadContent(new ThreadSummary(t.threadKey(), t.createdAt(), active, t.kind()),
                 conversation(page), more ? page.get(limit - 1).getThreadSeq() : null));
     }
 
     /** The user's thread's history after {@code afterSeq}, up to {@code limit} items; empty when there is no such thread. */
     public Optional<HistoryPage> history(String userKey, String threadKey, long afterSeq, int limit) {
-        Optional<ThreadRecord> thread = repository.thread(userKey, threadKey);
+        Optional<Long> thread = repository.idOf(userKey, threadKey);
         if (thread.isEmpty()) {
             return Optional.empty();
         }
-        List<StoredItem> found = items.after(thread.get().getId(), afterSeq, limit + 1);
+        List<StoredItem> found = items.after(thread.get(), afterSeq, limit + 1);
         boolean more = found.size() > limit;
         List<StoredItem> page = more ? found.subList(0, limit) : found;
         return Optional.of(new HistoryPage(page, more ? page.get(limit - 1).seq() : null));
@@ -96,8 +93,8 @@ public class TurnQueries {
 
     /** The active turns of the user's thread, oldest first; none when there is no such thread. */
     public List<TurnView> activeTurns(String userKey, String threadKey) {
-        return repository.thread(userKey, threadKey)
-                .map(t -> turns.activeOnThread(t.getId()).stream().map(TurnQueries::view).toList())
+        return repository.idOf(userKey, threadKey)
+                .map(id -> turns.activeOnThread(id).stream().map(TurnQueries::view).toList())
                 .orElse(List.of());
     }
 
