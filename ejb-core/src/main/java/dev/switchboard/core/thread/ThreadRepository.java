@@ -29,9 +29,35 @@ public class ThreadRepository {
             + " WHERE user_key = ? AND thread_key = ?";
     private static final String LOCK_RUNTIME = "SELECT engine, model_id, thinking_level FROM threads WHERE id = ? FOR UPDATE";
     private static final String WRITE_RUNTIME = "UPDATE threads SET engine = ?, model_id = ?, thinking_level = ? WHERE id = ?";
+    private static final String WORKSPACE_BY_KEY = "SELECT workspace_head FROM threads WHERE user_key = ? AND thread_key = ?";
+    private static final String ENABLE_WORKSPACE = "UPDATE threads SET workspace_head = '' WHERE id = ? AND workspace_head IS NULL";
+    private static final String WORKSPACE = "SELECT workspace_head FROM threads WHERE id = ?";
+    private static final String MOVE_WORKSPACE = "UPDATE threads SET workspace_head = ? WHERE id = ?";
+    /* A leased lane may be executing a turn that writes objects into the repository right now: a
+       garbage collection then (it removes emptied object directories) breaks that turn's commit. */
+    private static final String WITH_IDLE_WORKSPACE = "SELECT id FROM threads WHERE workspace_head IS NOT NULL"
+            + " AND lease_owner IS NULL ORDER BY id";
+    /*
+     * Retention: a thread with a workspace whose lane nobody holds and that has had no run since the
+     * cutoff (found through the (thread_id, thread_seq) unique index), by id after the last one looked at.
+     */
+    private static final String IDLE_WORKSPACES = "SELECT t.id FROM threads t WHERE t.id > ?"
+            + " AND t.workspace_head IS NOT NULL AND t.lease_owner IS NULL AND t.created_at < ?"
+            + " AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.thread_id = t.id AND r.created_at >= ?)"
+            + " ORDER BY t.id LIMIT ?";
+    private static final String RESET_IDLE = "UPDATE threads SET workspace_head = '' WHERE id = ?"
+            + " AND workspace_head IS NOT NULL AND lease_owner IS NULL"
+            + " AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.thread_id = threads.id AND r.created_at >= ?)";
 
     @PersistenceContext(unitName = "switchboard")
     EntityManager em;
+
+    /** Built outside the container (the in-process tests) for its statements alone: no entity is read. */
+    static ThreadRepository ofStatements(Statements statements) {
+        ThreadRepository repository = new ThreadRepository();
+        repository.statements = statements;
+        return repository;
+    }
 
     @jakarta.inject.Inject
     Statements statements;
@@ -121,6 +147,57 @@ public class ThreadRepository {
 
     private static ThreadRuntime runtime(java.sql.ResultSet rs) throws java.sql.SQLException {
         return new ThreadRuntime(rs.getString(1), rs.getString(2), rs.getString(3));
+    }
+
+    /** Where the user's thread's workspace line is ({@code ""} at its start); empty without a workspace or a thread. */
+    public Optional<String> workspaceHead(String userKey, String threadKey) {
+        return statements.query(WORKSPACE_BY_KEY, s -> {
+            s.setString(1, userKey);
+            s.setString(2, threadKey);
+        }, rs -> Optional.ofNullable(rs.getString(1)), "reading the workspace of thread " + threadKey).stream()
+                .findFirst().flatMap(h -> h);
+    }
+
+    /** Where thread {@code threadId}'s workspace line is; empty without a workspace. */
+    public Optional<String> workspaceHead(long threadId) {
+        return statements.query(WORKSPACE, s -> s.setLong(1, threadId), rs -> Optional.ofNullable(rs.getString(1)),
+                "reading the workspace of thread " + threadId).stream().findFirst().flatMap(h -> h);
+    }
+
+    /** Gives the thread a workspace line at its start, unless it has one; the update locks the thread's row. */
+    public void enableWorkspace(long threadId) {
+        statements.update(ENABLE_WORKSPACE, s -> s.setLong(1, threadId), "giving thread " + threadId + " a workspace");
+    }
+
+    public void moveWorkspace(long threadId, String head) {
+        statements.updateOne(MOVE_WORKSPACE, s -> {
+            s.setString(1, head);
+            s.setLong(2, threadId);
+        }, "moving the workspace line of thread " + threadId);
+    }
+
+    /** The threads that have a workspace and whose lane nobody holds, by id. */
+    public List<Long> withIdleWorkspace() {
+        return statements.query(WITH_IDLE_WORKSPACE, s -> { }, rs -> rs.getLong(1),
+                "listing the idle threads with a workspace");
+    }
+
+    /** Up to {@code limit} threads with a workspace, idle since {@code cutoff}, nobody holding their lane, ids above {@code afterId}. */
+    public List<Long> idleWorkspaces(long cutoff, long afterId, int limit) {
+        return statements.query(IDLE_WORKSPACES, s -> {
+            s.setLong(1, afterId);
+            s.setLong(2, cutoff);
+            s.setLong(3, cutoff);
+            s.setInt(4, limit);
+        }, rs -> rs.getLong(1), "finding idle workspaces");
+    }
+
+    /** Moves an idle thread's workspace line back to its start; false when a run came or its lane was taken. */
+    public boolean resetIdleWorkspace(long threadId, long cutoff) {
+        return statements.update(RESET_IDLE, s -> {
+            s.setLong(1, threadId);
+            s.setLong(2, cutoff);
+        }, "resetting the workspace of thread " + threadId) == 1;
     }
 
     // --- runs ---

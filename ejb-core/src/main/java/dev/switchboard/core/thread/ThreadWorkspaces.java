@@ -27,16 +27,12 @@ import java.util.Optional;
 @Stateless
 @jakarta.ejb.LocalBean
 @jakarta.ejb.Local(WorkspaceCommits.class)
-@Store({"runs", "threads"})
+@Store("runs")
 public class ThreadWorkspaces implements WorkspaceCommits {
 
     /** Beyond this, a record's diff is cut (the file keeps all of it). */
     static final int MAX_DIFF_CHARS = 1024 * 1024;
 
-    private static final String READ = "SELECT workspace_head FROM threads WHERE user_key = ? AND thread_key = ?";
-    private static final String ENABLE = "UPDATE threads SET workspace_head = '' WHERE id = ? AND workspace_head IS NULL";
-    private static final String HEAD = "SELECT workspace_head FROM threads WHERE id = ?";
-    private static final String MOVE = "UPDATE threads SET workspace_head = ? WHERE id = ?";
     private static final String RUN = "SELECT thread_id, state, error_code FROM runs WHERE run_id = ? AND user_key = ?";
     /** A turn's runs that worked in the workspace, in lane order. */
     private static final String TURN_CHANGES = "SELECT output_json FROM runs WHERE turn_id = ? AND state = 'succeeded'"
@@ -45,27 +41,15 @@ public class ThreadWorkspaces implements WorkspaceCommits {
     /** Every run of the thread that worked in the workspace, whatever became of it. */
     private static final String THREAD_CHANGES = "SELECT output_json FROM runs WHERE thread_id = ?"
             + " AND output_json LIKE '%\"" + WorkspaceTurn.OUTPUT_KEY + "\":{%'";
-    /* A leased lane may be executing a turn that writes objects into the repository right now: a
-       garbage collection then (it removes emptied object directories) breaks that turn's commit. */
-    private static final String WITH_IDLE_WORKSPACE = "SELECT id FROM threads WHERE workspace_head IS NOT NULL"
-            + " AND lease_owner IS NULL ORDER BY id";
-    /*
-     * Retention: a thread with a workspace whose lane nobody holds and that has had no run since the
-     * cutoff (found through the (thread_id, thread_seq) unique index), by id after the last one looked at.
-     */
-    private static final String IDLE_WORKSPACES = "SELECT t.id FROM threads t WHERE t.id > ?"
-            + " AND t.workspace_head IS NOT NULL AND t.lease_owner IS NULL AND t.created_at < ?"
-            + " AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.thread_id = t.id AND r.created_at >= ?)"
-            + " ORDER BY t.id LIMIT ?";
-    private static final String RESET_IDLE = "UPDATE threads SET workspace_head = '' WHERE id = ?"
-            + " AND workspace_head IS NOT NULL AND lease_owner IS NULL"
-            + " AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.thread_id = threads.id AND r.created_at >= ?)";
 
     private record RunRow(long threadId, String state, String errorCode) {
     }
 
     @Inject
     Statements statements;
+
+    @Inject
+    ThreadRepository repository;
 
     @Inject
     ThreadDirectory threads;
@@ -82,16 +66,13 @@ public class ThreadWorkspaces implements WorkspaceCommits {
      */
     public ThreadWorkspaces(Statements statements) {
         this.statements = statements;
+        this.repository = ThreadRepository.ofStatements(statements);
     }
 
 
     /** The thread's workspace; a thread that does not exist (yet) has none — unless every thread has one. */
     public WorkspaceView view(String userKey, String threadKey) {
-        Optional<String> head = statements.query(READ, s -> {
-            s.setString(1, userKey);
-            s.setString(2, threadKey);
-        }, rs -> Optional.ofNullable(rs.getString(1)), "reading the workspace of thread " + threadKey).stream()
-                .findFirst().flatMap(h -> h);
+        Optional<String> head = repository.workspaceHead(userKey, threadKey);
         return new WorkspaceView(threadKey, head.isPresent() || settings.allThreads(), head.orElse(null));
     }
 
@@ -99,7 +80,7 @@ public class ThreadWorkspaces implements WorkspaceCommits {
     public WorkspaceView enable(String userKey, String threadKey) {
         long threadId = threads.idOf(userKey, threadKey);
         // The update locks the thread's row, so a claim reads the line as it was or as it is now.
-        statements.update(ENABLE, s -> s.setLong(1, threadId), "giving thread " + threadKey + " a workspace");
+        repository.enableWorkspace(threadId);
         return view(userKey, threadKey);
     }
 
@@ -140,8 +121,7 @@ public class ThreadWorkspaces implements WorkspaceCommits {
 
     /** Where the thread's workspace line is (its lock held): the head, {@code ""} at its start; empty without a workspace. */
     public Optional<String> head(long threadId) {
-        return statements.query(HEAD, s -> s.setLong(1, threadId), rs -> Optional.ofNullable(rs.getString(1)),
-                "reading the workspace of thread " + threadId).stream().findFirst().flatMap(h -> h);
+        return repository.workspaceHead(threadId);
     }
 
     /**
@@ -178,8 +158,7 @@ public class ThreadWorkspaces implements WorkspaceCommits {
 
     /** The threads that have a workspace and whose lane nobody holds (no turn is writing to it), by id. */
     public List<Long> withIdleWorkspace() {
-        return statements.query(WITH_IDLE_WORKSPACE, s -> { }, rs -> rs.getLong(1),
-                "listing the idle threads with a workspace");
+        return repository.withIdleWorkspace();
     }
 
     /** Moves the thread's line (its lock held) to {@code head}: a conversation went back or forth to it. */
@@ -190,10 +169,7 @@ public class ThreadWorkspaces implements WorkspaceCommits {
 
     /** Moves the thread's line (its lane locked) to {@code head}, in the caller's transaction: a run's output moved it. */
     public void moveLine(long threadId, String head) {
-        statements.updateOne(MOVE, s -> {
-            s.setString(1, head);
-            s.setLong(2, threadId);
-        }, "moving the workspace line of thread " + threadId);
+        repository.moveWorkspace(threadId, head);
     }
 
     private static JsonObject parse(String json) {
@@ -205,12 +181,7 @@ public class ThreadWorkspaces implements WorkspaceCommits {
      * lane, with ids above {@code afterId}, in id order.
      */
     public List<Long> idle(long cutoff, long afterId, int limit) {
-        return statements.query(IDLE_WORKSPACES, s -> {
-            s.setLong(1, afterId);
-            s.setLong(2, cutoff);
-            s.setLong(3, cutoff);
-            s.setInt(4, limit);
-        }, rs -> rs.getLong(1), "finding idle workspaces");
+        return repository.idleWorkspaces(cutoff, afterId, limit);
     }
 
     /**
@@ -219,9 +190,6 @@ public class ThreadWorkspaces implements WorkspaceCommits {
      * run came or its lane was taken since it was found.
      */
     public boolean resetIdle(long threadId, long cutoff) {
-        return statements.update(RESET_IDLE, s -> {
-            s.setLong(1, threadId);
-            s.setLong(2, cutoff);
-        }, "resetting the workspace of thread " + threadId) == 1;
+        return repository.resetIdleWorkspace(threadId, cutoff);
     }
 }

@@ -41,7 +41,7 @@ class StoresTest {
     private static final Map<String, Set<String>> STILL_SHARED = Map.ofEntries(
             Map.entry("runs", Set.of("LaneRows", "PathRegistry", "ResponseRecords", "RetentionRows", "RunLedger",
                     "RunTexts", "ThreadRepository", "ThreadWorkspaces", "TurnQueries", "TurnRows")),
-            Map.entry("threads", Set.of("LaneRows", "ThreadRepository", "ThreadWorkspaces")));
+            Map.entry("threads", Set.of("LaneRows", "ThreadRepository")));
 
     @Test
     void everyClassThatReachesTheDatabaseIsAStore() {
