@@ -29,6 +29,11 @@ public class ThreadRepository {
             + " WHERE user_key = ? AND thread_key = ?";
     private static final String LOCK_RUNTIME = "SELECT engine, model_id, thinking_level FROM threads WHERE id = ? FOR UPDATE";
     private static final String WRITE_RUNTIME = "UPDATE threads SET engine = ?, model_id = ?, thinking_level = ? WHERE id = ?";
+    private static final String RUN_PLACE = "SELECT thread_id, state, error_code FROM runs WHERE run_id = ? AND user_key = ?";
+    /* Outputs that hold an object under a key (a run that worked in the workspace: its output's "workspace"). */
+    private static final String SUCCEEDED_OUTPUTS_OF_TURN = "SELECT output_json FROM runs WHERE turn_id = ?"
+            + " AND state = 'succeeded' AND output_json LIKE ? ORDER BY thread_seq";
+    private static final String OUTPUTS_OF_THREAD = "SELECT output_json FROM runs WHERE thread_id = ? AND output_json LIKE ?";
     private static final String WORKSPACE_BY_KEY = "SELECT workspace_head FROM threads WHERE user_key = ? AND thread_key = ?";
     private static final String ENABLE_WORKSPACE = "UPDATE threads SET workspace_head = '' WHERE id = ? AND workspace_head IS NULL";
     private static final String WORKSPACE = "SELECT workspace_head FROM threads WHERE id = ?";
@@ -53,7 +58,7 @@ public class ThreadRepository {
     EntityManager em;
 
     /** Built outside the container (the in-process tests) for its statements alone: no entity is read. */
-    static ThreadRepository ofStatements(Statements statements) {
+    public static ThreadRepository ofStatements(Statements statements) {
         ThreadRepository repository = new ThreadRepository();
         repository.statements = statements;
         return repository;
@@ -198,6 +203,39 @@ public class ThreadRepository {
             s.setLong(1, threadId);
             s.setLong(2, cutoff);
         }, "resetting the workspace of thread " + threadId) == 1;
+    }
+
+    /** Where the user's run {@code runId} ran and how it stands; empty when the user has no such run. */
+    public Optional<RunPlace> runPlace(String userKey, String runId) {
+        return statements.query(RUN_PLACE, s -> {
+            s.setString(1, runId);
+            s.setString(2, userKey);
+        }, rs -> new RunPlace(rs.getLong(1), rs.getString(2), rs.getString(3)), "reading run " + runId).stream().findFirst();
+    }
+
+    /** A run's thread, its state and its error code (null without one). */
+    public record RunPlace(long threadId, String state, String errorCode) {
+    }
+
+    /** The outputs of turn {@code turnId}'s succeeded runs that hold an object under {@code key}, in lane order. */
+    public List<String> succeededOutputsOfTurn(String turnId, String key) {
+        return statements.query(SUCCEEDED_OUTPUTS_OF_TURN, s -> {
+            s.setString(1, turnId);
+            s.setString(2, objectUnder(key));
+        }, rs -> rs.getString(1), "reading the outputs of turn " + turnId);
+    }
+
+    /** The outputs of every run of thread {@code threadId} that hold an object under {@code key}, whatever became of the run. */
+    public List<String> outputsOfThread(long threadId, String key) {
+        return statements.query(OUTPUTS_OF_THREAD, s -> {
+            s.setLong(1, threadId);
+            s.setString(2, objectUnder(key));
+        }, rs -> rs.getString(1), "reading the outputs of thread " + threadId);
+    }
+
+    /** The LIKE pattern of a JSON text holding an object under {@code key} (as our JSON writes it: no blank). */
+    private static String objectUnder(String key) {
+        return "%\"" + key + "\":{%";
     }
 
     // --- runs ---

@@ -3,8 +3,6 @@ package dev.switchboard.core.thread;
 import dev.switchboard.core.engine.WorkspaceSettings;
 import dev.switchboard.core.engine.WorkspaceTurn;
 import dev.switchboard.core.json.Jsons;
-import dev.switchboard.core.sql.Statements;
-import dev.switchboard.core.sql.Store;
 import dev.switchboard.core.workspace.TurnStatus;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
@@ -27,26 +25,12 @@ import java.util.Optional;
 @Stateless
 @jakarta.ejb.LocalBean
 @jakarta.ejb.Local(WorkspaceCommits.class)
-@Store("runs")
 public class ThreadWorkspaces implements WorkspaceCommits {
 
     /** Beyond this, a record's diff is cut (the file keeps all of it). */
     static final int MAX_DIFF_CHARS = 1024 * 1024;
 
-    private static final String RUN = "SELECT thread_id, state, error_code FROM runs WHERE run_id = ? AND user_key = ?";
-    /** A turn's runs that worked in the workspace, in lane order. */
-    private static final String TURN_CHANGES = "SELECT output_json FROM runs WHERE turn_id = ? AND state = 'succeeded'"
-            + " AND output_json LIKE '%\"" + WorkspaceTurn.OUTPUT_KEY + "\":{%' ORDER BY thread_seq";
 
-    /** Every run of the thread that worked in the workspace, whatever became of it. */
-    private static final String THREAD_CHANGES = "SELECT output_json FROM runs WHERE thread_id = ?"
-            + " AND output_json LIKE '%\"" + WorkspaceTurn.OUTPUT_KEY + "\":{%'";
-
-    private record RunRow(long threadId, String state, String errorCode) {
-    }
-
-    @Inject
-    Statements statements;
 
     @Inject
     ThreadRepository repository;
@@ -61,12 +45,11 @@ public class ThreadWorkspaces implements WorkspaceCommits {
     }
 
     /**
-     * Built outside the container (the in-process tests) with its statements alone: what needs the
+     * Built outside the container (the in-process tests) with its store alone: what needs the
      * thread directory or the workspace settings needs the container.
      */
-    public ThreadWorkspaces(Statements statements) {
-        this.statements = statements;
-        this.repository = ThreadRepository.ofStatements(statements);
+    public ThreadWorkspaces(ThreadRepository repository) {
+        this.repository = repository;
     }
 
 
@@ -90,14 +73,11 @@ public class ThreadWorkspaces implements WorkspaceCommits {
      * run or the run never worked in a workspace.
      */
     public Optional<JsonObject> record(String userKey, String runId) {
-        List<RunRow> run = statements.query(RUN, s -> {
-            s.setString(1, runId);
-            s.setString(2, userKey);
-        }, rs -> new RunRow(rs.getLong(1), rs.getString(2), rs.getString(3)), "reading run " + runId);
+        Optional<ThreadRepository.RunPlace> run = repository.runPlace(userKey, runId);
         if (run.isEmpty()) {
             return Optional.empty();
         }
-        Path dir = settings.workspaces().turnDir(run.get(0).threadId(), runId);
+        Path dir = settings.workspaces().turnDir(run.get().threadId(), runId);
         JsonObject turn;
         String diff;
         try {
@@ -109,7 +89,7 @@ public class ThreadWorkspaces implements WorkspaceCommits {
             throw new UncheckedIOException("cannot read the workspace record of run " + runId, e);
         }
         JsonObjectBuilder record = Jsons.createObjectBuilder(turn)
-                .add("status", TurnStatus.of(run.get(0).state(), run.get(0).errorCode(), turn.getString("status", "")));
+                .add("status", TurnStatus.of(run.get().state(), run.get().errorCode(), turn.getString("status", "")));
         if (diff == null) {
             record.addNull("changes_diff");
         } else {
@@ -129,8 +109,7 @@ public class ThreadWorkspaces implements WorkspaceCommits {
      * first change set started from, or — when the turn kept none — where the line is now.
      */
     public Optional<String> before(long threadId, String turnId) {
-        for (String output : statements.query(TURN_CHANGES, s -> s.setString(1, turnId), rs -> rs.getString(1),
-                "reading the workspace changes of turn " + turnId)) {
+        for (String output : repository.succeededOutputsOfTurn(turnId, WorkspaceTurn.OUTPUT_KEY)) {
             if (parse(output).get(WorkspaceTurn.OUTPUT_KEY) instanceof JsonObject change && change.containsKey("base")) {
                 return Optional.of(change.getString("base"));
             }
@@ -143,8 +122,7 @@ public class ThreadWorkspaces implements WorkspaceCommits {
     public java.util.Set<String> named(long threadId) {
         java.util.Set<String> named = new java.util.HashSet<>();
         head(threadId).filter(h -> !h.isEmpty()).ifPresent(named::add);
-        for (String output : statements.query(THREAD_CHANGES, s -> s.setLong(1, threadId), rs -> rs.getString(1),
-                "reading the workspace commits of thread " + threadId)) {
+        for (String output : repository.outputsOfThread(threadId, WorkspaceTurn.OUTPUT_KEY)) {
             if (parse(output).get(WorkspaceTurn.OUTPUT_KEY) instanceof JsonObject change) {
                 for (String key : List.of("commit", "base")) {
                     if (change.get(key) instanceof jakarta.json.JsonString commit && !commit.getString().isEmpty()) {

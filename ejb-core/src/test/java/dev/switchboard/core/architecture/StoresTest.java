@@ -40,7 +40,7 @@ class StoresTest {
     /** Tables more than one store still reads or writes, with those stores: what one store per table removes. */
     private static final Map<String, Set<String>> STILL_SHARED = Map.ofEntries(
             Map.entry("runs", Set.of("LaneRows", "PathRegistry", "ResponseRecords", "RetentionRows", "RunLedger",
-                    "RunTexts", "ThreadRepository", "ThreadWorkspaces", "TurnQueries", "TurnRows")),
+                    "RunTexts", "ThreadRepository", "TurnQueries", "TurnRows")),
             Map.entry("threads", Set.of("LaneRows", "ThreadRepository")));
 
     @Test

@@ -16,6 +16,7 @@ import dev.switchboard.core.metrics.Meters;
 import dev.switchboard.core.sql.FreshDatabase;
 import dev.switchboard.core.sql.LocalTransactions;
 import dev.switchboard.core.sql.Statements;
+import dev.switchboard.core.thread.ThreadRepository;
 import dev.switchboard.core.thread.ThreadWorkspaces;
 import dev.switchboard.core.thread.TurnRows;
 import dev.switchboard.core.workspace.Workspaces;
@@ -72,7 +73,7 @@ class RetentionLedgerTest {
             RetentionLedger ledger = new TransactionalLedger(tx, runs, new IdempotencyKeys(statements), texts,
                     new ResponseRecords(statements, items, texts), new CallSlots(statements), new PathRegistry(statements),
                     new PathJournal(statements, null), // its outbox: retention's deletes write no notification
-                    new TurnRows(statements), items, new ThreadWorkspaces(statements));
+                    new TurnRows(statements), items, new ThreadWorkspaces(ThreadRepository.ofStatements(statements)));
             return new Wiring(tx, statements, ledger, items);
         }
     }
