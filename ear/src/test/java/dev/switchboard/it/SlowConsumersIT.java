@@ -78,7 +78,6 @@ class SlowConsumersIT {
                 DatabaseFaultsIT.closeProxy();
             });
     private static Instance instance;
-    private static final String db = DATABASE;
 
     @BeforeAll
     static void start() {
@@ -135,12 +134,12 @@ class SlowConsumersIT {
             // the log's end lags the runs (seen in CI: the pump still sequencing the bulk's 32 KB
             // notifications, which then flooded the reading client's queue and cut it off).
             // The live client comes once the bulk is wholly in the log, as the test means it to.
-            Await.until(Duration.ofSeconds(60), () -> TestDatabase.count(db,
+            Await.until(Duration.ofSeconds(60), () -> TestDatabase.count(DATABASE,
                     "SELECT count(*) FROM notifications WHERE method = 'turn/completed' AND thread_key LIKE ?",
                     prefix + "%") == 200
-                    && TestDatabase.count(db, "SELECT count(*) FROM notification_outbox WHERE user_key = ?", "local") == 0,
+                    && TestDatabase.count(DATABASE, "SELECT count(*) FROM notification_outbox WHERE user_key = ?", "local") == 0,
                     "every bulk notification sequenced");
-            long logEnd = TestDatabase.count(db, "SELECT max(seq) FROM notifications WHERE user_key = ?", "local");
+            long logEnd = TestDatabase.count(DATABASE, "SELECT max(seq) FROM notifications WHERE user_key = ?", "local");
             for (int i = 0; i < STALLED_STREAMS; i++) {
                 streams.add(StalledClient.ndjson(PORT, 0)); // replays of ~25 MB each into a client that reads nothing
             }
@@ -159,7 +158,7 @@ class SlowConsumersIT {
                     // Where the time went: the run's own times (stored, started, finished) against the wait.
                     throw new AssertionError(late.getMessage() + "; the run: " + instance.api.get("/v1/runs/" + runId).body()
                             + "; the log's end before: " + logEnd + ", now: "
-                            + TestDatabase.count(db, "SELECT coalesce(max(seq), 0) FROM notifications WHERE user_key = ?", "local")
+                            + TestDatabase.count(DATABASE, "SELECT coalesce(max(seq), 0) FROM notifications WHERE user_key = ?", "local")
                             + "; the socket's notifications: " + live.notifications.matching(n -> true).size()
                             + ", closed: " + live.closed.getNow(null), late);
                 }

@@ -6,8 +6,11 @@ import dev.switchboard.persistence.run.RunRecord;
 import dev.switchboard.persistence.run.RunState;
 import dev.switchboard.persistence.thread.ThreadRecord;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -17,9 +20,10 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The reads and locks of threads, their lanes' runs and their turns through the entities, in the
- * caller's transaction — everything off the per-run path, which is the lane's. Each statement is
- * keyed by one thread (or one run, one turn).
+ * The {@code threads} rows but the lane's columns (lease, next number: {@code LaneRows}), and the
+ * reads of runs off the per-run path, in the caller's transaction: the entities read pages, a thread
+ * or a run and create a thread; its statements hold a thread's runtime choice and workspace line.
+ * Each statement is keyed by one thread (or one run, one turn), except the idle-workspace sweeps.
  */
 @Store({"threads", "runs"})
 @ApplicationScoped
@@ -57,15 +61,15 @@ public class ThreadRepository {
     @PersistenceContext(unitName = "switchboard")
     EntityManager em;
 
+    @Inject
+    Statements statements;
+
     /** Built outside the container (the in-process tests) for its statements alone: no entity is read. */
     public static ThreadRepository ofStatements(Statements statements) {
         ThreadRepository repository = new ThreadRepository();
         repository.statements = statements;
         return repository;
     }
-
-    @jakarta.inject.Inject
-    Statements statements;
 
     // --- threads ---
 
@@ -150,7 +154,7 @@ public class ThreadRepository {
         }, "choosing the runtime of thread " + threadId);
     }
 
-    private static ThreadRuntime runtime(java.sql.ResultSet rs) throws java.sql.SQLException {
+    private static ThreadRuntime runtime(ResultSet rs) throws SQLException {
         return new ThreadRuntime(rs.getString(1), rs.getString(2), rs.getString(3));
     }
 
@@ -205,6 +209,8 @@ public class ThreadRepository {
         }, "resetting the workspace of thread " + threadId) == 1;
     }
 
+    // --- runs ---
+
     /** Where the user's run {@code runId} ran and how it stands; empty when the user has no such run. */
     public Optional<RunPlace> runPlace(String userKey, String runId) {
         return statements.query(RUN_PLACE, s -> {
@@ -237,8 +243,6 @@ public class ThreadRepository {
     private static String objectUnder(String key) {
         return "%\"" + key + "\":{%";
     }
-
-    // --- runs ---
 
     public RunRecord run(String runId) {
         return em.find(RunRecord.class, runId);
