@@ -2,6 +2,7 @@ package dev.switchboard.core.chat;
 
 import dev.switchboard.core.engine.ToolResumption;
 import dev.switchboard.core.execution.ExecutionPreparation;
+import dev.switchboard.core.execution.RunContent;
 import dev.switchboard.core.lane.Claim;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
@@ -20,10 +21,11 @@ public class ChatRuns implements ExecutionPreparation {
 
     @Override
     public Prepared prepare(Claim claim, Prepared prepared) {
-        return switch (claim.kind()) {
+        RunContent run = RunContent.of(claim);
+        return switch (run.kind()) {
             case COMPACTION -> prepared.withInputs(prepared.inputs().withHistory(List::of));
             case RESUMPTION -> prepared.withInputs(prepared.inputs()
-                    .withResumption(ToolResumption.parse(claim.inputText()).orElse(null)));
+                    .withResumption(ToolResumption.parse(run.inputText()).orElse(null)));
             default -> prepared;
         };
     }

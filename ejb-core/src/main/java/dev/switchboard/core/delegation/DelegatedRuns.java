@@ -2,6 +2,7 @@ package dev.switchboard.core.delegation;
 
 import dev.switchboard.core.engine.Delegation;
 import dev.switchboard.core.execution.ExecutionPreparation;
+import dev.switchboard.core.execution.RunContent;
 import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.lane.Claim;
 import dev.switchboard.core.lane.LaneEffects;
@@ -64,8 +65,9 @@ public class DelegatedRuns implements ExecutionPreparation, RunEnding, LaneSweep
     @Override
     public Prepared prepare(Claim claim, Prepared prepared) {
         Prepared placed = prepared.withInputs(prepared.inputs().withDelegation(() -> reads.context(claim.runId())));
-        String agent = PathLanes.agentOf(claim.source());
-        return claim.kind() == RunKind.DELEGATED && agent != null ? placed.withEngine(gate.gate(placed.engine(), agent))
+        RunContent run = RunContent.of(claim);
+        String agent = PathLanes.agentOf(run.source());
+        return run.kind() == RunKind.DELEGATED && agent != null ? placed.withEngine(gate.gate(placed.engine(), agent))
                 : placed;
     }
 
@@ -87,7 +89,7 @@ public class DelegatedRuns implements ExecutionPreparation, RunEnding, LaneSweep
             }
             return Review.park(new Park(dispatch.waits(), dispatch.effects().wake()));
         }
-        if (ending.run().kind() != RunKind.DELEGATED && PathLedger.answersNothing(output)) {
+        if (RunContent.of(ending.run()).kind() != RunKind.DELEGATED && PathLedger.answersNothing(output)) {
             return Review.fail("incomplete", INCOMPLETE);
         }
         return Review.PROCEED;
@@ -95,7 +97,7 @@ public class DelegatedRuns implements ExecutionPreparation, RunEnding, LaneSweep
 
     @Override
     public LaneEffects ended(Ended ended) {
-        if (ended.run().kind() == RunKind.DELEGATED) { // its reply goes to its caller
+        if (RunContent.of(ended.run()).kind() == RunKind.DELEGATED) { // its reply goes to its caller
             // A call's lane is cancelled only once its path closed (a reply, a timeout above it): nothing to answer.
             return "cancelled".equals(ended.end().errorCode()) ? LaneEffects.NONE
                     : paths.replied(ended.run(), ended.end(), ended.now());

@@ -1,5 +1,6 @@
 package dev.switchboard.core.delegation;
 
+import dev.switchboard.core.execution.RunContent;
 import dev.switchboard.core.lane.LaneEffects;
 import dev.switchboard.core.lane.Lane;
 import dev.switchboard.core.lane.Lanes;
@@ -53,8 +54,9 @@ public class PathLanes {
     public long open(String uuid, Agent agent, String runId, DelegationRules.Slot slot, long now) {
         long threadId = repository.create(PATHS_USER, uuid, agent.engine(), now);
         Lane lane = threadLanes.lock(threadId);
-        threadLanes.save(threadLanes.enqueue(lane, NewRun.queued(runId, threadId, lane.nextSeq(), PATHS_USER, uuid,
-                SOURCE + slot.listener(), RunKind.DELEGATED, null, "followUp", slot.input(), null, null, uuid, now)));
+        threadLanes.save(threadLanes.enqueue(lane, NewRun.queued(runId, threadId, lane.nextSeq(), now, RunContent.of(
+                PATHS_USER, uuid, SOURCE + slot.listener(), RunKind.DELEGATED, null, "followUp", slot.input(), null, null,
+                uuid))));
         return threadId;
     }
 

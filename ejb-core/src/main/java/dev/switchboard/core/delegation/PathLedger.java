@@ -3,6 +3,7 @@ package dev.switchboard.core.delegation;
 import dev.switchboard.core.delegation.CallSlots.SlotRow;
 import dev.switchboard.core.delegation.PathRegistry.PathRow;
 import dev.switchboard.core.engine.Delegation;
+import dev.switchboard.core.execution.RunContent;
 import dev.switchboard.core.lane.LaneEffects;
 import dev.switchboard.core.lane.Lane;
 import dev.switchboard.core.lane.LaneRun;
@@ -83,7 +84,7 @@ public class PathLedger {
     public Dispatch dispatch(LaneRun run, List<Delegation.Call> calls, JsonObject state, long now) {
         PathRow caller = paths.handlerOf(run.runId()).orElse(null);
         if (caller == null) {
-            if (PathLanes.isPathRun(run.userKey())) {
+            if (PathLanes.isPathRun(RunContent.of(run).userKey())) {
                 throw new IllegalStateException("run " + run.runId() + " runs on a path lane that has no path");
             }
             caller = mintTree(run, now);
@@ -145,10 +146,11 @@ public class PathLedger {
     private PathRow mintTree(LaneRun run, long now) {
         String session = PathNames.newRoot();
         String rootUuid = UUID.randomUUID().toString();
-        PathRow root = new PathRow(rootUuid, session, rootUuid, run.runId(), run.userKey(), run.threadKey(),
+        RunContent content = RunContent.of(run);
+        PathRow root = new PathRow(rootUuid, session, rootUuid, run.runId(), content.userKey(), content.threadKey(),
                 List.of(session), 0, null, session, null, run.threadId(), run.runId(), "live", 0, null, now, null);
-        PathRow entry = new PathRow(UUID.randomUUID().toString(), session, rootUuid, run.runId(), run.userKey(),
-                run.threadKey(), List.of(session, settings.entry()), 1, rootUuid, settings.entry(), null, run.threadId(),
+        PathRow entry = new PathRow(UUID.randomUUID().toString(), session, rootUuid, run.runId(), content.userKey(),
+                content.threadKey(), List.of(session, settings.entry()), 1, rootUuid, settings.entry(), null, run.threadId(),
                 run.runId(), "live", 0, null, now, null);
         paths.insert(root);
         paths.insert(entry);

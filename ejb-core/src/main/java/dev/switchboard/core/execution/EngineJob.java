@@ -8,6 +8,7 @@ import dev.switchboard.core.engine.ModelChoice;
 import dev.switchboard.core.lane.Claim;
 import dev.switchboard.core.lane.RunWork;
 import dev.switchboard.core.lifecycle.RunProgress;
+import dev.switchboard.core.thread.ThreadRuntime;
 import jakarta.json.JsonObject;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
@@ -49,10 +50,12 @@ final class EngineJob implements RunWork.Job {
     /** What the engine is asked: the run, its thread's choices, and what the features prepared. */
     EngineRequest request() {
         EngineInputs in = prepared.inputs();
-        return new EngineRequest(claim.runId(), claim.userKey(), claim.threadKey(), claim.inputText(),
-                claim.deliveryMode(), claim.attempt(), cancellation, readOnce(in.history()),
+        RunContent run = RunContent.of(claim);
+        ThreadRuntime runtime = ThreadChoice.of(claim);
+        return new EngineRequest(claim.runId(), run.userKey(), run.threadKey(), run.inputText(),
+                run.deliveryMode(), claim.attempt(), cancellation, readOnce(in.history()),
                 in.clientCall() == null ? null : readOnce(in.clientCall()),
-                new ModelChoice(claim.runtime().modelId(), claim.runtime().thinkingLevel()), progress,
+                new ModelChoice(runtime.modelId(), runtime.thinkingLevel()), progress,
                 in.resumption(), in.delegation() == null ? null : readOnce(in.delegation()));
     }
 

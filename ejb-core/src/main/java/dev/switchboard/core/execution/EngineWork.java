@@ -70,9 +70,10 @@ public class EngineWork implements RunWork {
     @Override
     public Job prepare(Claim claim, Control control) {
         ExecutionPreparation.Prepared prepared = reads.read(() -> prepared(claim, preparations,
-                new ExecutionPreparation.Prepared(engines.engine(claim.runtime().engine()), EngineInputs.NONE)));
-        return new EngineJob(claim, prepared, progressStreams.open(new RunProgressLedger.Target(claim.userKey(),
-                claim.threadKey(), claim.turnId(), claim.runId(), claim.attempt()), progressWriters), control, reads::read);
+                new ExecutionPreparation.Prepared(engines.engine(ThreadChoice.of(claim).engine()), EngineInputs.NONE)));
+        RunContent run = RunContent.of(claim);
+        return new EngineJob(claim, prepared, progressStreams.open(new RunProgressLedger.Target(run.userKey(),
+                run.threadKey(), run.turnId(), claim.runId(), claim.attempt()), progressWriters), control, reads::read);
     }
 
     /** {@code start} as every preparation, in their order, makes it. */

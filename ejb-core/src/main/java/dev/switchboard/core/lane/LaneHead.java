@@ -130,8 +130,7 @@ public class LaneHead {
     }
 
     private static Claim claimOf(LaneRun head, Lane lane, long leaseLeftMs) {
-        return new Claim(head.runId(), head.threadId(), head.attempt(), head.userKey(), head.threadKey(),
-                head.inputText(), head.deliveryMode(), leaseLeftMs, head.turnId(), head.source(), head.kind(), lane.runtime(),
-                Math.max(0, lane.dbNow() - head.createdAt()));
+        return new Claim(head.runId(), head.threadId(), head.attempt(), leaseLeftMs,
+                Math.max(0, lane.dbNow() - head.createdAt()), head.payload(), lane.payload());
     }
 }

@@ -2,8 +2,6 @@ package dev.switchboard.core.lane;
 
 import dev.switchboard.core.sql.Statements;
 import dev.switchboard.core.sql.Store;
-import dev.switchboard.core.thread.ThreadRuntime;
-import dev.switchboard.persistence.run.RunKind;
 import dev.switchboard.persistence.run.RunState;
 import dev.switchboard.persistence.thread.DatabaseClock;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -11,39 +9,33 @@ import jakarta.inject.Inject;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.stream.Collectors;
 
 /**
- * Every statement on the lane's rows — a thread row's lease and sequence, its runs' states — in
- * plain JDBC, and only here: the lane's own, package-private, so that no class outside the lane
- * claims, ends or leases a run. The lane's statements in plain JDBC, in the caller's transaction (on its shared connection):
- * the per-run path — lock, lane head, claim, finish, the turn's end — without the persistence
- * context's unit of work, with each statement's text fixed so the data source prepares it once
- * per connection. Every statement is keyed by one thread, run or turn, except the owner's sweep of
- * its leases. Statements that change a run name the state they expect, and a row that is not in it
- * fails the transaction ({@link IllegalStateException}) rather than skip a transition. Reads
- * of a run's own columns elsewhere go through the run's store; nothing here caches a row.
+ * Every statement on the lane's rows — a thread row's lease and sequence, its runs' places and
+ * states — in plain JDBC, and only here: the lane's own, package-private, so that no class outside
+ * the lane claims, ends or leases a run. They run in the caller's transaction (on its shared
+ * connection), without the persistence context's unit of work, each statement's text fixed so the
+ * data source prepares it once per connection. The features' payload columns ride along in the
+ * same statements, as {@link PayloadColumns} names them, so a claim still reads its lane and its run
+ * in one statement each. Every statement is keyed by one thread or run, except the owner's sweep
+ * of its leases. Statements that change a run name the state they expect, and a row that is not in
+ * it fails the transaction ({@link IllegalStateException}) rather than skip a transition. Nothing
+ * here caches a row.
  */
 @Store({"threads", "runs"})
 @ApplicationScoped
 class LaneRows {
 
     private static final String LANE_COLUMNS = "id, lease_owner, lease_until, lease_run_id, lease_attempt, next_seq, "
-            + DatabaseClock.NOW_MS + ", engine, model_id, thinking_level, workspace_head";
-    private static final String LOCK = "SELECT " + LANE_COLUMNS + " FROM threads WHERE id = ? FOR UPDATE";
-    private static final String LOCK_LEASED_TO = "SELECT " + LANE_COLUMNS
-            + " FROM threads WHERE lease_owner = ? ORDER BY id FOR UPDATE";
-    private static final String RUN_COLUMNS = "r.run_id, r.thread_id, r.thread_seq, r.user_key, r.thread_key,"
-            + " r.source, r.state, r.input_text, r.delivery_mode, r.turn_id, r.attempt, r.crashes, r.claimed_by,"
-            + " r.created_at, t.state, t.started_at, t.merged_into,"
-            + " (SELECT count(*) FROM runs o WHERE o.turn_id = r.turn_id), r.input_json, r.kind";
-    /* The states as literals: on PostgreSQL a partial index holds only unfinished runs (V7), and
-       only a literal predicate lets the planner use it. */
-    private static final String UNFINISHED = "SELECT " + RUN_COLUMNS
-            + " FROM runs r LEFT JOIN turns t ON t.turn_id = r.turn_id"
-            + " WHERE r.thread_id = ? AND r.state IN ('queued', 'executing') AND r.thread_seq > ? ORDER BY r.thread_seq";
-    private static final String HEAD = UNFINISHED + " FETCH FIRST 1 ROWS ONLY";
-    private static final String HEAD_PAIR = UNFINISHED + " FETCH FIRST 2 ROWS ONLY";
+            + DatabaseClock.NOW_MS;
+    private static final String RUN_COLUMNS = "r.run_id, r.thread_id, r.thread_seq, r.state, r.attempt, r.crashes,"
+            + " r.claimed_by, r.created_at";
+    /** Where the payload's columns start in a read of the lane and of a run. */
+    private static final int LANE_PAYLOAD_AT = 8;
+    private static final int RUN_PAYLOAD_AT = 9;
     private static final String UNFINISHED_COUNT = "SELECT count(*) FROM runs"
             + " WHERE thread_id = ? AND state IN ('queued', 'executing')";
     private static final String START = "UPDATE runs SET state = 'executing', attempt = attempt + 1,"
@@ -55,10 +47,8 @@ class LaneRows {
     private static final String WRITE_LANE = "UPDATE threads SET lease_owner = ?, lease_until = ?, lease_run_id = ?,"
             + " lease_attempt = ?, next_seq = ? WHERE id = ?";
     private static final String ADVANCE = "UPDATE threads SET next_seq = ? WHERE id = ?";
-    private static final String INSERT_RUN = "INSERT INTO runs (run_id, thread_id, thread_seq, user_key, thread_key,"
-            + " source, external_user_key, delivery_mode, state, input_text, input_json, turn_id, attempt, crashes,"
-            + " claimed_by, payload_hash, created_at, started_at, updated_at, kind)"
-            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    private static final List<String> NEW_RUN_COLUMNS = List.of("run_id", "thread_id", "thread_seq", "state", "attempt",
+            "crashes", "claimed_by", "created_at", "started_at", "updated_at");
 
     /** The lease owner of a lane whose run waits outside it (parked): no instance holds it, none may claim it. */
     static final String PARKED = "~awaiting-replies";
@@ -76,17 +66,55 @@ class LaneRows {
     @Inject
     Statements statements;
 
+    @Inject
+    PayloadColumns payloads;
+
+    /** The statements whose text holds the payload's columns, made once from them. */
+    private Texts texts;
+
+    private record Texts(String lock, String lockLeasedTo, String unfinished, String head, String headPair,
+            String insertRun) {
+
+        static Texts of(PayloadColumns payloads) {
+            String lane = "SELECT " + LANE_COLUMNS + columns(payloads.laneColumns()) + " FROM threads";
+            /* The states as literals: on PostgreSQL a partial index holds only unfinished runs (V7), and
+               only a literal predicate lets the planner use it. */
+            String unfinished = "SELECT " + RUN_COLUMNS + columns(payloads.runColumns()) + " FROM runs r"
+                    + payloads.runJoins()
+                    + " WHERE r.thread_id = ? AND r.state IN ('queued', 'executing') AND r.thread_seq > ? ORDER BY r.thread_seq";
+            List<String> inserted = new ArrayList<>(NEW_RUN_COLUMNS);
+            inserted.addAll(payloads.newRunColumns());
+            return new Texts(lane + " WHERE id = ? FOR UPDATE", lane + " WHERE lease_owner = ? ORDER BY id FOR UPDATE",
+                    unfinished, unfinished + " FETCH FIRST 1 ROWS ONLY", unfinished + " FETCH FIRST 2 ROWS ONLY",
+                    "INSERT INTO runs (" + String.join(", ", inserted) + ") VALUES ("
+                            + String.join(", ", Collections.nCopies(inserted.size(), "?")) + ")");
+        }
+
+        private static String columns(List<String> columns) {
+            return columns.stream().map(c -> ", " + c).collect(Collectors.joining());
+        }
+    }
+
+    private Texts texts() {
+        Texts made = texts;
+        if (made == null) {
+            made = Texts.of(payloads); // the same text every time: a race makes it twice, harmlessly
+            texts = made;
+        }
+        return made;
+    }
+
     // --- threads ---
 
     /** Locks the thread row for the rest of the transaction (the lane lock); null when there is no such thread. */
     Lane lock(long threadId) {
-        List<Lane> lanes = statements.query(LOCK, s -> s.setLong(1, threadId), LaneRows::lane, "locking thread " + threadId);
+        List<Lane> lanes = statements.query(texts().lock(), s -> s.setLong(1, threadId), this::lane, "locking thread " + threadId);
         return lanes.isEmpty() ? null : lanes.get(0);
     }
 
     /** Locks, in id order, every thread whose lease names {@code owner}. */
     List<Lane> lockLeasedTo(String owner) {
-        return statements.query(LOCK_LEASED_TO, s -> s.setString(1, owner), LaneRows::lane,
+        return statements.query(texts().lockLeasedTo(), s -> s.setString(1, owner), this::lane,
                 "locking the lanes leased to " + owner);
     }
 
@@ -114,33 +142,24 @@ class LaneRows {
 
     /** Inserts a new run (queued, or started as it is added). */
     void insert(NewRun run) {
-        statements.update(INSERT_RUN, s -> {
+        statements.update(texts().insertRun(), s -> {
             s.setString(1, run.runId());
             s.setLong(2, run.threadId());
             s.setLong(3, run.threadSeq());
-            s.setString(4, run.userKey());
-            s.setString(5, run.threadKey());
-            s.setString(6, run.source());
-            s.setString(7, run.externalUserKey());
-            s.setString(8, run.deliveryMode());
-            s.setString(9, run.state().wire());
-            s.setString(10, run.inputText());
-            s.setString(11, run.inputJson());
-            s.setString(12, run.turnId());
-            s.setInt(13, run.attempt());
-            s.setInt(14, 0); // crashes
-            s.setString(15, run.startedBy());
-            s.setString(16, run.payloadHash());
-            s.setLong(17, run.createdAt());
-            Statements.setLong(s, 18, run.startedAt());
-            s.setLong(19, run.createdAt()); // updated when written
-            s.setString(20, run.kind().wire());
+            s.setString(4, run.state().wire());
+            s.setInt(5, run.attempt());
+            s.setInt(6, 0); // crashes
+            s.setString(7, run.startedBy());
+            s.setLong(8, run.createdAt());
+            Statements.setLong(s, 9, run.startedAt());
+            s.setLong(10, run.createdAt()); // updated when written
+            payloads.bindNew(s, NEW_RUN_COLUMNS.size() + 1, run.payload());
         }, "storing run " + run.runId());
     }
 
     /** The lane's oldest unfinished run after {@code afterSeq} (thread seqs start at 1), or null. */
     LaneRun head(long threadId, long afterSeq) {
-        List<LaneRun> runs = unfinished(HEAD, threadId, afterSeq);
+        List<LaneRun> runs = unfinished(texts().head(), threadId, afterSeq);
         return runs.isEmpty() ? null : runs.get(0);
     }
 
@@ -152,12 +171,12 @@ class LaneRows {
 
     /** The lane's two oldest unfinished runs: the head and the run behind it, for a finish and its chained claim. */
     List<LaneRun> headPair(long threadId) {
-        return unfinished(HEAD_PAIR, threadId, 0);
+        return unfinished(texts().headPair(), threadId, 0);
     }
 
     /** The lane's unfinished runs in FIFO order. */
     List<LaneRun> unfinished(long threadId) {
-        return unfinished(UNFINISHED, threadId, 0);
+        return unfinished(texts().unfinished(), threadId, 0);
     }
 
     /**
@@ -230,33 +249,26 @@ class LaneRows {
         return ids;
     }
 
-    /** A run started as it was added, the only run of a new turn that started at its creation. */
-    static LaneRun added(NewRun run) {
-        return new LaneRun(run.runId(), run.threadId(), run.threadSeq(), run.userKey(), run.threadKey(), run.source(),
-                run.state(), run.inputText(), run.deliveryMode(), run.turnId(), run.attempt(), 0, run.startedBy(),
-                run.createdAt(), run.turnId() != null, run.createdAt(), null, 1, run.inputJson(), run.kind());
+    /** A run started as it was added, as a read of it would return it then. */
+    LaneRun added(NewRun run) {
+        return new LaneRun(run.runId(), run.threadId(), run.threadSeq(), run.state(), run.attempt(), 0, run.startedBy(),
+                run.createdAt(), payloads.added(run.payload(), run.createdAt()));
     }
 
     private List<LaneRun> unfinished(String sql, long threadId, long afterSeq) {
         return statements.query(sql, s -> {
             s.setLong(1, threadId);
             s.setLong(2, afterSeq);
-        }, LaneRows::laneRun, "reading the lane of thread " + threadId);
+        }, this::laneRun, "reading the lane of thread " + threadId);
     }
 
-    private static LaneRun laneRun(ResultSet rs) throws SQLException {
-        return new LaneRun(rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getString(4), rs.getString(5),
-                rs.getString(6), RunState.fromWire(rs.getString(7)), rs.getString(8), rs.getString(9), rs.getString(10),
-                rs.getInt(11), rs.getInt(12), rs.getString(13), rs.getLong(14), "active".equals(rs.getString(15)),
-                rs.getLong(16), rs.getString(17), rs.getInt(18), rs.getString(19), RunKind.fromWire(rs.getString(20)));
+    private LaneRun laneRun(ResultSet rs) throws SQLException {
+        return new LaneRun(rs.getString(1), rs.getLong(2), rs.getLong(3), RunState.fromWire(rs.getString(4)),
+                rs.getInt(5), rs.getInt(6), rs.getString(7), rs.getLong(8), payloads.readRun(rs, RUN_PAYLOAD_AT));
     }
 
-    private static Lane lane(ResultSet rs) throws SQLException {
+    private Lane lane(ResultSet rs) throws SQLException {
         return new Lane(rs.getLong(1), rs.getString(2), Statements.getLong(rs, 3), rs.getString(4),
-                Statements.getInt(rs, 5), rs.getLong(6), rs.getLong(7),
-                rs.getString(8) == null && rs.getString(9) == null && rs.getString(10) == null && rs.getString(11) == null
-                        ? ThreadRuntime.DEFAULT
-                        : new ThreadRuntime(rs.getString(8), rs.getString(9), rs.getString(10), rs.getString(11)));
+                Statements.getInt(rs, 5), rs.getLong(6), rs.getLong(7), payloads.readLane(rs, LANE_PAYLOAD_AT));
     }
-
 }

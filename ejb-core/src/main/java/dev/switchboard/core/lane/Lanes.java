@@ -59,7 +59,7 @@ public class Lanes {
      * lane leased to it, its claim.
      */
     public ClaimResult startedAdded(Lane lane, NewRun run) {
-        return head.startedAdded(lane, LaneRows.added(run));
+        return head.startedAdded(lane, rows.added(run));
     }
 
     /** Writes the lane's sequence after {@link #enqueue}s, nothing else: a lease is the lane's to write. */

@@ -1,28 +1,22 @@
 package dev.switchboard.core.lane;
 
-import dev.switchboard.persistence.run.RunKind;
 import dev.switchboard.persistence.run.RunState;
+import java.util.Objects;
 
 /**
  * A run for the lane to add as its thread's next ({@link Lanes#enqueue}): its row as first written.
  * Queued, or — {@code startedBy} an owner, when the lane is idle and that owner has a slot — started
- * in the same transaction as its first attempt. What the columns mean to a feature (its user, turn,
- * input) the lane stores as given.
+ * in the same transaction as its first attempt. Its {@code payload} the lane stores as given.
  */
-public record NewRun(String runId, long threadId, long threadSeq, String userKey, String threadKey, String source,
-        RunKind kind, String externalUserKey, String deliveryMode, String inputText, String inputJson, String turnId,
-        String payloadHash, long createdAt, String startedBy) {
+public record NewRun(String runId, long threadId, long threadSeq, long createdAt, String startedBy, RunPayload payload) {
 
     public NewRun {
-        java.util.Objects.requireNonNull(kind, "kind");
+        Objects.requireNonNull(payload, "payload");
     }
 
     /** A queued run. */
-    public static NewRun queued(String runId, long threadId, long threadSeq, String userKey, String threadKey,
-            String source, RunKind kind, String externalUserKey, String deliveryMode, String inputText, String inputJson,
-            String turnId, String payloadHash, long createdAt) {
-        return new NewRun(runId, threadId, threadSeq, userKey, threadKey, source, kind, externalUserKey, deliveryMode,
-                inputText, inputJson, turnId, payloadHash, createdAt, null);
+    public static NewRun queued(String runId, long threadId, long threadSeq, long createdAt, RunPayload payload) {
+        return new NewRun(runId, threadId, threadSeq, createdAt, null, payload);
     }
 
     /** The same run started by {@code owner} as its first attempt, when it is added; a run is started once. */
@@ -30,8 +24,7 @@ public record NewRun(String runId, long threadId, long threadSeq, String userKey
         if (startedBy != null) {
             throw new IllegalStateException("run " + runId + " is started already, by " + startedBy);
         }
-        return new NewRun(runId, threadId, threadSeq, userKey, threadKey, source, kind, externalUserKey, deliveryMode,
-                inputText, inputJson, turnId, payloadHash, createdAt, owner);
+        return new NewRun(runId, threadId, threadSeq, createdAt, owner, payload);
     }
 
     public RunState state() {

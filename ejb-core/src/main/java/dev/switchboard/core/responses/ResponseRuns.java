@@ -2,6 +2,7 @@ package dev.switchboard.core.responses;
 
 import dev.switchboard.core.engine.ClientCall;
 import dev.switchboard.core.execution.ExecutionPreparation;
+import dev.switchboard.core.execution.RunContent;
 import dev.switchboard.core.history.ResponseRecord;
 import dev.switchboard.core.history.ResponseRecords;
 import dev.switchboard.core.lane.Claim;
@@ -31,7 +32,7 @@ public class ResponseRuns implements ExecutionPreparation {
 
     @Override
     public Prepared prepare(Claim claim, Prepared prepared) {
-        if (claim.kind() != RunKind.RESPONSE) {
+        if (RunContent.of(claim).kind() != RunKind.RESPONSE) {
             return prepared;
         }
         Supplier<List<JsonObject>> threadHistory = prepared.inputs().history();

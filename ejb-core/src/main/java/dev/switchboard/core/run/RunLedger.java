@@ -1,6 +1,7 @@
 package dev.switchboard.core.run;
 
 import dev.switchboard.core.clock.InstanceClock;
+import dev.switchboard.core.execution.RunContent;
 import dev.switchboard.core.history.ContextWindow;
 import dev.switchboard.core.history.ThreadContexts;
 import dev.switchboard.core.history.ThreadItems;
@@ -184,8 +185,8 @@ public class RunLedger {
         TurnRef turn = new TurnRef(TurnIds.turnId(), command.userKey(), command.threadKey(), now);
         String fingerprint = command.fingerprint();
         NewRun queued = NewRun.queued(command.runId() != null ? command.runId() : UUID.randomUUID().toString(),
-                threadId, seq, command.userKey(), command.threadKey(), command.source(), command.kind(),
-                command.externalUserKey(), command.deliveryMode(), command.text(), null, turn.turnId(), fingerprint, now);
+                threadId, seq, now, RunContent.of(command.userKey(), command.threadKey(), command.source(), command.kind(),
+                command.externalUserKey(), command.deliveryMode(), command.text(), null, turn.turnId(), fingerprint));
         NewRun run = startFor == null ? queued : queued.startedBy(startFor);
         turns.insert(turn.turnId(), turn.userKey(), threadId, turn.threadKey(), now);
         Lane after = threadLanes.enqueue(lane, run);
@@ -226,8 +227,9 @@ public class RunLedger {
     /** A run just added, as callers see it. */
     static RunView view(NewRun r) {
         RunState state = r.state();
-        return new RunView(r.runId(), state.jagcStatus(), state.wire(), null, null, null, r.threadKey(), r.threadSeq(),
-                r.source(), r.deliveryMode(), r.attempt(), 0, r.createdAt(), r.startedAt(), null, r.turnId());
+        RunContent run = RunContent.of(r);
+        return new RunView(r.runId(), state.jagcStatus(), state.wire(), null, null, null, run.threadKey(), r.threadSeq(),
+                run.source(), run.deliveryMode(), r.attempt(), 0, r.createdAt(), r.startedAt(), null, run.turnId());
     }
 
     /** The run as callers see it. */

@@ -1,6 +1,7 @@
 package dev.switchboard.core.turn;
 
 import dev.switchboard.core.clock.InstanceClock;
+import dev.switchboard.core.execution.RunContent;
 import dev.switchboard.core.idempotency.IdempotencyKeys;
 import dev.switchboard.core.idempotency.PayloadFingerprint;
 import dev.switchboard.core.lane.ClaimResult;
@@ -276,9 +277,9 @@ public class TurnLedger {
     /** The turn's new run, the lane's next (the caller enqueues it). */
     private NewRun newRun(Lane lane, TurnRef turn, TurnInput input, String fingerprint, long now,
             TurnDoor door) {
-        return NewRun.queued(UUID.randomUUID().toString(), lane.threadId(), lane.nextSeq(), turn.userKey(),
-                turn.threadKey(), door.source(), door.kind(), null, "followUp", input.text(), input.toJson().toString(),
-                turn.turnId(), fingerprint, now);
+        return NewRun.queued(UUID.randomUUID().toString(), lane.threadId(), lane.nextSeq(), now, RunContent.of(
+                turn.userKey(), turn.threadKey(), door.source(), door.kind(), null, "followUp", input.text(),
+                input.toJson().toString(), turn.turnId(), fingerprint));
     }
 
     /** Saves the lane as advanced by the new run, then claims it for {@code claimFor} (if any). */

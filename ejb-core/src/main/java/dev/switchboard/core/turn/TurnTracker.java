@@ -1,6 +1,7 @@
 package dev.switchboard.core.turn;
 
 import dev.switchboard.core.clock.InstanceClock;
+import dev.switchboard.core.execution.RunContent;
 import dev.switchboard.core.history.ConversationItems;
 import dev.switchboard.core.history.ThreadItems;
 import dev.switchboard.core.lane.LaneListener;
@@ -54,8 +55,8 @@ public class TurnTracker implements LaneListener {
 
     @Override
     public void runStarted(LaneRun run) {
-        if (run.turnActive()) {
-            events.progress(refOf(run), "running", null, run.runId());
+        if (RunContent.of(run).turnActive()) {
+            events.progress(refOf(RunContent.of(run)), "running", null, run.runId());
         }
     }
 
@@ -65,7 +66,8 @@ public class TurnTracker implements LaneListener {
      * the turn again.
      */
     @Override
-    public void runEnded(LaneRun run, RunEnd end) {
+    public void runEnded(LaneRun lane, RunEnd end) {
+        RunContent run = RunContent.of(lane);
         if (run.turnId() == null || !run.turnActive()) {
             return;
         }
@@ -74,13 +76,13 @@ public class TurnTracker implements LaneListener {
             events.assistantItem(refOf(run), reply);
         }
         if (end.isEngineResult()) { // what the engine saw and answered joins the history
-            items.append(run.threadId(), run.runId(), run.turnId(), ConversationItems.ofRun(
+            items.append(lane.threadId(), lane.runId(), run.turnId(), ConversationItems.ofRun(
                     TurnInput.stored(run.inputJson(), run.inputText()).messages(),
                     ConversationItems.steps(end.outputJson()), reply), clock.millis());
         }
         if (run.turnRuns() == 1) {
             settle(new TurnRows.ActiveTurn(run.turnId(), run.userKey(), run.threadKey(), run.turnStartedAt(),
-                    run.turnMergedInto(), List.of(new TurnRows.TurnRun(run.runId(), run.kind(), run.createdAt(),
+                    run.turnMergedInto(), List.of(new TurnRows.TurnRun(lane.runId(), run.kind(), lane.createdAt(),
                             end.state(), end.errorCode(), end.errorMessage(), end.outputJson()))));
         } else {
             settle(turns.activeTurn(run.turnId()));
@@ -134,7 +136,7 @@ public class TurnTracker implements LaneListener {
         return found;
     }
 
-    private static TurnRef refOf(LaneRun run) {
+    private static TurnRef refOf(RunContent run) {
         return new TurnRef(run.turnId(), run.userKey(), run.threadKey(), run.turnStartedAt());
     }
 }

@@ -4,6 +4,8 @@ import dev.switchboard.core.clock.InstanceClock;
 import dev.switchboard.core.engine.WorkspaceSettings;
 import dev.switchboard.core.engine.WorkspaceTurn;
 import dev.switchboard.core.execution.ExecutionPreparation;
+import dev.switchboard.core.execution.RunContent;
+import dev.switchboard.core.execution.ThreadChoice;
 import dev.switchboard.core.history.ResponseRecord;
 import dev.switchboard.core.history.ResponseRecords;
 import dev.switchboard.core.json.Jsons;
@@ -78,19 +80,20 @@ public class WorkspaceRuns implements ExecutionPreparation, RunEnding {
 
     @Override
     public Prepared prepare(Claim claim, Prepared prepared) {
-        String head = claim.runtime().workspace();
-        if (head == null && !workspace.allThreads() || claim.kind() == RunKind.DELEGATED
-                || claim.kind() == RunKind.COMPACTION) {
+        String head = ThreadChoice.of(claim).workspace();
+        RunContent run = RunContent.of(claim);
+        if (head == null && !workspace.allThreads() || run.kind() == RunKind.DELEGATED
+                || run.kind() == RunKind.COMPACTION) {
             return prepared;
         }
-        Optional<ResponseRecord> response = claim.kind() == RunKind.RESPONSE
+        Optional<ResponseRecord> response = run.kind() == RunKind.RESPONSE
                 ? responses.ofRun(claim.runId()) : Optional.empty();
         return prepared.withEngine(new WorkspaceTurn(prepared.engine(), workspace.workspaces(), workspace.tools(), io,
                 new WorkspaceTurn.Turn(claim.threadId(), head == null ? Workspaces.START : head, claim.runId(),
-                        claim.attempt(), claim.threadKey(), claim.turnId() == null ? claim.runId() : claim.turnId(),
+                        claim.attempt(), run.threadKey(), run.turnId() == null ? claim.runId() : run.turnId(),
                         response.map(ResponseRecord::responseId).orElse(claim.runId()),
                         response.map(ResponseRecord::previousResponseId).orElse(null),
-                        claim.inputText()),
+                        run.inputText()),
                 clock.clock()));
     }
 
@@ -110,7 +113,7 @@ public class WorkspaceRuns implements ExecutionPreparation, RunEnding {
         }
         return Review.keep(lane -> {
             workspaces.moveLine(lane.threadId(), move.to());
-            return lane.withWorkspace(move.to());
+            return ThreadChoice.withWorkspace(lane, move.to());
         });
     }
 
@@ -124,7 +127,7 @@ public class WorkspaceRuns implements ExecutionPreparation, RunEnding {
         if (!(output.get(WorkspaceTurn.OUTPUT_KEY) instanceof JsonObject change)) {
             return LineMove.NONE;
         }
-        return LineMove.of(lane.runtime().workspace(), change.getString("base", null),
+        return LineMove.of(ThreadChoice.of(lane).workspace(), change.getString("base", null),
                 change.get("commit") instanceof JsonString commit ? commit.getString() : null);
     }
 }

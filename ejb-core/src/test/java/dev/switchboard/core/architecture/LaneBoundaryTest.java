@@ -1,5 +1,10 @@
 package dev.switchboard.core.architecture;
 
+import com.tngtech.archunit.core.domain.JavaClass;
+import dev.switchboard.core.lane.LanePayload;
+import dev.switchboard.core.lane.RunPayload;
+import java.lang.reflect.RecordComponent;
+import java.util.ArrayList;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -8,7 +13,6 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import dev.switchboard.core.lane.Lane;
-import dev.switchboard.core.thread.ThreadRuntime;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.Modifier;
@@ -32,6 +36,10 @@ class LaneBoundaryTest {
     private static final List<String> LANE_WRITES = List.of("next_seq", "lease_until", "lease_run_id", "lease_attempt",
             "set lease_owner", "insert into runs", "update runs set state", "claimed_by =");
 
+    /** Words of the features' concepts that no component of a lane's record names (camel-case words). */
+    private static final List<String> FEATURE_WORDS = List.of("user", "turn", "delivery", "engine", "runtime", "model",
+            "kind", "source", "input", "workspace");
+
     private static final JavaClasses CLASSES = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
             .importPackages("dev.switchboard");
@@ -46,7 +54,36 @@ class LaneBoundaryTest {
     @Test
     void onlyTheLaneMakesALane() {
         noClasses().that().resideOutsideOfPackage(LANE + "..").should().callConstructor(Lane.class, long.class,
-                String.class, Long.class, String.class, Integer.class, long.class, long.class, ThreadRuntime.class)
+                String.class, Long.class, String.class, Integer.class, long.class, long.class, LanePayload.class)
+                .check(CLASSES);
+    }
+
+    /**
+     * A run's input and output are opaque to the lane: no type of its names a user, a turn, a
+     * delivery mode, an engine or the thread's runtime — what a run carries for the features is a
+     * {@link RunPayload} (a thread's, a {@link LanePayload}) the lane reads and writes through the
+     * plugged-in {@code PayloadColumns}, its output a JSON text.
+     */
+    @Test
+    void theLanesTypesCarryNoFeaturesConcept() throws ClassNotFoundException {
+        List<String> offenders = new ArrayList<>();
+        for (JavaClass c : CLASSES.that(JavaClass.Predicates.resideInAPackage(LANE))) {
+            if (!c.isRecord()) {
+                continue;
+            }
+            for (RecordComponent component : Class.forName(c.getName()).getRecordComponents()) {
+                List<String> words = List.of(component.getName().split("(?=[A-Z])")).stream()
+                        .map(w -> w.toLowerCase(Locale.ROOT)).toList();
+                if (words.stream().anyMatch(FEATURE_WORDS::contains)) {
+                    offenders.add(c.getSimpleName() + "." + component.getName());
+                }
+            }
+        }
+        assertEquals(List.of(), offenders);
+        noClasses().that().resideInAPackage(LANE + "..").should().dependOnClassesThat()
+                .resideInAnyPackage("dev.switchboard.core.thread..", "dev.switchboard.core.user..")
+                .orShould().dependOnClassesThat().haveSimpleName("RunKind")
+                .because("what a run is, whom it is for and what runs it are the features' (RunPayload, LanePayload)")
                 .check(CLASSES);
     }
 

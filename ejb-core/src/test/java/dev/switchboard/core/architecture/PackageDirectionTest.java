@@ -1,5 +1,6 @@
 package dev.switchboard.core.architecture;
 
+import dev.switchboard.core.execution.RunContent;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
@@ -7,8 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
-import dev.switchboard.core.lane.Claim;
-import dev.switchboard.core.lane.LaneRun;
 import dev.switchboard.core.sql.Store;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -82,7 +81,7 @@ class PackageDirectionTest {
     }
 
     /**
-     * The lane learns no feature: what a run is ({@code Claim#kind}) is the features' business,
+     * The lane learns no feature: what a run is ({@code RunContent#kind}) is the features' business,
      * and no feature's engine wrapper or setting is named in it. Above the layering (which already
      * keeps it below them), this names the feature classes of lower packages too.
      */
@@ -112,13 +111,13 @@ class PackageDirectionTest {
     }
 
     /**
-     * Features decide by a run's kind, set at ingest; its source is a label the lane carries, read
-     * by a feature only for a delegated call's agent.
+     * Features decide by a run's kind, set at ingest; its source is a label the run carries, read
+     * by a feature only for a delegated call's agent (and shown to clients with the run).
      */
     @Test
     void noFeatureDecidesByARunsSource() {
-        noClasses().that().resideOutsideOfPackages(CORE + ".lane..", CORE + ".delegation..").should()
-                .callMethod(Claim.class, "source").orShould().callMethod(LaneRun.class, "source")
+        noClasses().that().resideOutsideOfPackages(CORE + ".execution..", CORE + ".delegation..", CORE + ".run..").should()
+                .callMethod(RunContent.class, "source")
                 .check(CLASSES);
     }
 

@@ -1,5 +1,7 @@
 package dev.switchboard.core.chat;
 
+import dev.switchboard.core.execution.RunContent;
+import dev.switchboard.core.execution.ThreadChoice;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -21,7 +23,8 @@ class ChatRunsTest {
             EngineInputs.NONE.withHistory(() -> List.of(Json.createObjectBuilder().add("role", "user").build())));
 
     private static Claim claim(RunKind kind, String input) {
-        return new Claim("r", 7, 1, "u", "t", input, "followUp", 1000, "turn", "chat:anything", kind, ThreadRuntime.DEFAULT, 0);
+        return new Claim("r", 7, 1, 1000, 0, RunContent.of("u", "t", "chat:anything", kind, null, "followUp", input, null,
+                "turn", "hash"), new ThreadChoice(ThreadRuntime.DEFAULT));
     }
 
     @Test

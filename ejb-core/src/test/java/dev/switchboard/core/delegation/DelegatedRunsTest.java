@@ -1,5 +1,6 @@
 package dev.switchboard.core.delegation;
 
+import dev.switchboard.core.execution.RunContent;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
@@ -16,8 +17,8 @@ class DelegatedRunsTest {
     private final DelegatedRuns delegation = new DelegatedRuns();
 
     private static LaneRun run(RunKind kind) {
-        return new LaneRun("r", 7, 1, "u", "t", "src", RunState.EXECUTING, "hi", "followUp", "turn", 1, 0,
-                "owner", 1000, true, 1000, null, 1, null, kind);
+        return new LaneRun("r", 7, 1, RunState.EXECUTING, 1, 0, "owner", 1000, new RunContent("u", "t", "src", kind, null,
+                "followUp", "hi", null, "turn", "hash", new RunContent.TurnAsRead(true, 1000, null, 1)));
     }
 
     private RunEnding.Review review(RunKind kind, String output) {

@@ -24,8 +24,9 @@ import org.junit.jupiter.api.Test;
 /** A claimed run's engine call as the lane's work: what the engine is asked, and how it is stopped. */
 class EngineJobTest {
 
-    private static final Claim CLAIM = new Claim("run-1", 7, 2, "alice", "support", "hello", "followUp", 5_000,
-            "turn-1", "api", RunKind.MESSAGE, new ThreadRuntime(null, "model-x", "high"), 0);
+    private static final Claim CLAIM = new Claim("run-1", 7, 2, 5_000, 0, RunContent.of("alice", "support", "api",
+            RunKind.MESSAGE, null, "followUp", "hello", null, "turn-1", "hash"),
+            new ThreadChoice(new ThreadRuntime(null, "model-x", "high")));
 
     /** Answers what it is asked, and keeps the request. */
     private static final class Recording implements AgentEngine {

@@ -1,8 +1,6 @@
 package dev.switchboard.core.lane;
 
-import dev.switchboard.persistence.run.RunKind;
 
-import dev.switchboard.core.thread.ThreadRuntime;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -59,8 +57,15 @@ final class LaneFixture implements AutoCloseable {
         keeper = new LeaseKeeper(store, runner, OWNER, LEASE_MS, MARGIN_MS, nanos::get);
     }
 
+    /** A run's payload as a feature might make it: the lane carries it and never looks inside. */
+    record Input(String text) implements RunPayload {
+    }
+
+    /** A lane's payload: nothing chosen. */
+    static final LanePayload NO_CHOICE = new LanePayload() { };
+
     static Claim claim(String runId, long threadId, int attempt) {
-        return new Claim(runId, threadId, attempt, "u", "t" + threadId, "input of " + runId, "followUp", LEASE_MS, null, "api", RunKind.MESSAGE, ThreadRuntime.DEFAULT, 0);
+        return new Claim(runId, threadId, attempt, LEASE_MS, 0, new Input("input of " + runId), NO_CHOICE);
     }
 
     static ClaimResult claimed(Claim claim) {

@@ -5,7 +5,6 @@ import dev.switchboard.core.metrics.Meters;
 import dev.switchboard.core.sql.FreshDatabase;
 import dev.switchboard.core.sql.LocalTransactions;
 import dev.switchboard.core.sql.Statements;
-import dev.switchboard.persistence.run.RunKind;
 import dev.switchboard.persistence.thread.DatabaseClock;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -47,6 +46,7 @@ final class LaneOnDatabase {
 
         LaneRows rows = new LaneRows();
         rows.statements = new Statements(tx.dataSource());
+        rows.payloads = new TextColumns();
         settings.leaseMs = 15_000;
         settings.maxAttempts = maxAttempts;
         InstanceClock clock = InstanceClock.of(Clock.systemUTC());
@@ -104,8 +104,7 @@ final class LaneOnDatabase {
             List<String> ids = new CopyOnWriteArrayList<>();
             for (String text : texts) {
                 String runId = UUID.randomUUID().toString();
-                lane = lanes.enqueue(lane, NewRun.queued(runId, threadId, lane.nextSeq(), "u", "t", "test",
-                        RunKind.MESSAGE, null, "followUp", text, null, null, "hash-" + runId, 0));
+                lane = lanes.enqueue(lane, NewRun.queued(runId, threadId, lane.nextSeq(), 0, new LaneFixture.Input(text)));
                 ids.add(runId);
             }
             lanes.save(lane);
@@ -180,5 +179,55 @@ final class LaneOnDatabase {
 
     private Connection connect() throws SQLException {
         return dataSource.getConnection();
+    }
+
+    /**
+     * The payload these tests give their runs: a text, in the run's input column (the columns the
+     * schema requires filled with fixed values). The lane runs on it as on the features' own.
+     */
+    static final class TextColumns implements PayloadColumns {
+
+        @Override
+        public List<String> runColumns() {
+            return List.of("r.input_text");
+        }
+
+        @Override
+        public String runJoins() {
+            return "";
+        }
+
+        @Override
+        public RunPayload readRun(ResultSet rs, int first) throws SQLException {
+            return new LaneFixture.Input(rs.getString(first));
+        }
+
+        @Override
+        public List<String> newRunColumns() {
+            return List.of("input_text", "user_key", "thread_key", "source", "kind", "delivery_mode", "payload_hash");
+        }
+
+        @Override
+        public void bindNew(PreparedStatement s, int first, RunPayload payload) throws SQLException {
+            s.setString(first, ((LaneFixture.Input) payload).text());
+            for (String fixed : List.of("u", "t", "test", "message", "followUp", "hash")) {
+                s.setString(++first, fixed);
+            }
+        }
+
+        @Override
+        public RunPayload added(RunPayload payload, long createdAt) {
+            return payload;
+        }
+
+        @Override
+        public List<String> laneColumns() {
+            return List.of();
+        }
+
+        @Override
+        public LanePayload readLane(ResultSet rs, int first) {
+            return LaneFixture.NO_CHOICE;
+        }
     }
 }

@@ -109,8 +109,7 @@ class LaneOnDatabaseTest {
     }
 
     private static Claim withAttempt(Claim c, int attempt) {
-        return new Claim(c.runId(), c.threadId(), attempt, c.userKey(), c.threadKey(), c.inputText(), c.deliveryMode(),
-                c.leaseLeftMs(), c.turnId(), c.source(), c.kind(), c.runtime(), c.waitedMs());
+        return c.withAttempt(attempt);
     }
 
     @Test

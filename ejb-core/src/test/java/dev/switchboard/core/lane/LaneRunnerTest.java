@@ -1,8 +1,6 @@
 package dev.switchboard.core.lane;
 
-import dev.switchboard.persistence.run.RunKind;
 
-import dev.switchboard.core.thread.ThreadRuntime;
 
 import static dev.switchboard.core.lane.LaneFixture.claim;
 import static dev.switchboard.core.lane.LaneFixture.claimed;
@@ -236,7 +234,7 @@ class LaneRunnerTest {
 
     @Test
     void anAdoptedClaimCountsItsDeadlineFromWhatIsLeftOfTheLease() {
-        Claim adopted = new Claim("r", 1, 1, "u", "t1", "x", "followUp", 500, null, "api", RunKind.MESSAGE, ThreadRuntime.DEFAULT, 0);
+        Claim adopted = new Claim("r", 1, 1, 500, 0, new LaneFixture.Input("x"), LaneFixture.NO_CHOICE);
         lane.admit(adopted);
         LaneFixture.ManualWork.ManualJob call = lane.work.jobs.get(adopted.key());
         lane.advanceMs(500 - LaneFixture.MARGIN_MS);

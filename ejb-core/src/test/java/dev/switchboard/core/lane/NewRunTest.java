@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.switchboard.persistence.run.RunKind;
 import dev.switchboard.persistence.run.RunState;
 import org.junit.jupiter.api.Test;
 
@@ -12,8 +11,7 @@ import org.junit.jupiter.api.Test;
 class NewRunTest {
 
     private static NewRun queued() {
-        return NewRun.queued("r1", 7, 1, "local", "cli:default", "cli", RunKind.MESSAGE, null, "followUp", "ping", null,
-                "turn-1", "hash", 1000);
+        return NewRun.queued("r1", 7, 1, 1000, new LaneFixture.Input("ping"));
     }
 
     @Test
@@ -38,8 +36,7 @@ class NewRunTest {
     }
 
     @Test
-    void aRunHasAKind() {
-        assertThrows(NullPointerException.class, () -> NewRun.queued("r1", 7, 1, "local", "t", "cli", null, null,
-                "followUp", "ping", null, null, "hash", 1000));
+    void aRunHasAPayload() {
+        assertThrows(NullPointerException.class, () -> NewRun.queued("r1", 7, 1, 1000, null));
     }
 }

@@ -1,5 +1,6 @@
 package dev.switchboard.core.turn;
 
+import dev.switchboard.core.execution.ThreadChoice;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -18,7 +19,7 @@ import org.junit.jupiter.api.Test;
 class WorkspaceRunsTest {
 
     private static final Lane LANE = new Lane(7, "owner", 1L, "r", 1, 3, 0,
-            new ThreadRuntime(null, null, null, "c1"));
+            new ThreadChoice(new ThreadRuntime(null, null, null, "c1")));
 
     /** The workspace lines' statements, with the line's moves recorded instead of written. */
     private static final class RecordedRows extends ThreadWorkspaces {
@@ -56,7 +57,7 @@ class WorkspaceRunsTest {
         assertTrue(rows.moves.isEmpty(), "nothing moves before the run ends well");
         Lane after = kept.keep().apply(LANE);
         assertEquals(List.of("7->c2"), rows.moves);
-        assertEquals("c2", after.runtime().workspace(), "the next run chained on the lane starts from the new head");
+        assertEquals("c2", ThreadChoice.of(after).workspace(), "the next run chained on the lane starts from the new head");
     }
 
     @Test
