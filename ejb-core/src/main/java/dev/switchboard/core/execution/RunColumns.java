@@ -72,6 +72,11 @@ public class RunColumns implements PayloadColumns {
     }
 
     @Override
+    public List<String> blankContent() {
+        return List.of("input_text = ''", "input_json = NULL");
+    }
+
+    @Override
     public List<String> laneColumns() {
         return LANE;
     }

@@ -21,7 +21,7 @@ import java.util.Optional;
  * can be given the client's request and a continuation can resolve the chain.
  * Statements run in the caller's transaction if there is one.
  */
-@Store({"responses", "runs"})
+@Store("responses")
 @ApplicationScoped
 public class ResponseRecords {
 
@@ -34,8 +34,6 @@ public class ResponseRecords {
     private static final String BY_ID = "SELECT " + COLUMNS + " FROM responses WHERE response_id = ?";
     private static final String BY_RUN = "SELECT " + COLUMNS + " FROM responses WHERE run_id = ?";
     private static final String DELETE = "DELETE FROM responses WHERE response_id = ?";
-    private static final String BLANK_RUN = "UPDATE runs SET input_text = '', input_json = NULL, output_json = NULL"
-            + " WHERE run_id = ?";
 
     @Inject
     Statements statements;
@@ -83,13 +81,12 @@ public class ResponseRecords {
 
     /**
      * Forgets a response that was not to be stored: its record, its run's items in the thread's
-     * history, the text it streamed, and the run's input and output (the run row keeps its lifecycle).
+     * history and the text it streamed (its run's content is the lane's to blank: {@code FinishedRuns}).
      */
     public void forget(ResponseRecord r) {
         statements.update(DELETE, s -> s.setString(1, r.responseId()), "forgetting response " + r.responseId());
         items.deleteOfRun(r.runId());
         texts.deleteOfRun(r.runId());
-        statements.update(BLANK_RUN, s -> s.setString(1, r.runId()), "forgetting the content of response " + r.responseId());
     }
 
     private static ResponseRecord read(ResultSet rs) throws SQLException {

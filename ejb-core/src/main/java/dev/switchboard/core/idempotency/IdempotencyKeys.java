@@ -2,11 +2,8 @@ package dev.switchboard.core.idempotency;
 
 import dev.switchboard.core.sql.Statements;
 import dev.switchboard.core.sql.Store;
-import dev.switchboard.persistence.run.IngestRecord;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.persistence.EntityManager;
-import jakarta.persistence.PersistenceContext;
 import java.util.List;
 import java.util.Optional;
 
@@ -25,21 +22,22 @@ import java.util.Optional;
 public class IdempotencyKeys {
 
     private static final String FORGET_SOURCES = "DELETE FROM message_ingest WHERE source LIKE ? AND created_at < ?";
-
-    @PersistenceContext(unitName = "switchboard")
-    EntityManager em;
+    private static final String FIND = "SELECT run_id, payload_hash FROM message_ingest"
+            + " WHERE user_key = ? AND source = ? AND idempotency_key = ?";
+    private static final String REMEMBER = "INSERT INTO message_ingest (user_key, source, idempotency_key, run_id,"
+            + " payload_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)";
 
     @Inject
     Statements statements;
 
+    /** A key's first use: the run it stored and the fingerprint of its payload. */
+    private record FirstUse(String runId, String fingerprint) {
+    }
+
     public IdempotencyKeys() {
     }
 
-    /**
-     * Built outside the container (the in-process tests) with its statements alone: its entity reads
-     * and writes ({@link #replayOf}, {@link #seen}, {@link #remember}) need the
-     * container's persistence context.
-     */
+    /** Built outside the container (the in-process tests): each call runs in the caller's transaction. */
     public IdempotencyKeys(Statements statements) {
         this.statements = statements;
     }
@@ -50,24 +48,24 @@ public class IdempotencyKeys {
      * @throws IdempotencyConflictException when the earlier use had another payload
      */
     public Optional<String> replayOf(String userKey, String source, String key, String fingerprint) {
-        IngestRecord earlier = find(userKey, source, key);
+        FirstUse earlier = find(userKey, source, key);
         if (earlier == null) {
             return Optional.empty();
         }
-        if (!earlier.getPayloadHash().equals(fingerprint)) {
-            throw new IdempotencyConflictException(earlier.getRunId());
+        if (!earlier.fingerprint().equals(fingerprint)) {
+            throw new IdempotencyConflictException(earlier.runId());
         }
-        return Optional.of(earlier.getRunId());
+        return Optional.of(earlier.runId());
     }
 
     /** The run an earlier use of {@code key} stored, whatever its payload (a resent delivery); empty when none. */
     public Optional<String> seen(String userKey, String source, String key) {
-        return Optional.ofNullable(find(userKey, source, key)).map(IngestRecord::getRunId);
+        return Optional.ofNullable(find(userKey, source, key)).map(FirstUse::runId);
     }
 
     /**
-     * Remembers {@code key} (if not null) for the run this transaction stored (in plain JDBC, on the
-     * same connection: its row is there already). Written now, not at commit: a first use of the
+     * Remembers {@code key} (if not null) for the run this transaction stored (on the same
+     * connection: its row is there already). Written now, not at commit: a first use of the
      * key racing on another thread fails here, inside the caller's transaction, which
      * {@link UniqueViolation#retryOnce} runs again to find the other's run.
      */
@@ -75,8 +73,14 @@ public class IdempotencyKeys {
         if (key == null) {
             return;
         }
-        em.persist(new IngestRecord(new IngestRecord.Key(userKey, source, key), runId, fingerprint, now));
-        em.flush();
+        statements.updateOne(REMEMBER, s -> {
+            s.setString(1, userKey);
+            s.setString(2, source);
+            s.setString(3, key);
+            s.setString(4, runId);
+            s.setString(5, fingerprint);
+            s.setLong(6, now);
+        }, "remembering an idempotency key of run " + runId);
     }
 
     /** Forgets the keys of sources starting with {@code sourcePrefix} remembered before {@code before} (epoch ms). */
@@ -87,8 +91,16 @@ public class IdempotencyKeys {
         }, "forgetting the keys of " + sourcePrefix + "*");
     }
 
-    private IngestRecord find(String userKey, String source, String key) {
-        return key == null ? null : em.find(IngestRecord.class, new IngestRecord.Key(userKey, source, key));
+    private FirstUse find(String userKey, String source, String key) {
+        if (key == null) {
+            return null;
+        }
+        List<FirstUse> found = statements.query(FIND, s -> {
+            s.setString(1, userKey);
+            s.setString(2, source);
+            s.setString(3, key);
+        }, rs -> new FirstUse(rs.getString(1), rs.getString(2)), "reading an idempotency key");
+        return found.isEmpty() ? null : found.get(0);
     }
 
     /** Retention: forgets the keys of these runs (deleted with them, in the caller's transaction). */

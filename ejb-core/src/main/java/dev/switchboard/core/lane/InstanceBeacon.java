@@ -1,14 +1,12 @@
 package dev.switchboard.core.lane;
 
+import dev.switchboard.core.sql.Statements;
 import dev.switchboard.core.sql.Store;
 import dev.switchboard.persistence.thread.DatabaseClock;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
-import jakarta.persistence.EntityManager;
-import jakarta.persistence.PersistenceContext;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -32,8 +30,17 @@ public class InstanceBeacon {
             Long stoppedAt, long ageMs, String state) {
     }
 
-    @PersistenceContext(unitName = "switchboard")
-    EntityManager em;
+    private static final String BEAT = "UPDATE instances SET heartbeat_at = " + DatabaseClock.NOW_MS
+            + ", executing_runs = ? WHERE owner = ?";
+    private static final String FIRST_BEAT = "INSERT INTO instances (owner, instance_id, started_at, heartbeat_at,"
+            + " executing_runs) VALUES (?, ?, " + DatabaseClock.NOW_MS + ", " + DatabaseClock.NOW_MS + ", ?)";
+    private static final String FORGET = "DELETE FROM instances WHERE heartbeat_at < " + DatabaseClock.NOW_MS + " - ?";
+    private static final String STOPPED = "UPDATE instances SET stopped_at = " + DatabaseClock.NOW_MS + " WHERE owner = ?";
+    private static final String LIST = "SELECT owner, instance_id, started_at, heartbeat_at, executing_runs, stopped_at, "
+            + DatabaseClock.NOW_MS + " - heartbeat_at FROM instances ORDER BY instance_id, started_at";
+
+    @Inject
+    Statements statements;
 
     @Inject
     LaneSettings settings;
@@ -50,38 +57,34 @@ public class InstanceBeacon {
     /** This start is alive, executing {@code executingRuns}; the first beat of a start records it. */
     @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
     public void beat(String owner, String instanceId, int executingRuns) {
-        int updated = em.createNativeQuery("UPDATE instances SET heartbeat_at = " + DatabaseClock.NOW_MS
-                        + ", executing_runs = ? WHERE owner = ?")
-                .setParameter(1, executingRuns).setParameter(2, owner).executeUpdate();
+        int updated = statements.update(BEAT, s -> {
+            s.setInt(1, executingRuns);
+            s.setString(2, owner);
+        }, "beating for " + owner);
         if (updated == 0) {
-            em.createNativeQuery("INSERT INTO instances (owner, instance_id, started_at, heartbeat_at, executing_runs) VALUES (?, ?, "
-                            + DatabaseClock.NOW_MS + ", " + DatabaseClock.NOW_MS + ", ?)")
-                    .setParameter(1, owner).setParameter(2, instanceId).setParameter(3, executingRuns).executeUpdate();
+            statements.updateOne(FIRST_BEAT, s -> {
+                s.setString(1, owner);
+                s.setString(2, instanceId);
+                s.setInt(3, executingRuns);
+            }, "recording the start of " + owner);
         }
-        em.createNativeQuery("DELETE FROM instances WHERE heartbeat_at < " + DatabaseClock.NOW_MS + " - ?")
-                .setParameter(1, FORGET_AFTER_MS).executeUpdate();
+        statements.update(FORGET, s -> s.setLong(1, FORGET_AFTER_MS), "forgetting instances not heard of");
     }
 
     /** This start stopped gracefully. */
     @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
     public void stopped(String owner) {
-        em.createNativeQuery("UPDATE instances SET stopped_at = " + DatabaseClock.NOW_MS + " WHERE owner = ?")
-                .setParameter(1, owner).executeUpdate();
+        statements.update(STOPPED, s -> s.setString(1, owner), "recording the stop of " + owner);
     }
 
     /** Every instance remembered, by name and start, with its state. */
     @TransactionAttribute(TransactionAttributeType.SUPPORTS)
     public List<Instance> list() {
-        List<Instance> instances = new ArrayList<>();
-        for (Object found : em.createNativeQuery("SELECT owner, instance_id, started_at, heartbeat_at, executing_runs, stopped_at, "
-                + DatabaseClock.NOW_MS + " - heartbeat_at FROM instances ORDER BY instance_id, started_at").getResultList()) {
-            Object[] row = (Object[]) found;
-            Long stoppedAt = row[5] == null ? null : ((Number) row[5]).longValue();
-            long ageMs = ((Number) row[6]).longValue();
-            instances.add(new Instance((String) row[0], (String) row[1], ((Number) row[2]).longValue(),
-                    ((Number) row[3]).longValue(), ((Number) row[4]).intValue(), stoppedAt, ageMs,
-                    state(stoppedAt, ageMs, settings.leaseMs())));
-        }
-        return instances;
+        return statements.query(LIST, s -> { }, rs -> {
+            Long stoppedAt = Statements.getLong(rs, 6);
+            long ageMs = rs.getLong(7);
+            return new Instance(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getLong(4), rs.getInt(5), stoppedAt,
+                    ageMs, state(stoppedAt, ageMs, settings.leaseMs()));
+        }, "listing the instances");
     }
 }

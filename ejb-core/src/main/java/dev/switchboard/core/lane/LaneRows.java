@@ -47,6 +47,7 @@ class LaneRows {
     private static final String WRITE_LANE = "UPDATE threads SET lease_owner = ?, lease_until = ?, lease_run_id = ?,"
             + " lease_attempt = ?, next_seq = ? WHERE id = ?";
     private static final String ADVANCE = "UPDATE threads SET next_seq = ? WHERE id = ?";
+    private static final String FORGET = "DELETE FROM runs WHERE run_id IN (%s) AND state IN ('succeeded', 'failed')";
     private static final List<String> NEW_RUN_COLUMNS = List.of("run_id", "thread_id", "thread_seq", "state", "attempt",
             "crashes", "claimed_by", "created_at", "started_at", "updated_at");
 
@@ -73,7 +74,7 @@ class LaneRows {
     private Texts texts;
 
     private record Texts(String lock, String lockLeasedTo, String unfinished, String head, String headPair,
-            String insertRun) {
+            String insertRun, String blankContent) {
 
         static Texts of(PayloadColumns payloads) {
             String lane = "SELECT " + LANE_COLUMNS + columns(payloads.laneColumns()) + " FROM threads";
@@ -87,7 +88,8 @@ class LaneRows {
             return new Texts(lane + " WHERE id = ? FOR UPDATE", lane + " WHERE lease_owner = ? ORDER BY id FOR UPDATE",
                     unfinished, unfinished + " FETCH FIRST 1 ROWS ONLY", unfinished + " FETCH FIRST 2 ROWS ONLY",
                     "INSERT INTO runs (" + String.join(", ", inserted) + ") VALUES ("
-                            + String.join(", ", Collections.nCopies(inserted.size(), "?")) + ")");
+                            + String.join(", ", Collections.nCopies(inserted.size(), "?")) + ")",
+                    "UPDATE runs SET output_json = NULL" + columns(payloads.blankContent()) + " WHERE run_id = ?");
         }
 
         private static String columns(List<String> columns) {
@@ -215,6 +217,16 @@ class LaneRows {
             s.setString(2, runId);
             s.setInt(3, attempt);
         }, "queueing run " + runId + " again") == 1;
+    }
+
+    /** Deletes those of these runs that are finished; returns how many. */
+    int forget(List<String> runIds) {
+        return statements.updateIn(FORGET, runIds, "deleting finished runs");
+    }
+
+    /** Blanks the run's content — its output, and its payload's as {@link PayloadColumns#blankContent} says. */
+    void blankContent(String runId) {
+        statements.update(texts().blankContent(), s -> s.setString(1, runId), "forgetting the content of run " + runId);
     }
 
     /** Whether the lane is parked, read without its lock. */

@@ -30,6 +30,12 @@ public interface PayloadColumns {
     /** {@code payload} as a read would return it right after its run was added and started, at {@code createdAt}. */
     RunPayload added(RunPayload payload, long createdAt);
 
+    /**
+     * The assignments that blank a run's content in its payload (its input; e.g. {@code input_text = ''}),
+     * when the run's content is forgotten and its lifecycle kept ({@link FinishedRuns#blankContent}).
+     */
+    List<String> blankContent();
+
     /** A lane's payload columns in {@code threads}, selected after the lane's with its lock. */
     List<String> laneColumns();
 

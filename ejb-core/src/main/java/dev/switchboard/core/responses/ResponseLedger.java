@@ -2,6 +2,7 @@ package dev.switchboard.core.responses;
 
 import dev.switchboard.core.history.ResponseRecord;
 import dev.switchboard.core.history.ResponseRecords;
+import dev.switchboard.core.lane.FinishedRuns;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 import java.util.Optional;
@@ -17,6 +18,9 @@ public class ResponseLedger {
     @Inject
     ResponseRecords records;
 
+    @Inject
+    FinishedRuns runs;
+
     public void insert(ResponseRecord record) {
         records.insert(record);
     }
@@ -25,7 +29,12 @@ public class ResponseLedger {
         return records.find(responseId);
     }
 
+    /**
+     * Forgets a response that was not to be stored: its record, its run's items in the thread's
+     * history, the text it streamed, and the run's input and output (the run keeps its lifecycle).
+     */
     public void forget(ResponseRecord record) {
         records.forget(record);
+        runs.blankContent(record.runId());
     }
 }

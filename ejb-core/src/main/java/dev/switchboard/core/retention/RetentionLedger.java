@@ -7,6 +7,9 @@ import dev.switchboard.core.history.ResponseRecords;
 import dev.switchboard.core.history.RunTexts;
 import dev.switchboard.core.history.ThreadItems;
 import dev.switchboard.core.idempotency.IdempotencyKeys;
+import dev.switchboard.core.lane.FinishedRuns;
+import dev.switchboard.core.thread.ThreadRepository;
+import dev.switchboard.core.thread.ThreadRepository.AgedRun;
 import dev.switchboard.core.thread.ThreadWorkspaces;
 import dev.switchboard.core.thread.TurnRows;
 import dev.switchboard.persistence.run.RunKind;
@@ -25,7 +28,10 @@ import java.util.List;
 public class RetentionLedger {
 
     @Inject
-    RetentionRows runs;
+    ThreadRepository repository;
+
+    @Inject
+    FinishedRuns runs;
 
     @Inject
     IdempotencyKeys keys;
@@ -58,9 +64,10 @@ public class RetentionLedger {
     }
 
     /** Built outside the container (the in-process tests): each call must run in the caller's transaction. */
-    RetentionLedger(RetentionRows runs, IdempotencyKeys keys, RunTexts texts, ResponseRecords responses,
+    RetentionLedger(ThreadRepository repository, FinishedRuns runs, IdempotencyKeys keys, RunTexts texts, ResponseRecords responses,
             CallSlots callSlots, PathRegistry paths, PathJournal journal, TurnRows turns, ThreadItems items,
             ThreadWorkspaces workspaces) {
+        this.repository = repository;
         this.runs = runs;
         this.keys = keys;
         this.texts = texts;
@@ -78,19 +85,19 @@ public class RetentionLedger {
      * older than {@code cutoff}, with what belongs to them alone, then their turns left without a
      * run; returns those found, oldest first.
      */
-    public List<RetentionRows.AgedRun> pruneRuns(RunKind kind, long after, long cutoff, int limit) {
-        List<RetentionRows.AgedRun> aged = runs.agedRuns(kind, after, cutoff, limit);
+    public List<AgedRun> pruneRuns(RunKind kind, long after, long cutoff, int limit) {
+        List<AgedRun> aged = repository.agedRuns(kind, after, cutoff, limit);
         if (aged.isEmpty()) {
             return aged;
         }
-        List<String> ids = aged.stream().map(RetentionRows.AgedRun::runId).toList();
+        List<String> ids = aged.stream().map(AgedRun::runId).toList();
         keys.forgetRuns(ids);
         texts.deleteOfRuns(ids);
         responses.deleteOfRuns(ids);
         callSlots.deleteMadeBy(ids);
         paths.deleteTreesOf(ids);
-        runs.deleteRuns(ids);
-        turns.deleteEndedWithoutRuns(aged.stream().map(RetentionRows.AgedRun::turnId).filter(t -> t != null)
+        runs.forget(ids);
+        turns.deleteEndedWithoutRuns(aged.stream().map(AgedRun::turnId).filter(t -> t != null)
                 .distinct().toList());
         return aged;
     }

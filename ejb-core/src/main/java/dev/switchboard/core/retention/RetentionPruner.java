@@ -6,6 +6,7 @@ import dev.switchboard.core.engine.WorkspaceSettings;
 import dev.switchboard.core.lane.LaneSettings;
 import dev.switchboard.core.metrics.Meters;
 import dev.switchboard.core.thread.PeriodicClaims;
+import dev.switchboard.core.thread.ThreadRepository.AgedRun;
 import dev.switchboard.core.workspace.Workspaces;
 import dev.switchboard.persistence.run.RunKind;
 import jakarta.annotation.PostConstruct;
@@ -148,11 +149,11 @@ public class RetentionPruner {
     }
 
     private int pruneRuns(RunKind kind, long[] after, long cutoff, Workspaces dirs) {
-        List<RetentionRows.AgedRun> gone = ledger.pruneRuns(kind, after[0], cutoff, settings.batch());
+        List<AgedRun> gone = ledger.pruneRuns(kind, after[0], cutoff, settings.batch());
         if (!gone.isEmpty()) {
             after[0] = gone.get(gone.size() - 1).createdAt();
         }
-        for (RetentionRows.AgedRun run : gone) { // after the commit: a record without its run is never read
+        for (AgedRun run : gone) { // after the commit: a record without its run is never read
             try {
                 dirs.deleteTurnRecord(run.threadId(), run.runId());
             } catch (IOException | RuntimeException e) {

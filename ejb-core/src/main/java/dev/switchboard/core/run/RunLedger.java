@@ -17,12 +17,9 @@ import dev.switchboard.core.lifecycle.Lifecycle;
 import dev.switchboard.core.lifecycle.TurnEvents;
 import dev.switchboard.core.lifecycle.TurnIds;
 import dev.switchboard.core.lifecycle.TurnRef;
-import dev.switchboard.core.sql.Store;
 import dev.switchboard.core.thread.TurnRows;
 import dev.switchboard.core.thread.ThreadRepository;
-import dev.switchboard.persistence.run.RunRecord;
 import dev.switchboard.persistence.run.RunState;
-import dev.switchboard.persistence.thread.ThreadRecord;
 import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
@@ -38,7 +35,6 @@ import java.util.TreeSet;
 import java.util.UUID;
 
 /** The run store's transactions; {@link RunService} orchestrates them. */
-@Store("runs")
 @Stateless
 public class RunLedger {
 
@@ -169,8 +165,8 @@ public class RunLedger {
     /** The outcome naming the run an earlier use of the message's idempotency key stored, if any. */
     private Optional<IngestOutcome> replayOf(MessageCommand command) {
         return keys.replayOf(command.userKey(), command.source(), command.idempotencyKey(), command.fingerprint())
-                .map(repository::run)
-                .map(run -> new IngestOutcome(view(run), run.getThreadId(), true));
+                .flatMap(repository::storedRun)
+                .map(run -> new IngestOutcome(view(run), run.threadId(), true));
     }
 
     /**
@@ -200,8 +196,7 @@ public class RunLedger {
     }
 
     public Optional<RunView> find(String userKey, String runId) {
-        RunRecord run = repository.run(runId);
-        return run == null || !run.getUserKey().equals(userKey) ? Optional.empty() : Optional.of(view(run));
+        return repository.storedRun(runId).filter(run -> run.userKey().equals(userKey)).map(RunLedger::view);
     }
 
     /** Which of {@code runIds} have ended: one statement ({@link RunWaits}' sweep). */
@@ -211,11 +206,11 @@ public class RunLedger {
 
     /** Null when the user has no such thread. */
     public RunPage page(String userKey, String threadKey, long afterSeq, int limit) {
-        Optional<ThreadRecord> thread = repository.thread(userKey, threadKey);
+        Optional<Long> thread = repository.idOf(userKey, threadKey);
         if (thread.isEmpty()) {
             return null;
         }
-        List<RunView> runs = repository.runsAfter(thread.get().getId(), afterSeq, limit + 1).stream()
+        List<RunView> runs = repository.runsAfter(thread.get(), afterSeq, limit + 1).stream()
                 .map(RunLedger::view).toList();
         if (runs.size() > limit) {
             List<RunView> page = runs.subList(0, limit);
@@ -233,12 +228,12 @@ public class RunLedger {
     }
 
     /** The run as callers see it. */
-    public static RunView view(RunRecord r) {
-        RunState state = r.getState();
-        String output = state == RunState.SUCCEEDED ? r.getOutputJson() : null;
-        String error = r.getErrorMessage() == null || r.getErrorMessage().isEmpty() ? null : r.getErrorMessage();
-        return new RunView(r.getRunId(), state.jagcStatus(), state.wire(), output, error, r.getErrorCode(), r.getThreadKey(),
-                r.getThreadSeq(), r.getSource(), r.getDeliveryMode(), r.getAttempt(), r.getCrashes(), r.getCreatedAt(),
-                r.getStartedAt(), r.getFinishedAt(), r.getTurnId());
+    public static RunView view(ThreadRepository.StoredRun r) {
+        RunState state = r.state();
+        String output = state == RunState.SUCCEEDED ? r.outputJson() : null;
+        String error = r.errorMessage() == null || r.errorMessage().isEmpty() ? null : r.errorMessage();
+        return new RunView(r.runId(), state.jagcStatus(), state.wire(), output, error, r.errorCode(), r.threadKey(),
+                r.threadSeq(), r.source(), r.deliveryMode(), r.attempt(), r.crashes(), r.createdAt(),
+                r.startedAt(), r.finishedAt(), r.turnId());
     }
 }

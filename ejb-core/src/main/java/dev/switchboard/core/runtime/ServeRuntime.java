@@ -2,15 +2,16 @@ package dev.switchboard.core.runtime;
 
 import dev.switchboard.core.clock.InstanceClock;
 import dev.switchboard.core.lifecycle.TurnEvents;
+import dev.switchboard.core.sql.Statements;
 import dev.switchboard.core.sql.Store;
-import dev.switchboard.persistence.runtime.RuntimeRecord;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
-import jakarta.persistence.EntityManager;
-import jakarta.persistence.LockModeType;
-import jakarta.persistence.PersistenceContext;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
 
 /**
  * A user's runtime row inside the caller's transaction: created on first use, locked for every
@@ -28,8 +29,33 @@ public class ServeRuntime {
     public record Resumed(String userKey) {
     }
 
-    @PersistenceContext(unitName = "switchboard")
-    EntityManager em;
+    private static final String COLUMNS = "user_key, paused, session_id, paused_at, resumed_at";
+    private static final String READ = "SELECT " + COLUMNS + " FROM serve_runtime WHERE user_key = ?";
+    private static final String LOCK = READ + " FOR UPDATE";
+    private static final String CREATE = "INSERT INTO serve_runtime (" + COLUMNS + ") VALUES (?, FALSE, ?, NULL, NULL)";
+    private static final String WRITE = "UPDATE serve_runtime SET paused = ?, session_id = ?, paused_at = ?, resumed_at = ?"
+            + " WHERE user_key = ?";
+    private static final String MOVE_SESSION = "UPDATE serve_runtime SET session_id = ? WHERE user_key IN (SELECT user_key"
+            + " FROM serve_runtime WHERE user_key = ? AND paused = FALSE AND session_id <> ? FOR UPDATE SKIP LOCKED)";
+
+    /** A user's runtime row: paused or not, its session (a thread key, "" for none) and when it last paused and resumed. */
+    public record RuntimeRow(String userKey, boolean paused, String sessionId, Long pausedAt, Long resumedAt) {
+
+        RuntimeRow pausedAt(long now) {
+            return new RuntimeRow(userKey, true, sessionId, now, resumedAt);
+        }
+
+        RuntimeRow resumedAt(long now) {
+            return new RuntimeRow(userKey, false, sessionId, pausedAt, now);
+        }
+
+        RuntimeRow withSession(String threadKey) {
+            return new RuntimeRow(userKey, paused, threadKey, pausedAt, resumedAt);
+        }
+    }
+
+    @Inject
+    Statements statements;
 
     @Inject
     TurnEvents events;
@@ -44,73 +70,90 @@ public class ServeRuntime {
     InstanceClock clock;
 
     /** The row without a lock, or a fresh (unsaved) default when the user has none yet. */
-    public RuntimeRecord read(String userKey) {
-        RuntimeRecord found = em.find(RuntimeRecord.class, userKey);
-        return found != null ? found : new RuntimeRecord(userKey, settings.defaultSession());
+    public RuntimeRow read(String userKey) {
+        return stored(userKey).orElseGet(() -> fresh(userKey));
     }
 
     /** Whether the user's runtime is paused (read without a lock). */
     public boolean isPaused(String userKey) {
-        return read(userKey).isPaused();
+        return read(userKey).paused();
     }
 
     /** The user's runtime as {@code server/status} reports it, with the events it has processed. */
     public RuntimeStatus status(String userKey, ProcessedEvents.Count processed) {
-        RuntimeRecord r = read(userKey);
-        return new RuntimeStatus(r.isPaused(), processed.events(), processed.lastAt(), r.getSessionId(), r.getPausedAt(),
-                r.getResumedAt());
+        RuntimeRow r = read(userKey);
+        return new RuntimeStatus(r.paused(), processed.events(), processed.lastAt(), r.sessionId(), r.pausedAt(),
+                r.resumedAt());
     }
 
     /** The row, locked for update; created when missing. */
-    public RuntimeRecord locked(String userKey) {
-        RuntimeRecord found = em.find(RuntimeRecord.class, userKey, LockModeType.PESSIMISTIC_WRITE);
-        if (found != null) {
-            return found;
+    public RuntimeRow locked(String userKey) {
+        List<RuntimeRow> found = statements.query(LOCK, s -> s.setString(1, userKey), ServeRuntime::row,
+                "locking the runtime of " + userKey);
+        if (!found.isEmpty()) {
+            return found.get(0);
         }
-        RuntimeRecord created = new RuntimeRecord(userKey, settings.defaultSession());
-        em.persist(created);
-        em.flush(); // a concurrent first use fails here with a unique violation; the caller retries
+        RuntimeRow created = fresh(userKey);
+        // a concurrent first use fails here with a unique violation; the caller retries
+        statements.updateOne(CREATE, s -> {
+            s.setString(1, userKey);
+            s.setString(2, created.sessionId());
+        }, "creating the runtime of " + userKey);
         return created;
     }
 
     /** False when already paused. */
     public boolean pause(String userKey) {
-        RuntimeRecord rt = locked(userKey);
-        Instant now = clock.now();
-        if (!rt.pause(now.toEpochMilli())) {
+        RuntimeRow rt = locked(userKey);
+        if (rt.paused()) {
             return false;
         }
-        if (!rt.getSessionId().isEmpty()) {
-            events.threadState(userKey, rt.getSessionId(), "paused", "paused", now);
+        Instant now = clock.now();
+        write(rt.pausedAt(now.toEpochMilli()));
+        if (!rt.sessionId().isEmpty()) {
+            events.threadState(userKey, rt.sessionId(), "paused", "paused", now);
         }
         return true;
     }
 
     /** False when not paused. */
     public boolean resume(String userKey) {
-        return resume(locked(userKey));
-    }
-
-    private boolean resume(RuntimeRecord rt) {
-        Instant now = clock.now();
-        if (!rt.resume(now.toEpochMilli())) {
+        RuntimeRow rt = locked(userKey);
+        if (!rt.paused()) {
             return false;
         }
-        if (!rt.getSessionId().isEmpty()) {
-            events.threadState(rt.getUserKey(), rt.getSessionId(), "resumed", "running", now);
-        }
-        resumed.fire(new Resumed(rt.getUserKey()));
+        resumed(rt, rt.sessionId());
         return true;
+    }
+
+    /**
+     * Writes the paused {@code rt} resumed, its session {@code sessionId}, then announces it: the
+     * listeners of {@link Resumed} read the row as written.
+     */
+    private void resumed(RuntimeRow rt, String sessionId) {
+        Instant now = clock.now();
+        write(rt.resumedAt(now.toEpochMilli()).withSession(sessionId));
+        if (!rt.sessionId().isEmpty()) {
+            events.threadState(rt.userKey(), rt.sessionId(), "resumed", "running", now);
+        }
+        resumed.fire(new Resumed(rt.userKey()));
     }
 
     /** {@code thread/start}: resume if paused, make the thread the session, announce it. */
     public Instant startThread(String userKey, String threadKey) {
-        RuntimeRecord rt = locked(userKey);
-        resume(rt);
-        rt.useSession(threadKey);
+        useSession(locked(userKey), threadKey);
         Instant now = clock.now();
         events.threadState(userKey, threadKey, "started", "running", now);
         return now;
+    }
+
+    /** Resumes the locked {@code rt} if it is paused and makes {@code threadKey} its session, in one write. */
+    private void useSession(RuntimeRow rt, String threadKey) {
+        if (rt.paused()) {
+            resumed(rt, threadKey);
+        } else if (!rt.sessionId().equals(threadKey)) {
+            write(rt.withSession(threadKey));
+        }
     }
 
     /** What a turn start needs of the user's runtime. */
@@ -130,13 +173,11 @@ public class ServeRuntime {
      * after the turn's commit, so turns on different threads never queue on this row.
      */
     public TurnStart turnStarting(String userKey, String threadKey) {
-        RuntimeRecord current = read(userKey);
-        if (em.contains(current) && !current.isPaused()) {
-            return current.getSessionId().equals(threadKey) ? TurnStart.NOTHING : TurnStart.MOVE_SESSION;
+        Optional<RuntimeRow> current = stored(userKey);
+        if (current.isPresent() && !current.get().paused()) {
+            return current.get().sessionId().equals(threadKey) ? TurnStart.NOTHING : TurnStart.MOVE_SESSION;
         }
-        RuntimeRecord rt = locked(userKey);
-        resume(rt);
-        rt.useSession(threadKey);
+        useSession(locked(userKey), threadKey);
         return TurnStart.RESUMED;
     }
 
@@ -146,8 +187,34 @@ public class ServeRuntime {
      * transaction's change of the session or the runtime stands).
      */
     public void moveSession(String userKey, String threadKey) {
-        em.createNativeQuery("UPDATE serve_runtime SET session_id = ? WHERE user_key IN (SELECT user_key FROM"
-                + " serve_runtime WHERE user_key = ? AND paused = FALSE AND session_id <> ? FOR UPDATE SKIP LOCKED)")
-                .setParameter(1, threadKey).setParameter(2, userKey).setParameter(3, threadKey).executeUpdate();
+        statements.update(MOVE_SESSION, s -> {
+            s.setString(1, threadKey);
+            s.setString(2, userKey);
+            s.setString(3, threadKey);
+        }, "moving the session of " + userKey);
+    }
+
+    private Optional<RuntimeRow> stored(String userKey) {
+        return statements.query(READ, s -> s.setString(1, userKey), ServeRuntime::row, "reading the runtime of " + userKey)
+                .stream().findFirst();
+    }
+
+    private RuntimeRow fresh(String userKey) {
+        return new RuntimeRow(userKey, false, settings.defaultSession(), null, null);
+    }
+
+    private void write(RuntimeRow rt) {
+        statements.updateOne(WRITE, s -> {
+            s.setBoolean(1, rt.paused());
+            s.setString(2, rt.sessionId());
+            Statements.setLong(s, 3, rt.pausedAt());
+            Statements.setLong(s, 4, rt.resumedAt());
+            s.setString(5, rt.userKey());
+        }, "writing the runtime of " + rt.userKey());
+    }
+
+    private static RuntimeRow row(ResultSet rs) throws SQLException {
+        return new RuntimeRow(rs.getString(1), rs.getBoolean(2), rs.getString(3), Statements.getLong(rs, 4),
+                Statements.getLong(rs, 5));
     }
 }

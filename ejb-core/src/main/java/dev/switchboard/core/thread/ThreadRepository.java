@@ -2,6 +2,7 @@ package dev.switchboard.core.thread;
 
 import dev.switchboard.core.sql.Statements;
 import dev.switchboard.core.sql.Store;
+import dev.switchboard.persistence.run.RunKind;
 import dev.switchboard.persistence.run.RunRecord;
 import dev.switchboard.persistence.run.RunState;
 import dev.switchboard.persistence.thread.ThreadRecord;
@@ -29,6 +30,16 @@ import java.util.Set;
 @ApplicationScoped
 public class ThreadRepository {
 
+    /*
+     * Each batch of aged runs starts after the last one (a keyset on the aging index): the index
+     * entries of the rows a pass has deleted stay in it until a vacuum, and a batch that started from
+     * the oldest again would walk every one of them — on ten million runs that made the pruning cost
+     * more than the runs it kept up with. A row with the same created_at as the last of a batch waits
+     * for the next pass.
+     */
+    private static final String AGED_RUNS = "SELECT run_id, turn_id, thread_id, created_at FROM runs"
+            + " WHERE created_at > ? AND created_at < ? AND kind = ? AND state IN ('succeeded', 'failed')"
+            + " AND finished_at < ? ORDER BY created_at LIMIT ?";
     private static final String RUNTIME = "SELECT engine, model_id, thinking_level FROM threads"
             + " WHERE user_key = ? AND thread_key = ?";
     private static final String LOCK_RUNTIME = "SELECT engine, model_id, thinking_level FROM threads WHERE id = ? FOR UPDATE";
@@ -211,6 +222,26 @@ public class ThreadRepository {
 
     // --- runs ---
 
+    /** A finished run old enough to go: its turn and thread (its workspace record lives under the thread). */
+    public record AgedRun(String runId, String turnId, long threadId, long createdAt) {
+    }
+
+    /**
+     * Retention: up to {@code limit} finished runs of {@code kind} created after {@code after} and
+     * created and finished before {@code cutoff}, oldest first — through the index that only ages (a
+     * run's {@code created_at}), never the unfinished runs' partial indexes the hot path uses.
+     */
+    public List<AgedRun> agedRuns(RunKind kind, long after, long cutoff, int limit) {
+        return statements.query(AGED_RUNS, s -> {
+            s.setLong(1, after);
+            s.setLong(2, cutoff);
+            s.setString(3, kind.wire());
+            s.setLong(4, cutoff);
+            s.setInt(5, limit);
+        }, rs -> new AgedRun(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getLong(4)),
+                "finding aged runs of kind " + kind.wire());
+    }
+
     /** Where the user's run {@code runId} ran and how it stands; empty when the user has no such run. */
     public Optional<RunPlace> runPlace(String userKey, String runId) {
         return statements.query(RUN_PLACE, s -> {
@@ -244,8 +275,30 @@ public class ThreadRepository {
         return "%\"" + key + "\":{%";
     }
 
-    public RunRecord run(String runId) {
+    private RunRecord run(String runId) {
         return em.find(RunRecord.class, runId);
+    }
+
+    /** A run's row as a plain view, for a class that is no store; empty when there is no such run. */
+    public Optional<StoredRun> storedRun(String runId) {
+        return Optional.ofNullable(run(runId)).map(ThreadRepository::stored);
+    }
+
+    /**
+     * A run's row as the classes that show runs read it (epoch ms times, null when not yet): its
+     * place, whom it is for, its input, output and end, its attempts and its turn (null without one).
+     */
+    public record StoredRun(String runId, long threadId, long threadSeq, String userKey, String threadKey, String source,
+            String deliveryMode, RunState state, String inputText, String inputJson, String outputJson,
+            String errorMessage, String errorCode, int attempt, int crashes, long createdAt, Long startedAt,
+            Long finishedAt, String turnId) {
+    }
+
+    private static StoredRun stored(RunRecord r) {
+        return new StoredRun(r.getRunId(), r.getThreadId(), r.getThreadSeq(), r.getUserKey(), r.getThreadKey(), r.getSource(),
+                r.getDeliveryMode(), r.getState(), r.getInputText(), r.getInputJson(), r.getOutputJson(),
+                r.getErrorMessage(), r.getErrorCode(), r.getAttempt(), r.getCrashes(), r.getCreatedAt(), r.getStartedAt(),
+                r.getFinishedAt(), r.getTurnId());
     }
 
     /** A run's turn and state as the wire names it ({@code queued}, {@code failed}…), for a class that is no store; empty when there is no such run. */
@@ -281,19 +334,19 @@ public class ThreadRepository {
     }
 
     /** The lane's runs after {@code afterSeq} in lane order, up to {@code limit}. */
-    public List<RunRecord> runsAfter(long threadId, long afterSeq, int limit) {
+    public List<StoredRun> runsAfter(long threadId, long afterSeq, int limit) {
         return em.createNamedQuery(RunRecord.BY_THREAD_PAGE, RunRecord.class)
                 .setParameter("threadId", threadId)
                 .setParameter("afterSeq", afterSeq)
                 .setMaxResults(limit)
-                .getResultList();
+                .getResultStream().map(ThreadRepository::stored).toList();
     }
 
     /** The turn's runs in lane order. */
-    public List<RunRecord> runsOf(String turnId) {
+    public List<StoredRun> runsOf(String turnId) {
         return em.createNamedQuery(RunRecord.BY_TURN, RunRecord.class)
                 .setParameter("turnId", turnId)
-                .getResultList();
+                .getResultStream().map(ThreadRepository::stored).toList();
     }
 
     /** Writes this transaction's pending changes now (before a row that references them). */

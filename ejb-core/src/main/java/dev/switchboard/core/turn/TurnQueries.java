@@ -5,13 +5,13 @@ import dev.switchboard.core.history.ThreadItems;
 import dev.switchboard.core.lifecycle.Lifecycle;
 import dev.switchboard.core.run.RunLedger;
 import dev.switchboard.core.run.RunView;
-import dev.switchboard.core.sql.Store;
 import dev.switchboard.core.thread.ThreadKind;
 import dev.switchboard.core.thread.ThreadListing;
 import dev.switchboard.core.thread.ThreadRepository;
+import dev.switchboard.core.thread.ThreadRepository.StoredRun;
 import dev.switchboard.core.thread.ThreadRow;
 import dev.switchboard.core.thread.TurnRows;
-import dev.switchboard.persistence.run.RunRecord;
+
 import dev.switchboard.persistence.run.RunState;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
@@ -21,7 +21,6 @@ import java.util.Map;
 import java.util.Optional;
 
 /** Read models for {@code thread/list}, {@code thread/read}, {@code turn/read} and a thread's history. */
-@Store("runs")
 @Stateless
 public class TurnQueries {
 
@@ -71,12 +70,12 @@ public class TurnQueries {
             return Optional.empty();
         }
         ThreadRow t = thread.get();
-        List<RunRecord> runs = repository.runsAfter(t.id(), afterSeq, limit + 1);
+        List<StoredRun> runs = repository.runsAfter(t.id(), afterSeq, limit + 1);
         boolean more = runs.size() > limit;
-        List<RunRecord> page = more ? runs.subList(0, limit) : runs;
+        List<StoredRun> page = more ? runs.subList(0, limit) : runs;
         long active = turns.activeCounts(userKey, List.of(t.id())).getOrDefault(t.id(), 0L);
         return Optional.of(new ThreadContent(new ThreadSummary(t.threadKey(), t.createdAt(), active, t.kind()),
-                conversation(page), more ? page.get(limit - 1).getThreadSeq() : null));
+                conversation(page), more ? page.get(limit - 1).threadSeq() : null));
     }
 
     /** The user's thread's history after {@code afterSeq}, up to {@code limit} items; empty when there is no such thread. */
@@ -113,21 +112,21 @@ public class TurnQueries {
         if (turn == null || !turn.userKey().equals(userKey)) {
             return Optional.empty();
         }
-        List<RunRecord> runs = repository.runsOf(turnId);
+        List<StoredRun> runs = repository.runsOf(turnId);
         return Optional.of(new TurnContent(view(turn), conversation(runs)));
     }
 
-    private Conversation conversation(List<RunRecord> runs) {
+    private Conversation conversation(List<StoredRun> runs) {
         List<TurnItem> items = new ArrayList<>();
-        for (RunRecord run : runs) {
-            List<jakarta.json.JsonObject> input = TurnInput.stored(run.getInputJson(), run.getInputText()).messages();
+        for (StoredRun run : runs) {
+            List<jakarta.json.JsonObject> input = TurnInput.stored(run.inputJson(), run.inputText()).messages();
             for (int i = 0; i < input.size(); i++) {
-                items.add(new TurnItem(run.getRunId() + ":in:" + i, run.getRunId(), run.getTurnId(),
+                items.add(new TurnItem(run.runId() + ":in:" + i, run.runId(), run.turnId(),
                         input.get(i).getString("role", "user"), "completed", input.get(i)));
             }
-            String reply = run.getState() == RunState.SUCCEEDED ? Lifecycle.replyText(run.getOutputJson()) : null;
+            String reply = run.state() == RunState.SUCCEEDED ? Lifecycle.replyText(run.outputJson()) : null;
             if (reply != null && !reply.isEmpty()) {
-                items.add(new TurnItem(run.getRunId() + ":out", run.getRunId(), run.getTurnId(), "assistant",
+                items.add(new TurnItem(run.runId() + ":out", run.runId(), run.turnId(), "assistant",
                         "completed", Lifecycle.assistantMessage(reply)));
             }
         }

@@ -24,9 +24,10 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The lane is a boundary: its rows — a thread's lease and run sequence, a run's insertion and
- * state — are written by the lane's own package-private statements only, and a feature reaches
- * them through the lane's API ({@code Lanes}, {@code LaneLedger}), never by SQL of its own.
+ * The lane is a boundary: its rows — a thread's lease and run sequence, every write of a run (its
+ * insertion, state, content, deletion) — are written by the lane's own package-private statements
+ * only, and a feature reaches them through the lane's API ({@code Lanes}, {@code LaneLedger},
+ * {@code FinishedRuns}), never by SQL of its own.
  */
 class LaneBoundaryTest {
 
@@ -34,7 +35,7 @@ class LaneBoundaryTest {
 
     /** SQL that writes a lane's rows, as it would be spelled in a statement's text (lower case). */
     private static final List<String> LANE_WRITES = List.of("next_seq", "lease_until", "lease_run_id", "lease_attempt",
-            "set lease_owner", "insert into runs", "update runs set state", "claimed_by =");
+            "set lease_owner", "insert into runs", "update runs", "delete from runs", "claimed_by =");
 
     /** Words of the features' concepts that no component of a lane's record names (camel-case words). */
     private static final List<String> FEATURE_WORDS = List.of("user", "turn", "delivery", "engine", "runtime", "model",
@@ -87,7 +88,7 @@ class LaneBoundaryTest {
                 .check(CLASSES);
     }
 
-    /** No statement outside the lane writes a lease, a run's number, a new run or a run's state. */
+    /** No statement outside the lane writes a lease, a run's number, or a run (inserts, updates, deletes). */
     @Test
     void noStatementOutsideTheLaneWritesItsRows() {
         Path root = Path.of("").toAbsolutePath().getParent();

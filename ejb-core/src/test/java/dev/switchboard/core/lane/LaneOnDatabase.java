@@ -32,6 +32,7 @@ final class LaneOnDatabase {
     final LocalTransactions tx;
     final LaneLedger ledger;
     final Lanes lanes;
+    final FinishedRuns finished;
     final LaneSettings settings = new LaneSettings();
     private final FreshDatabase.Kind kind;
     private final String database;
@@ -87,6 +88,8 @@ final class LaneOnDatabase {
         ledger.features = features;
         ledger.ends = ends;
         ledger.lanes = lanes;
+        finished = new FinishedRuns();
+        finished.rows = rows;
     }
 
     /** A new thread of its own; returns its id. */
@@ -123,6 +126,11 @@ final class LaneOnDatabase {
     /** A run's state and error code, as {@code state/code}. */
     String state(String runId) {
         return single("SELECT state || '/' || coalesce(error_code, '-') FROM runs WHERE run_id = ?", runId);
+    }
+
+    /** A run's input text and output, as {@code input|output} ({@code -} for none). */
+    String content(String runId) {
+        return single("SELECT input_text || '|' || coalesce(output_json, '-') FROM runs WHERE run_id = ?", runId);
     }
 
     /** The lane's lease owner (null when free). */
@@ -218,6 +226,11 @@ final class LaneOnDatabase {
         @Override
         public RunPayload added(RunPayload payload, long createdAt) {
             return payload;
+        }
+
+        @Override
+        public List<String> blankContent() {
+            return List.of("input_text = ''");
         }
 
         @Override

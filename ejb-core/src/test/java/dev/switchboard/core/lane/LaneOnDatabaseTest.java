@@ -108,6 +108,33 @@ class LaneOnDatabaseTest {
         assertEquals(runs.get(2), claimed(failed.next()).runId(), "a failure moves the lane on as a success does");
     }
 
+    @Test
+    void aFinishedRunIsForgottenWholeAndAnUnfinishedOneKept() {
+        long thread = lane.thread();
+        List<String> runs = lane.enqueue(thread, "one", "two", "three");
+        Claim one = claimed(lane.claim(thread, "a"));
+        Claim two = claimed(lane.finish(one, "a", "{}", true).next());
+        assertEquals(1, (int) lane.tx.inTransaction(() -> lane.finished.forget(runs)), "only the finished run goes");
+        assertNull(lane.state(runs.get(0)));
+        assertEquals("executing/-", lane.state(two.runId()));
+        assertEquals("queued/-", lane.state(runs.get(2)));
+        assertEquals(runs.get(2), claimed(lane.finish(two, "a", "{}", true).next()).runId(), "the lane goes on");
+    }
+
+    @Test
+    void aRunsContentIsBlankedAndItsLifecycleKept() {
+        long thread = lane.thread();
+        String run = lane.enqueue(thread, "a secret").get(0);
+        lane.finish(claimed(lane.claim(thread, "a")), "a", "{\"text\":\"the answer\"}", false);
+        assertEquals("a secret|{\"text\":\"the answer\"}", lane.content(run));
+        lane.tx.inTransaction(() -> {
+            lane.finished.blankContent(run);
+            return null;
+        });
+        assertEquals("|-", lane.content(run), "its input (the payload's blanking) and output gone");
+        assertEquals("succeeded/-", lane.state(run));
+    }
+
     private static Claim withAttempt(Claim c, int attempt) {
         return c.withAttempt(attempt);
     }

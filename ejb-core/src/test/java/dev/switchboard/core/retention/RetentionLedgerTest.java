@@ -1,5 +1,9 @@
 package dev.switchboard.core.retention;
 
+import dev.switchboard.core.execution.RunColumns;
+import dev.switchboard.core.lane.FinishedRuns;
+import dev.switchboard.core.lane.LaneParts;
+import dev.switchboard.core.thread.ThreadRepository.AgedRun;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -66,14 +70,14 @@ class RetentionLedgerTest {
         static Wiring on(FreshDatabase.Kind kind) {
             LocalTransactions tx = new LocalTransactions(FreshDatabase.create(kind, "switchboard_retention"));
             Statements statements = new Statements(tx.dataSource());
-            RetentionRows runs = new RetentionRows();
-            runs.statements = statements;
+            ThreadRepository repository = ThreadRepository.ofStatements(statements);
+            FinishedRuns runs = LaneParts.finishedRuns(statements, new RunColumns());
             ThreadItems items = new ThreadItems(tx.dataSource());
             RunTexts texts = new RunTexts(statements);
-            RetentionLedger ledger = new TransactionalLedger(tx, runs, new IdempotencyKeys(statements), texts,
+            RetentionLedger ledger = new TransactionalLedger(tx, repository, runs, new IdempotencyKeys(statements), texts,
                     new ResponseRecords(statements, items, texts), new CallSlots(statements), new PathRegistry(statements),
                     new PathJournal(statements, null), // its outbox: retention's deletes write no notification
-                    new TurnRows(statements), items, new ThreadWorkspaces(ThreadRepository.ofStatements(statements)));
+                    new TurnRows(statements), items, new ThreadWorkspaces(repository));
             return new Wiring(tx, statements, ledger, items);
         }
     }
@@ -83,15 +87,15 @@ class RetentionLedgerTest {
 
         private final LocalTransactions tx;
 
-        TransactionalLedger(LocalTransactions tx, RetentionRows runs, IdempotencyKeys keys, RunTexts texts,
+        TransactionalLedger(LocalTransactions tx, ThreadRepository repository, FinishedRuns runs, IdempotencyKeys keys, RunTexts texts,
                 ResponseRecords responses, CallSlots callSlots, PathRegistry paths, PathJournal journal, TurnRows turns,
                 ThreadItems items, ThreadWorkspaces workspaces) {
-            super(runs, keys, texts, responses, callSlots, paths, journal, turns, items, workspaces);
+            super(repository, runs, keys, texts, responses, callSlots, paths, journal, turns, items, workspaces);
             this.tx = tx;
         }
 
         @Override
-        public List<RetentionRows.AgedRun> pruneRuns(RunKind kind, long after, long cutoff, int limit) {
+        public List<AgedRun> pruneRuns(RunKind kind, long after, long cutoff, int limit) {
             return tx.inTransaction(() -> super.pruneRuns(kind, after, cutoff, limit));
         }
 
@@ -217,11 +221,11 @@ class RetentionLedgerTest {
         String agedEvent = finishedRun(user, events, RunKind.EVENT, old, null);
 
         // From just before this test's runs: the other tests' aged runs are older still.
-        List<RetentionRows.AgedRun> first = w.ledger().pruneRuns(RunKind.MESSAGE, old - 1, cutoff, 2);
-        assertEquals(agedRuns.subList(0, 2), first.stream().map(RetentionRows.AgedRun::runId).toList(),
+        List<AgedRun> first = w.ledger().pruneRuns(RunKind.MESSAGE, old - 1, cutoff, 2);
+        assertEquals(agedRuns.subList(0, 2), first.stream().map(AgedRun::runId).toList(),
                 "a batch is bounded, oldest first");
-        List<RetentionRows.AgedRun> rest = w.ledger().pruneRuns(RunKind.MESSAGE, first.get(1).createdAt(), cutoff, 2);
-        assertEquals(agedRuns.subList(2, 3), rest.stream().map(RetentionRows.AgedRun::runId).toList(),
+        List<AgedRun> rest = w.ledger().pruneRuns(RunKind.MESSAGE, first.get(1).createdAt(), cutoff, 2);
+        assertEquals(agedRuns.subList(2, 3), rest.stream().map(AgedRun::runId).toList(),
                 "the next batch goes on after the last");
         assertEquals(List.of(), w.ledger().pruneRuns(RunKind.MESSAGE, rest.get(0).createdAt(), cutoff, 2));
 
@@ -234,7 +238,7 @@ class RetentionLedgerTest {
         assertEquals(1, runs(events), "another kind is not this kind's retention");
 
         assertEquals(List.of(agedEvent), w.ledger().pruneRuns(RunKind.EVENT, old - 1, cutoff, 100).stream()
-                .map(RetentionRows.AgedRun::runId).toList());
+                .map(AgedRun::runId).toList());
         assertEquals(0, runs(events));
     }
 

@@ -1,0 +1,20 @@
+package dev.switchboard.core.lane;
+
+import dev.switchboard.core.sql.Statements;
+
+/** The lane's parts for other packages' in-process tests, built as the container would on these statements. */
+public final class LaneParts {
+
+    private LaneParts() {
+    }
+
+    /** The lane's finished runs on {@code statements}, its payload columns {@code payloads}. */
+    public static FinishedRuns finishedRuns(Statements statements, PayloadColumns payloads) {
+        LaneRows rows = new LaneRows();
+        rows.statements = statements;
+        rows.payloads = payloads;
+        FinishedRuns finished = new FinishedRuns();
+        finished.rows = rows;
+        return finished;
+    }
+}
