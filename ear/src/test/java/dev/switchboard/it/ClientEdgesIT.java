@@ -1,5 +1,6 @@
 package dev.switchboard.it;
 
+import java.nio.charset.StandardCharsets;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -70,7 +71,7 @@ class ClientEdgesIT {
 
     /**
      * How many sessions wait, directly or behind another waiter, for a lock {@code holder} holds,
-     * running a statement that contains {@code text} (a second waiter for a row waits for the first).
+     * running a statement that contains {@code text}, in any case (a second waiter for a row waits for the first).
      */
     private static int waitingBehind(int holder, String text) {
         try (Connection c = TestDatabase.connect(SharedInstance.database());
@@ -78,7 +79,7 @@ class ClientEdgesIT {
                         + " SELECT pid FROM pg_stat_activity WHERE ? = ANY(pg_blocking_pids(pid))"
                         + " UNION SELECT a.pid FROM pg_stat_activity a JOIN chain w ON w.pid = ANY(pg_blocking_pids(a.pid)))"
                         + " SELECT count(*) FROM chain JOIN pg_stat_activity s ON s.pid = chain.pid"
-                        + " WHERE position(? in s.query) > 0")) {
+                        + " WHERE position(lower(?) in lower(s.query)) > 0")) {
             s.setInt(1, holder);
             s.setString(2, text);
             try (ResultSet rs = s.executeQuery()) {
@@ -135,6 +136,50 @@ class ClientEdgesIT {
             assertEquals("completed", answer.json().getString("status"), "the run won the race: " + answer.body());
         }
         assertEquals("completed", api.get("/v1/responses/" + id).json().getString("status"));
+    }
+
+    // ------------------------------------------------------------------ two first messages to one new thread
+
+    /**
+     * A thread created by someone else while a message's own creation of it waits (two first
+     * messages to one new thread key): the test creates the row in its own open transaction, the
+     * message's insert is seen waiting on it, the test commits — the message's creation loses the
+     * race, finds the other's thread and is accepted onto it; the lost race is no failure of the
+     * server, so nothing of it reaches its log (it was a CNTR0020E with an FFDC incident each time).
+     */
+    @Test
+    void aThreadCreatedMeanwhileIsFoundAndTheLostRaceIsNotLoggedAsAFailure() throws Exception {
+        String key = unique("first-race");
+        Path log = Instance.outputDir("it-shared").resolve("switchboard/logs/messages.log");
+        long logged = Files.size(log);
+        long thread;
+        try (Connection other = holder()) {
+            int holder = pid(other);
+            try (PreparedStatement s = other.prepareStatement("INSERT INTO threads (id, user_key, thread_key, next_seq,"
+                    + " created_at, is_internal) VALUES (nextval('thread_id_seq'), 'local', ?, 1, 0, FALSE) RETURNING id")) {
+                s.setString(1, key);
+                try (ResultSet rs = s.executeQuery()) {
+                    rs.next();
+                    thread = rs.getLong(1);
+                }
+            }
+            String body = Json.createObjectBuilder().add("thread_key", key).add("text", "first").build().toString();
+            CompletableFuture<Api.Reply> message = CompletableFuture.supplyAsync(() -> api.postJson("/v1/messages", body));
+            Await.until(Duration.ofSeconds(30), () -> waitingBehind(holder, "INSERT INTO threads") >= 1,
+                    "the message's creation of the thread waits for the other's");
+            other.commit();
+            Api.Reply accepted = message.get(30, TimeUnit.SECONDS);
+            assertEquals(202, accepted.status(), accepted.body());
+            assertEquals(1, accepted.json().getJsonNumber("thread_seq").longValue(), accepted.body());
+        }
+        assertEquals(thread, threadId(key), "the message joined the thread created meanwhile");
+        String added;
+        try (var in = Files.newInputStream(log)) {
+            in.skipNBytes(logged);
+            added = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        assertFalse(added.contains("ThreadLedger"), added);
+        assertFalse(added.contains("duplicate key"), added);
     }
 
     // ------------------------------------------------------------------ item 10: turns off the runtime's row

@@ -66,21 +66,24 @@ public class IdempotencyKeys {
     /**
      * Remembers {@code key} (if not null) for the run this transaction stored (on the same
      * connection: its row is there already). Written now, not at commit: a first use of the
-     * key racing on another thread fails here, inside the caller's transaction, which
-     * {@link UniqueViolation#retryOnce} runs again to find the other's run.
+     * key racing on another thread fails here ({@link UniqueViolation.Lost}), inside the caller's
+     * transaction, which {@link UniqueViolation#retryOnce} runs again to find the other's run.
      */
     public void remember(String userKey, String source, String key, String runId, String fingerprint, long now) {
         if (key == null) {
             return;
         }
-        statements.updateOne(REMEMBER, s -> {
-            s.setString(1, userKey);
-            s.setString(2, source);
-            s.setString(3, key);
-            s.setString(4, runId);
-            s.setString(5, fingerprint);
-            s.setLong(6, now);
-        }, "remembering an idempotency key of run " + runId);
+        UniqueViolation.raisingLost(() -> {
+            statements.updateOne(REMEMBER, s -> {
+                s.setString(1, userKey);
+                s.setString(2, source);
+                s.setString(3, key);
+                s.setString(4, runId);
+                s.setString(5, fingerprint);
+                s.setLong(6, now);
+            }, "remembering an idempotency key of run " + runId);
+            return null;
+        });
     }
 
     /** Forgets the keys of sources starting with {@code sourcePrefix} remembered before {@code before} (epoch ms). */

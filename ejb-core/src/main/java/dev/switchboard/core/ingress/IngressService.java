@@ -8,7 +8,6 @@ import dev.switchboard.core.metrics.Meters;
 import dev.switchboard.core.thread.ThreadDirectory;
 
 import jakarta.ejb.EJB;
-import jakarta.ejb.EJBException;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
@@ -55,7 +54,7 @@ public class IngressService {
         EventOutcome outcome;
         try {
             outcome = admit(userKey, event, sessionKey, threadId);
-        } catch (EJBException e) {
+        } catch (RuntimeException e) { // a system exception (EJBException) or a lost first use (UniqueViolation.Lost)
             if (!UniqueViolation.in(e)) {
                 throw e;
             }

@@ -1,6 +1,7 @@
 package dev.switchboard.core.runtime;
 
 import dev.switchboard.core.clock.InstanceClock;
+import dev.switchboard.core.idempotency.UniqueViolation;
 import dev.switchboard.core.lifecycle.TurnEvents;
 import dev.switchboard.core.sql.Statements;
 import dev.switchboard.core.sql.Store;
@@ -94,11 +95,14 @@ public class ServeRuntime {
             return found.get(0);
         }
         RuntimeRow created = fresh(userKey);
-        // a concurrent first use fails here with a unique violation; the caller retries
-        statements.updateOne(CREATE, s -> {
-            s.setString(1, userKey);
-            s.setString(2, created.sessionId());
-        }, "creating the runtime of " + userKey);
+        // a concurrent first use fails here (UniqueViolation.Lost); the caller retries
+        UniqueViolation.raisingLost(() -> {
+            statements.updateOne(CREATE, s -> {
+                s.setString(1, userKey);
+                s.setString(2, created.sessionId());
+            }, "creating the runtime of " + userKey);
+            return null;
+        });
         return created;
     }
 

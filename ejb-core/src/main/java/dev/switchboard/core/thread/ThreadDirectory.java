@@ -3,7 +3,6 @@ package dev.switchboard.core.thread;
 import dev.switchboard.core.clock.InstanceClock;
 import dev.switchboard.core.idempotency.UniqueViolation;
 import jakarta.ejb.EJB;
-import jakarta.ejb.EJBException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.Optional;
@@ -38,10 +37,7 @@ public class ThreadDirectory {
         long id;
         try {
             id = ledger.ensure(userKey, threadKey, clock.millis());
-        } catch (EJBException e) {
-            if (!UniqueViolation.in(e)) {
-                throw e;
-            }
+        } catch (UniqueViolation.Lost e) {
             id = ledger.ensure(userKey, threadKey, clock.millis()); // created concurrently: now it is found
         }
         if (ids.size() >= CACHE_LIMIT) {

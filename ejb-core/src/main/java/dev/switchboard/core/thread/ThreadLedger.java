@@ -1,5 +1,6 @@
 package dev.switchboard.core.thread;
 
+import dev.switchboard.core.idempotency.UniqueViolation;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
@@ -13,11 +14,15 @@ public class ThreadLedger {
     @Inject
     ThreadRepository repository;
 
-    /** The thread's id, creating the thread in its own transaction when it is new. */
+    /**
+     * The thread's id, creating the thread in its own transaction when it is new; a creation that a
+     * concurrent one beat raises {@link UniqueViolation.Lost} (its caller looks again).
+     */
     @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
     public long ensure(String userKey, String threadKey, long now) {
         Optional<Long> found = find(userKey, threadKey);
-        return found.isPresent() ? found.get() : repository.create(userKey, threadKey, now);
+        return found.isPresent() ? found.get()
+                : UniqueViolation.raisingLost(() -> repository.create(userKey, threadKey, now));
     }
 
     /** Whose thread {@code id} is, and its key; empty when there is no such thread. */
