@@ -172,7 +172,7 @@ public class ChatLedger {
      */
     private void createThread(ThreadKey key, UUID id, long now) {
         records.createThread(key.userId(), id, key.channel(), now);
-        if (threads.thread(key.userId(), id.toString()).isEmpty()) {
+        if (threads.idOf(key.userId(), id.toString()).isEmpty()) {
             threads.create(key.userId(), id.toString(), now);
         }
     }

@@ -82,7 +82,6 @@ public class IdempotencyKeys {
                 s.setString(5, fingerprint);
                 s.setLong(6, now);
             }, "remembering an idempotency key of run " + runId);
-            return null;
         });
     }
 

@@ -40,6 +40,14 @@ public final class UniqueViolation {
     }
 
     /** Runs {@code work}, raising a unique violation it meets as {@link Lost}. */
+    public static void raisingLost(Runnable work) {
+        raisingLost(() -> {
+            work.run();
+            return null;
+        });
+    }
+
+    /** Runs {@code work}, raising a unique violation it meets as {@link Lost}; returns what it returns. */
     public static <T> T raisingLost(Supplier<T> work) {
         try {
             return work.get();

@@ -158,7 +158,7 @@ public class IngressLedger {
     public EventOutcome requeue(String userKey, String eventId, String claimFor) {
         IngressEvent event = records.lock(userKey, eventId).orElseThrow(
                 () -> new RequeueRefusedException(true, "event " + eventId + " not found"));
-        String lastState = repository.facts(event.runId()).map(ThreadRepository.RunFacts::state).orElse(null);
+        String lastState = repository.storedRun(event.runId()).map(run -> run.state().wire()).orElse(null);
         IngressDecision.requeueRefusal(eventId, event.status(), lastState)
                 .ifPresent(reason -> {
                     throw new RequeueRefusedException(false, reason);
@@ -198,7 +198,7 @@ public class IngressLedger {
 
     private EventOutcome duplicate(IngressEvent journal, String reason, String originalRunId, long threadId, long now) {
         decide(journal, "forward_event", reason, true, now);
-        String turnId = repository.facts(originalRunId).map(ThreadRepository.RunFacts::turnId).orElse(null);
+        String turnId = repository.storedRun(originalRunId).map(ThreadRepository.StoredRun::turnId).orElse(null);
         records.settle(journal, EventStatus.DUPLICATE, originalRunId, turnId);
         return new EventOutcome(journal.eventId(), EventStatus.DUPLICATE, journal.sessionKey(),
                 originalRunId, turnId, threadId, ClaimResult.none());

@@ -101,7 +101,6 @@ public class ServeRuntime {
                 s.setString(1, userKey);
                 s.setString(2, created.sessionId());
             }, "creating the runtime of " + userKey);
-            return null;
         });
         return created;
     }

@@ -103,7 +103,7 @@ public class ThreadRepository {
         return thread(userKey, threadKey).map(ThreadRecord::getId);
     }
 
-    public Optional<ThreadRecord> thread(String userKey, String threadKey) {
+    private Optional<ThreadRecord> thread(String userKey, String threadKey) {
         return em.createNamedQuery(ThreadRecord.BY_KEY, ThreadRecord.class)
                 .setParameter("userKey", userKey)
                 .setParameter("threadKey", threadKey)
@@ -281,7 +281,7 @@ public class ThreadRepository {
 
     /** A run's row as a plain view, for a class that is no store; empty when there is no such run. */
     public Optional<StoredRun> storedRun(String runId) {
-        return Optional.ofNullable(run(runId)).map(ThreadRepository::stored);
+        return runId == null ? Optional.empty() : Optional.ofNullable(run(runId)).map(ThreadRepository::stored);
     }
 
     /**
@@ -301,16 +301,6 @@ public class ThreadRepository {
                 r.getFinishedAt(), r.getTurnId());
     }
 
-    /** A run's turn and state as the wire names it ({@code queued}, {@code failed}…), for a class that is no store; empty when there is no such run. */
-    public Optional<RunFacts> facts(String runId) {
-        RunRecord run = runId == null ? null : run(runId);
-        return run == null ? Optional.empty() : Optional.of(new RunFacts(run.getTurnId(), run.getState().wire()));
-    }
-
-    /** What a class that is no store may know of a run: its turn (null without one) and its state's wire name. */
-    public record RunFacts(String turnId, String state) {
-    }
-
     /** Which of {@code runIds} have ended (succeeded or failed): one statement for all of them. */
     @SuppressWarnings("unchecked")
     public Set<String> ended(Collection<String> runIds) {
@@ -328,9 +318,7 @@ public class ThreadRepository {
 
     /** What run {@code runId} answered, when it succeeded. */
     public Optional<String> outputOf(String runId) {
-        RunRecord run = run(runId);
-        return run == null || run.getState() != RunState.SUCCEEDED ? Optional.empty()
-                : Optional.ofNullable(run.getOutputJson());
+        return storedRun(runId).filter(run -> run.state() == RunState.SUCCEEDED).map(StoredRun::outputJson);
     }
 
     /** The lane's runs after {@code afterSeq} in lane order, up to {@code limit}. */
@@ -347,10 +335,5 @@ public class ThreadRepository {
         return em.createNamedQuery(RunRecord.BY_TURN, RunRecord.class)
                 .setParameter("turnId", turnId)
                 .getResultStream().map(ThreadRepository::stored).toList();
-    }
-
-    /** Writes this transaction's pending changes now (before a row that references them). */
-    public void flush() {
-        em.flush();
     }
 }

@@ -99,7 +99,7 @@ public class TurnLedger {
         String fingerprint = PayloadFingerprint.of(threadKey, input.toJson().toString(), "turn");
         var replayed = keys.replayOf(userKey, SOURCE, idempotencyKey, fingerprint);
         if (replayed.isPresent()) {
-            TurnRows.TurnRow turn = turns.read(repository.facts(replayed.get()).map(ThreadRepository.RunFacts::turnId)
+            TurnRows.TurnRow turn = turns.read(repository.storedRun(replayed.get()).map(ThreadRepository.StoredRun::turnId)
                     .orElse(null));
             return new Outcome(TurnView.of(turn), threadId, true, 0, ClaimResult.none(), List.of(), 0);
         }

@@ -55,8 +55,9 @@ public class TurnTracker implements LaneListener {
 
     @Override
     public void runStarted(LaneRun run) {
-        if (RunContent.of(run).turnActive()) {
-            events.progress(refOf(RunContent.of(run)), "running", null, run.runId());
+        RunContent content = RunContent.of(run);
+        if (content.turnActive()) {
+            events.progress(refOf(content), "running", null, run.runId());
         }
     }
 
