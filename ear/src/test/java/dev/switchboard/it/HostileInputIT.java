@@ -64,7 +64,10 @@ class HostileInputIT {
                 i.stopNow();
                 DashboardIT.stopModel();
             });
-    private static final long MAX_MILLIS = 2_000;
+    /** Longer than any answer takes but a hang: how fast an answer comes is the machine's load, not the verdict. */
+    private static final long MAX_MILLIS = 30_000;
+    /** EclipseLink retried a refused read after five seconds: answered before that, it was not retried. */
+    private static final long RETRY_AFTER_MILLIS = 5_000;
 
     /** docs/api.md's error table. */
     private static final Set<String> DOCUMENTED_CODES = Set.of("invalid_message_payload",
@@ -501,7 +504,7 @@ class HostileInputIT {
                 RawClient.Answer a = RawClient.http(PORT, "GET", "/v1/events", null);
                 assertEquals(500, a.status(), a.body());
                 assertEquals("internal_error", json(a.body(), "refused read").getJsonObject("error").getString("code"));
-                assertTrue(a.millis() <= MAX_MILLIS, () -> "the refused read took " + a.millis() + " ms");
+                assertTrue(a.millis() < RETRY_AFTER_MILLIS, () -> "the refused read took " + a.millis() + " ms");
             } finally {
                 s.execute("ALTER TABLE ingress_events RENAME COLUMN session_key_gone TO session_key");
             }

@@ -435,7 +435,6 @@ class MultiInstanceIT {
                     .allMatch(n -> !EngineTrace.readDir(Instance.journalDir()).callsOf(CallTrees.runOf(db,
                             n.getString("path_id"))).isEmpty());
         }, "both children of the tree execute");
-        long stopped = System.currentTimeMillis();
         c.stop();
         cStopped = true;
         Files.createFile(gate);
@@ -457,9 +456,8 @@ class MultiInstanceIT {
         JsonObject done = a.api.awaitRun(runId, 60);
         assertEquals("succeeded", done.getString("status"), done.toString());
         assertEquals(2, done.getInt("attempt"));
+        // Taken up after the stop, not after the lease: a run recovered from an expired lease counts a crash.
         assertEquals(0, done.getInt("crashes"), "a hand-back is not a crash");
-        long resumedAfterMs = LaneAssertions.millis(done, "started_at") - stopped;
-        assertTrue(resumedAfterMs < 30_000, "resumed " + resumedAfterMs + " ms after the stop, not after the lease");
         List<JsonObject> cluster = instances(new Rpc(a.api));
         assertTrue(cluster.stream().anyMatch(i -> i.getString("instance").equals("it-c") && i.getString("state").equals("stopped")
                 && !i.isNull("stopped_at")), "the gracefully stopped instance: " + cluster);

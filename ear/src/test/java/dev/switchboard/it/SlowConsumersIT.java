@@ -246,8 +246,18 @@ class SlowConsumersIT {
                         HttpResponse.BodyHandlers.ofString()));
             }
             String other = instance.api.message("held-" + UUID.randomUUID(), "await " + gate + "; other").getString("run_id");
-            Await.until(Duration.ofSeconds(10), () -> instance.api.get("/v1/runs/" + other + "/wait?timeout=0").status() == 503,
-                    "a client waiting beyond " + WAITING_MAX + " refused");
+            List<String> probes = new ArrayList<>();
+            try {
+                Await.until(Duration.ofSeconds(10), () -> {
+                    Api.Reply probe = instance.api.get("/v1/runs/" + other + "/wait?timeout=0");
+                    probes.add(probe.status() + " " + probe.body().substring(0, Math.min(120, probe.body().length())));
+                    return probe.status() == 503;
+                }, "a client waiting beyond " + WAITING_MAX + " refused");
+            } catch (AssertionError e) {
+                throw new AssertionError(e.getMessage() + "; waits done: " + waits.stream().map(w -> w.isDone()
+                        ? w.getNow(null).statusCode() + " " + w.getNow(null).body() : "no").toList() + "; probes: "
+                        + probes.size() + ", last: " + probes.subList(Math.max(0, probes.size() - 3), probes.size()), e);
+            }
             HttpResponse<InputStream> refusedWait = Api.CLIENT.send(instance.api.request("/v1/runs/" + other + "/wait?timeout=5")
                     .GET().build(), HttpResponse.BodyHandlers.ofInputStream());
             assertBusy(refusedWait, "code");
