@@ -7,8 +7,11 @@
 BEGIN;
 SELECT gen_random_uuid() AS run_id, 'turn_' || md5(random()::text) AS turn_id,
        (extract(epoch FROM clock_timestamp()) * 1000)::bigint AS now_ms \gset
-SELECT next_seq, CAST(EXTRACT(EPOCH FROM CURRENT_TIMESTAMP) * 1000 AS BIGINT) AS db_now
-  FROM threads WHERE id = :tid FOR UPDATE \gset
+SELECT l.next_seq, CAST(EXTRACT(EPOCH FROM CURRENT_TIMESTAMP) * 1000 AS BIGINT) AS db_now,
+       (SELECT engine FROM threads t WHERE t.id = l.thread_id), (SELECT model_id FROM threads t WHERE t.id = l.thread_id),
+       (SELECT thinking_level FROM threads t WHERE t.id = l.thread_id),
+       (SELECT workspace_head FROM threads t WHERE t.id = l.thread_id)
+  FROM lanes l WHERE l.thread_id = :tid FOR UPDATE \gset
 SELECT r.run_id, r.thread_id, r.thread_seq, r.user_key, r.thread_key, r.source, r.state, r.input_text,
        r.delivery_mode, r.turn_id, r.attempt, r.crashes, r.claimed_by, r.created_at, t.state, t.started_at,
        t.merged_into, (SELECT count(*) FROM runs o WHERE o.turn_id = r.turn_id)
@@ -23,17 +26,20 @@ INSERT INTO runs (run_id, thread_id, thread_seq, user_key, thread_key, source, e
   VALUES (:run_id, :tid, :next_seq, 'bench', 'db-bench', 'api', NULL, 'followUp', 'executing', 'bench message', NULL,
     :turn_id, 1, 0, 'bench-owner', 'a3f1c2e4b5d6a7f8091a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f70', :now_ms,
     :now_ms, :now_ms);
-UPDATE threads SET lease_owner = 'bench-owner', lease_until = CAST(:db_now AS BIGINT) + 15000, lease_run_id = :run_id,
-    lease_attempt = 1, next_seq = CAST(:next_seq AS BIGINT) + 1 WHERE id = :tid;
+UPDATE lanes SET lease_owner = 'bench-owner', lease_until = CAST(:db_now AS BIGINT) + 15000, lease_run_id = :run_id,
+    lease_attempt = 1, next_seq = CAST(:next_seq AS BIGINT) + 1 WHERE thread_id = :tid;
 INSERT INTO notification_outbox (user_key, thread_key, method, params, created_at) VALUES
   ('bench', 'db-bench', 'turn/started', '{"turn_id":"t","type":"started","state":"active","thread_id":"db-bench","started_at":"2026-11-25T00:00:00Z"}', :now_ms),
   ('bench', 'db-bench', 'item/created', '{"item_id":"i","type":"created","status":"active","content":{"type":"message","role":"user","content":[{"type":"input_text","text":"bench message"}]},"timestamp":"2026-11-25T00:00:00Z","thread_id":"db-bench","turn_id":"t"}', :now_ms),
   ('bench', 'db-bench', 'turn/progress', '{"turn_id":"t","thread_id":"db-bench","state":"running","message":"Understanding request and scanning relevant code: interactive user request","event_id":"r","updated_at":"2026-11-25T00:00:00Z","elapsed_ms":0}', :now_ms);
 COMMIT;
 BEGIN;
-SELECT id, lease_owner, lease_until, lease_run_id, lease_attempt, next_seq,
-       CAST(EXTRACT(EPOCH FROM CURRENT_TIMESTAMP) * 1000 AS BIGINT), engine, model_id, thinking_level
-  FROM threads WHERE id = :tid FOR UPDATE;
+SELECT l.thread_id, l.lease_owner, l.lease_until, l.lease_run_id, l.lease_attempt, l.next_seq,
+       CAST(EXTRACT(EPOCH FROM CURRENT_TIMESTAMP) * 1000 AS BIGINT),
+       (SELECT engine FROM threads t WHERE t.id = l.thread_id), (SELECT model_id FROM threads t WHERE t.id = l.thread_id),
+       (SELECT thinking_level FROM threads t WHERE t.id = l.thread_id),
+       (SELECT workspace_head FROM threads t WHERE t.id = l.thread_id)
+  FROM lanes l WHERE l.thread_id = :tid FOR UPDATE;
 SELECT r.run_id, r.thread_id, r.thread_seq, r.user_key, r.thread_key, r.source, r.state, r.input_text,
        r.delivery_mode, r.turn_id, r.attempt, r.crashes, r.claimed_by, r.created_at, t.state, t.started_at,
        t.merged_into, (SELECT count(*) FROM runs o WHERE o.turn_id = r.turn_id)
@@ -44,8 +50,8 @@ UPDATE runs SET state = 'succeeded', output_json = '{"text":"bench message"}', e
     finished_at = :now_ms, updated_at = :now_ms WHERE run_id = :run_id AND state IN ('queued', 'executing');
 UPDATE turns SET state = 'completed', outcome = 'completed', message = 'bench message', ended_at = :now_ms
   WHERE turn_id = :turn_id AND state = 'active';
-UPDATE threads SET lease_owner = NULL, lease_until = NULL, lease_run_id = NULL, lease_attempt = NULL,
-    next_seq = next_seq WHERE id = :tid; -- the server binds the value it read under the lock
+UPDATE lanes SET lease_owner = NULL, lease_until = NULL, lease_run_id = NULL, lease_attempt = NULL,
+    next_seq = next_seq WHERE thread_id = :tid; -- the server binds the value it read under the lock
 INSERT INTO notification_outbox (user_key, thread_key, method, params, created_at) VALUES
   ('bench', 'db-bench', 'item/created', '{"item_id":"i","type":"created","status":"completed","content":{"type":"message","role":"assistant","content":[{"type":"text","text":"bench message"}]},"timestamp":"2026-11-25T00:00:00Z","thread_id":"db-bench","turn_id":"t"}', :now_ms),
   ('bench', 'db-bench', 'turn/completed', '{"turn_id":"t","type":"completed","state":"completed","thread_id":"db-bench","started_at":"2026-11-25T00:00:00Z","completed_at":"2026-11-25T00:00:00Z","message":"bench message"}', :now_ms),

@@ -100,9 +100,11 @@ public final class ScaleSeed {
             long now = System.currentTimeMillis();
             long span = days * 86_400_000L;
             long perThread = (runs + threads - 1) / threads;
-            exec(s, "INSERT INTO threads (id, user_key, thread_key, next_seq, created_at)"
+            exec(s, "INSERT INTO threads (id, user_key, thread_key, created_at)"
                     + " SELECT " + FIRST_THREAD_ID + " + t, '" + USER + "', '" + THREAD_PREFIX + "' || t, "
-                    + (perThread + 1) + ", " + (now - span - 1000) + " FROM generate_series(0, " + (threads - 1) + ") t");
+                    + (now - span - 1000) + " FROM generate_series(0, " + (threads - 1) + ") t");
+            exec(s, "INSERT INTO lanes (thread_id, next_seq) SELECT " + FIRST_THREAD_ID + " + t, " + (perThread + 1)
+                    + " FROM generate_series(0, " + (threads - 1) + ") t");
             for (long from = 1; from <= runs; from += CHUNK) {
                 long to = Math.min(runs, from + CHUNK - 1);
                 // run i: thread (i-1) mod T, seq (i-1) div T + 1, created evenly from now - span to now - 1 min

@@ -155,13 +155,17 @@ class ClientEdgesIT {
         long thread;
         try (Connection other = holder()) {
             int holder = pid(other);
-            try (PreparedStatement s = other.prepareStatement("INSERT INTO threads (id, user_key, thread_key, next_seq,"
-                    + " created_at, is_internal) VALUES (nextval('thread_id_seq'), 'local', ?, 1, 0, FALSE) RETURNING id")) {
+            try (PreparedStatement s = other.prepareStatement("INSERT INTO threads (id, user_key, thread_key,"
+                    + " created_at, is_internal) VALUES (nextval('thread_id_seq'), 'local', ?, 0, FALSE) RETURNING id")) {
                 s.setString(1, key);
                 try (ResultSet rs = s.executeQuery()) {
                     rs.next();
                     thread = rs.getLong(1);
                 }
+            }
+            try (PreparedStatement s = other.prepareStatement("INSERT INTO lanes (thread_id, next_seq) VALUES (?, 1)")) {
+                s.setLong(1, thread); // a thread is made with its lane, as the server makes it
+                s.executeUpdate();
             }
             String body = Json.createObjectBuilder().add("thread_key", key).add("text", "first").build().toString();
             CompletableFuture<Api.Reply> message = CompletableFuture.supplyAsync(() -> api.postJson("/v1/messages", body));

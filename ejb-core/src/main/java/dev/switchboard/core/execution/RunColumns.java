@@ -10,6 +10,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * Where a run's {@link RunContent} and a thread's {@link ThreadChoice} sit beside the lane's
@@ -24,7 +25,9 @@ public class RunColumns implements PayloadColumns {
             "t.state", "t.started_at", "t.merged_into", "(SELECT count(*) FROM runs o WHERE o.turn_id = r.turn_id)");
     private static final List<String> NEW_RUN = List.of("user_key", "thread_key", "source", "kind", "external_user_key",
             "delivery_mode", "input_text", "input_json", "turn_id", "payload_hash");
-    private static final List<String> LANE = List.of("engine", "model_id", "thinking_level", "workspace_head");
+    /* The thread's own row, read beside the lane's and not locked by the lane's lock (ThreadRuntimes locks it to change it). */
+    private static final List<String> LANE = Stream.of("engine", "model_id", "thinking_level", "workspace_head")
+            .map(c -> "(SELECT " + c + " FROM threads t WHERE t.id = l.thread_id)").toList();
 
     @Override
     public List<String> runColumns() {

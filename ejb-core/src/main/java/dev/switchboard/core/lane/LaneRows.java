@@ -14,8 +14,8 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * Every statement on the lane's rows — a thread row's lease and sequence, its runs' places and
- * states — in plain JDBC, and only here: the lane's own, package-private, so that no class outside
+ * Every statement on the lane's rows — a lane's lease and sequence ({@code lanes}, one row per
+ * thread, made with the thread), its runs' places and states — in plain JDBC, and only here: the lane's own, package-private, so that no class outside
  * the lane claims, ends or leases a run. They run in the caller's transaction (on its shared
  * connection), without the persistence context's unit of work, each statement's text fixed so the
  * data source prepares it once per connection. The features' payload columns ride along in the
@@ -25,12 +25,13 @@ import java.util.stream.Collectors;
  * it fails the transaction ({@link IllegalStateException}) rather than skip a transition. Nothing
  * here caches a row.
  */
-@Store({"threads", "runs"})
+@Store({"lanes", "runs"})
 @ApplicationScoped
 class LaneRows {
 
-    private static final String LANE_COLUMNS = "id, lease_owner, lease_until, lease_run_id, lease_attempt, next_seq, "
-            + DatabaseClock.NOW_MS;
+    private static final String LANE_COLUMNS = "l.thread_id, l.lease_owner, l.lease_until, l.lease_run_id,"
+            + " l.lease_attempt, l.next_seq, " + DatabaseClock.NOW_MS;
+    private static final String OPEN = "INSERT INTO lanes (thread_id, next_seq) VALUES (?, 1)";
     private static final String RUN_COLUMNS = "r.run_id, r.thread_id, r.thread_seq, r.state, r.attempt, r.crashes,"
             + " r.claimed_by, r.created_at";
     /** Where the payload's columns start in a read of the lane and of a run. */
@@ -44,9 +45,9 @@ class LaneRows {
             + " finished_at = ?, updated_at = ? WHERE run_id = ? AND state IN ('queued', 'executing')";
     private static final String REQUEUE = "UPDATE runs SET state = 'queued', claimed_by = NULL, updated_at = ?"
             + " WHERE run_id = ? AND state = 'executing' AND attempt = ?";
-    private static final String WRITE_LANE = "UPDATE threads SET lease_owner = ?, lease_until = ?, lease_run_id = ?,"
-            + " lease_attempt = ?, next_seq = ? WHERE id = ?";
-    private static final String ADVANCE = "UPDATE threads SET next_seq = ? WHERE id = ?";
+    private static final String WRITE_LANE = "UPDATE lanes SET lease_owner = ?, lease_until = ?, lease_run_id = ?,"
+            + " lease_attempt = ?, next_seq = ? WHERE thread_id = ?";
+    private static final String ADVANCE = "UPDATE lanes SET next_seq = ? WHERE thread_id = ?";
     private static final String FORGET = "DELETE FROM runs WHERE run_id IN (%s) AND state IN ('succeeded', 'failed')";
     private static final List<String> NEW_RUN_COLUMNS = List.of("run_id", "thread_id", "thread_seq", "state", "attempt",
             "crashes", "claimed_by", "created_at", "started_at", "updated_at");
@@ -55,14 +56,17 @@ class LaneRows {
     static final String PARKED = "~awaiting-replies";
     /** A parked lease's end: never, by any clock (year 9999). */
     static final long PARKED_UNTIL = 253_402_300_799_999L;
-    private static final String PARKED_LANE = "SELECT id FROM threads WHERE id = ? AND lease_owner = '" + PARKED + "'";
-    private static final String LEASED_TO = "SELECT id FROM threads WHERE lease_owner = ? ORDER BY id";
+    private static final String PARKED_LANE = "SELECT thread_id FROM lanes WHERE thread_id = ? AND lease_owner = '"
+            + PARKED + "'";
+    private static final String LEASED_TO = "SELECT thread_id FROM lanes WHERE lease_owner = ? ORDER BY thread_id";
+    private static final String UNLEASED = "SELECT thread_id FROM lanes WHERE thread_id IN (%s) AND lease_owner IS NULL"
+            + " ORDER BY thread_id";
     private static final String QUEUED = "SELECT count(*), coalesce(min(created_at), 0) FROM runs WHERE state = 'queued'";
-    private static final String CLAIMABLE = "SELECT DISTINCT r.thread_id FROM runs r JOIN threads t ON t.id = r.thread_id"
-            + " WHERE r.state = 'queued' AND (t.lease_owner IS NULL OR t.lease_until < " + DatabaseClock.NOW_MS + ")"
+    private static final String CLAIMABLE = "SELECT DISTINCT r.thread_id FROM runs r JOIN lanes l ON l.thread_id = r.thread_id"
+            + " WHERE r.state = 'queued' AND (l.lease_owner IS NULL OR l.lease_until < " + DatabaseClock.NOW_MS + ")"
             + " FETCH FIRST ? ROWS ONLY";
-    private static final String EXPIRED = "SELECT t.id FROM threads t WHERE t.lease_until < " + DatabaseClock.NOW_MS
-            + " ORDER BY t.lease_until FETCH FIRST ? ROWS ONLY";
+    private static final String EXPIRED = "SELECT l.thread_id FROM lanes l WHERE l.lease_until < " + DatabaseClock.NOW_MS
+            + " ORDER BY l.lease_until FETCH FIRST ? ROWS ONLY";
 
     @Inject
     Statements statements;
@@ -77,7 +81,9 @@ class LaneRows {
             String insertRun, String blankContent) {
 
         static Texts of(PayloadColumns payloads) {
-            String lane = "SELECT " + LANE_COLUMNS + columns(payloads.laneColumns()) + " FROM threads";
+            /* Only the lane's row is locked: the payload's columns are read beside it (subqueries), so a
+               thread's own row stays its store's to lock and no two orders of locking meet. */
+            String lane = "SELECT " + LANE_COLUMNS + columns(payloads.laneColumns()) + " FROM lanes l";
             /* The states as literals: on PostgreSQL a partial index holds only unfinished runs (V7), and
                only a literal predicate lets the planner use it. */
             String unfinished = "SELECT " + RUN_COLUMNS + columns(payloads.runColumns()) + " FROM runs r"
@@ -85,7 +91,8 @@ class LaneRows {
                     + " WHERE r.thread_id = ? AND r.state IN ('queued', 'executing') AND r.thread_seq > ? ORDER BY r.thread_seq";
             List<String> inserted = new ArrayList<>(NEW_RUN_COLUMNS);
             inserted.addAll(payloads.newRunColumns());
-            return new Texts(lane + " WHERE id = ? FOR UPDATE", lane + " WHERE lease_owner = ? ORDER BY id FOR UPDATE",
+            return new Texts(lane + " WHERE l.thread_id = ? FOR UPDATE",
+                    lane + " WHERE l.lease_owner = ? ORDER BY l.thread_id FOR UPDATE",
                     unfinished, unfinished + " FETCH FIRST 1 ROWS ONLY", unfinished + " FETCH FIRST 2 ROWS ONLY",
                     "INSERT INTO runs (" + String.join(", ", inserted) + ") VALUES ("
                             + String.join(", ", Collections.nCopies(inserted.size(), "?")) + ")",
@@ -106,9 +113,14 @@ class LaneRows {
         return made;
     }
 
-    // --- threads ---
+    // --- lanes ---
 
-    /** Locks the thread row for the rest of the transaction (the lane lock); null when there is no such thread. */
+    /** Makes the lane of a new thread: no lease, its first run numbered 1. */
+    void open(long threadId) {
+        statements.updateOne(OPEN, s -> s.setLong(1, threadId), "making the lane of thread " + threadId);
+    }
+
+    /** Locks the lane's row for the rest of the transaction (the lane lock); null when there is no such lane. */
     Lane lock(long threadId) {
         List<Lane> lanes = statements.query(texts().lock(), s -> s.setLong(1, threadId), this::lane, "locking thread " + threadId);
         return lanes.isEmpty() ? null : lanes.get(0);
@@ -233,6 +245,18 @@ class LaneRows {
     boolean isParked(long threadId) {
         return !statements.query(PARKED_LANE, s -> s.setLong(1, threadId), rs -> rs.getLong(1), "reading lane " + threadId)
                 .isEmpty();
+    }
+
+    /** Those of these threads whose lane nobody holds, by id. */
+    List<Long> unleased(List<Long> threadIds) {
+        if (threadIds.isEmpty()) {
+            return List.of();
+        }
+        return statements.query(String.format(UNLEASED, Statements.placeholders(threadIds.size())), s -> {
+            for (int i = 0; i < threadIds.size(); i++) {
+                s.setLong(i + 1, threadIds.get(i));
+            }
+        }, rs -> rs.getLong(1), "listing the lanes nobody holds");
     }
 
     /** Threads whose lease {@code owner} holds, live or expired, by id. */

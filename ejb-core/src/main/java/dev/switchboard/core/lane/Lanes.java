@@ -33,6 +33,11 @@ public class Lanes {
     public record Ended(Lane lane, List<LaneRun> runs, LaneEffects effects) {
     }
 
+    /** Makes the lane of a thread just made, in the transaction that makes the thread. */
+    public void open(long threadId) {
+        rows.open(threadId);
+    }
+
     /**
      * Locks the thread's lane for the rest of the transaction — claims, finishes and ingests of
      * one thread are serialised by it on every instance; null when there is no such thread.
@@ -75,6 +80,11 @@ public class Lanes {
     /** How many unfinished runs the lane holds. */
     public int unfinishedCount(long threadId) {
         return rows.unfinishedCount(threadId);
+    }
+
+    /** Those of these threads whose lane nobody holds (no run of theirs executes or waits parked), by id. */
+    public List<Long> unleased(List<Long> threadIds) {
+        return rows.unleased(threadIds);
     }
 
     /** Whether the lane waits, parked, for a run's replies; read without its lock. */

@@ -36,7 +36,10 @@ public interface PayloadColumns {
      */
     List<String> blankContent();
 
-    /** A lane's payload columns in {@code threads}, selected after the lane's with its lock. */
+    /**
+     * A lane's payload columns, selected after the lane's over {@code lanes l} with its lock: column
+     * expressions that lock nothing (e.g. scalar subqueries keyed by {@code l.thread_id}).
+     */
     List<String> laneColumns();
 
     /** The payload of the lane whose {@link #laneColumns} start at column {@code first}. */

@@ -1,5 +1,6 @@
 package dev.switchboard.core.thread;
 
+import dev.switchboard.core.lane.Lanes;
 import dev.switchboard.core.sql.Statements;
 import dev.switchboard.core.sql.Store;
 import dev.switchboard.persistence.run.RunKind;
@@ -21,7 +22,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The {@code threads} rows but the lane's columns (lease, next number: {@code LaneRows}), and the
+ * The {@code threads} rows (a thread is made with its lane, {@link Lanes#open}), and the
  * reads of runs off the per-run path, in the caller's transaction: the entities read pages, a thread
  * or a run and create a thread; its statements hold a thread's runtime choice and workspace line.
  * Each statement is keyed by one thread (or one run, one turn), except the idle-workspace sweeps.
@@ -53,20 +54,17 @@ public class ThreadRepository {
     private static final String ENABLE_WORKSPACE = "UPDATE threads SET workspace_head = '' WHERE id = ? AND workspace_head IS NULL";
     private static final String WORKSPACE = "SELECT workspace_head FROM threads WHERE id = ?";
     private static final String MOVE_WORKSPACE = "UPDATE threads SET workspace_head = ? WHERE id = ?";
-    /* A leased lane may be executing a turn that writes objects into the repository right now: a
-       garbage collection then (it removes emptied object directories) breaks that turn's commit. */
-    private static final String WITH_IDLE_WORKSPACE = "SELECT id FROM threads WHERE workspace_head IS NOT NULL"
-            + " AND lease_owner IS NULL ORDER BY id";
+    private static final String WITH_WORKSPACE = "SELECT id FROM threads WHERE workspace_head IS NOT NULL ORDER BY id";
     /*
-     * Retention: a thread with a workspace whose lane nobody holds and that has had no run since the
-     * cutoff (found through the (thread_id, thread_seq) unique index), by id after the last one looked at.
+     * Retention: a thread with a workspace that has had no run since the cutoff (found through the
+     * (thread_id, thread_seq) unique index), by id after the last one looked at.
      */
     private static final String IDLE_WORKSPACES = "SELECT t.id FROM threads t WHERE t.id > ?"
-            + " AND t.workspace_head IS NOT NULL AND t.lease_owner IS NULL AND t.created_at < ?"
+            + " AND t.workspace_head IS NOT NULL AND t.created_at < ?"
             + " AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.thread_id = t.id AND r.created_at >= ?)"
             + " ORDER BY t.id LIMIT ?";
     private static final String RESET_IDLE = "UPDATE threads SET workspace_head = '' WHERE id = ?"
-            + " AND workspace_head IS NOT NULL AND lease_owner IS NULL"
+            + " AND workspace_head IS NOT NULL"
             + " AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.thread_id = threads.id AND r.created_at >= ?)";
 
     @PersistenceContext(unitName = "switchboard")
@@ -74,6 +72,9 @@ public class ThreadRepository {
 
     @Inject
     Statements statements;
+
+    @Inject
+    Lanes lanes;
 
     /** Built outside the container (the in-process tests) for its statements alone: no entity is read. */
     public static ThreadRepository ofStatements(Statements statements) {
@@ -139,6 +140,7 @@ public class ThreadRepository {
         ThreadRecord created = new ThreadRecord(userKey, threadKey, now, ThreadKinds.isInternal(userKey, threadKey), engine);
         em.persist(created);
         em.flush();
+        lanes.open(created.getId());
         return created.getId();
     }
 
@@ -196,13 +198,12 @@ public class ThreadRepository {
         }, "moving the workspace line of thread " + threadId);
     }
 
-    /** The threads that have a workspace and whose lane nobody holds, by id. */
-    public List<Long> withIdleWorkspace() {
-        return statements.query(WITH_IDLE_WORKSPACE, s -> { }, rs -> rs.getLong(1),
-                "listing the idle threads with a workspace");
+    /** The threads that have a workspace, by id. */
+    public List<Long> withWorkspace() {
+        return statements.query(WITH_WORKSPACE, s -> { }, rs -> rs.getLong(1), "listing the threads with a workspace");
     }
 
-    /** Up to {@code limit} threads with a workspace, idle since {@code cutoff}, nobody holding their lane, ids above {@code afterId}. */
+    /** Up to {@code limit} threads with a workspace and no run since {@code cutoff}, ids above {@code afterId}. */
     public List<Long> idleWorkspaces(long cutoff, long afterId, int limit) {
         return statements.query(IDLE_WORKSPACES, s -> {
             s.setLong(1, afterId);
@@ -212,7 +213,7 @@ public class ThreadRepository {
         }, rs -> rs.getLong(1), "finding idle workspaces");
     }
 
-    /** Moves an idle thread's workspace line back to its start; false when a run came or its lane was taken. */
+    /** Moves an idle thread's workspace line back to its start; false when a run came since {@code cutoff}. */
     public boolean resetIdleWorkspace(long threadId, long cutoff) {
         return statements.update(RESET_IDLE, s -> {
             s.setLong(1, threadId);

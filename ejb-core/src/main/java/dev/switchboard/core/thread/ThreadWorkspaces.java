@@ -3,6 +3,8 @@ package dev.switchboard.core.thread;
 import dev.switchboard.core.engine.WorkspaceSettings;
 import dev.switchboard.core.engine.WorkspaceTurn;
 import dev.switchboard.core.json.Jsons;
+import dev.switchboard.core.lane.Lane;
+import dev.switchboard.core.lane.Lanes;
 import dev.switchboard.core.workspace.TurnStatus;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
@@ -36,6 +38,9 @@ public class ThreadWorkspaces implements WorkspaceCommits {
     ThreadRepository repository;
 
     @Inject
+    Lanes lanes;
+
+    @Inject
     ThreadDirectory threads;
 
     @Inject
@@ -48,8 +53,9 @@ public class ThreadWorkspaces implements WorkspaceCommits {
      * Built outside the container (the in-process tests) with its store alone: what needs the
      * thread directory or the workspace settings needs the container.
      */
-    public ThreadWorkspaces(ThreadRepository repository) {
+    public ThreadWorkspaces(ThreadRepository repository, Lanes lanes) {
         this.repository = repository;
+        this.lanes = lanes;
     }
 
 
@@ -136,7 +142,7 @@ public class ThreadWorkspaces implements WorkspaceCommits {
 
     /** The threads that have a workspace and whose lane nobody holds (no turn is writing to it), by id. */
     public List<Long> withIdleWorkspace() {
-        return repository.withIdleWorkspace();
+        return lanes.unleased(repository.withWorkspace());
     }
 
     /** Moves the thread's line (its lock held) to {@code head}: a conversation went back or forth to it. */
@@ -155,19 +161,20 @@ public class ThreadWorkspaces implements WorkspaceCommits {
     }
 
     /**
-     * Up to {@code limit} threads with a workspace, idle since {@code cutoff}, nobody holding their
-     * lane, with ids above {@code afterId}, in id order.
+     * Up to {@code limit} threads with a workspace and no run since {@code cutoff}, with ids above
+     * {@code afterId}, in id order (whether their lane is held, {@link #resetIdle} asks under its lock).
      */
     public List<Long> idle(long cutoff, long afterId, int limit) {
         return repository.idleWorkspaces(cutoff, afterId, limit);
     }
 
     /**
-     * Moves the thread's workspace line back to its start when it is still idle (its row locked by
-     * the update until the caller's transaction ends, so no turn claims it meanwhile); false when a
-     * run came or its lane was taken since it was found.
+     * Moves the thread's workspace line back to its start when it is still idle (its lane locked
+     * until the caller's transaction ends, so no turn claims it meanwhile); false when a run came
+     * since {@code cutoff} or its lane is held.
      */
     public boolean resetIdle(long threadId, long cutoff) {
-        return repository.resetIdleWorkspace(threadId, cutoff);
+        Lane lane = lanes.lock(threadId);
+        return lane != null && lane.leaseOwner() == null && repository.resetIdleWorkspace(threadId, cutoff);
     }
 }

@@ -23,8 +23,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The direction of ejb-core's packages, so a reader sees where a message goes by the package it is
  * in: a package may use only packages on levels below its own, never its peers or anything above.
- * The lane is a generic durable queue: features plug in above it through interfaces it owns
- * (a run's work, a run's end, sweeps, run start and end for turns); what a run executes — an engine
+ * The lane is a generic durable queue that knows only the clock, metrics and SQL: features plug in
+ * above it through interfaces it owns (a run's work, a run's end, sweeps, run start and end for
+ * turns, a payload's columns), and a thread is made with its lane; what a run executes — an engine
  * call, as the features prepare it — sits right above it; delegation, runs and turns are built on it; ingress hands events to runs; the chat gateway applies the conversation
  * rules with turns; the RPC methods sit on top.
  */
@@ -41,9 +42,8 @@ class PackageDirectionTest {
             List.of("run", "runtime"),
             List.of("delegation"),
             List.of("execution"),
-            List.of("lane"),
             List.of("lifecycle", "thread"),
-            List.of("idempotency", "notify", "engine", "user", "schema", "history", "credential"),
+            List.of("lane", "idempotency", "notify", "engine", "user", "schema", "history", "credential"),
             List.of("clock", "input", "workspace"),
             List.of("json", "metrics", "sql"));
 

@@ -92,11 +92,10 @@ final class LaneOnDatabase {
         finished.rows = rows;
     }
 
-    /** A new thread of its own; returns its id. */
+    /** A new thread's lane of its own (the lane knows no more of a thread than its id); returns its id. */
     long thread() {
         long id = threadIds.incrementAndGet();
-        execute("INSERT INTO threads (id, user_key, thread_key, next_seq, created_at) VALUES (" + id + ", 'u', '"
-                + UUID.randomUUID() + "', 1, 0)");
+        tx.run(() -> lanes.open(id));
         return id;
     }
 
@@ -135,7 +134,7 @@ final class LaneOnDatabase {
 
     /** The lane's lease owner (null when free). */
     String leaseOwner(long threadId) {
-        return single("SELECT lease_owner FROM threads WHERE id = CAST(? AS BIGINT)", Long.toString(threadId));
+        return single("SELECT lease_owner FROM lanes WHERE thread_id = CAST(? AS BIGINT)", Long.toString(threadId));
     }
 
     /** A run's attempts and crashes, as {@code attempt/crashes}. */
@@ -145,8 +144,8 @@ final class LaneOnDatabase {
 
     /** The lane's lease expiry less the database's time now (negative: expired). */
     long leaseLeftMs(long threadId) {
-        return Long.parseLong(single("SELECT CAST(lease_until - " + DatabaseClock.NOW_MS + " AS VARCHAR(20)) FROM threads"
-                + " WHERE id = CAST(? AS BIGINT)", Long.toString(threadId)));
+        return Long.parseLong(single("SELECT CAST(lease_until - " + DatabaseClock.NOW_MS + " AS VARCHAR(20)) FROM lanes"
+                + " WHERE thread_id = CAST(? AS BIGINT)", Long.toString(threadId)));
     }
 
     /**
@@ -154,7 +153,7 @@ final class LaneOnDatabase {
      * the step a crash takes, made at once instead of waited for.
      */
     void expireLease(long threadId) {
-        execute("UPDATE threads SET lease_until = 0 WHERE id = " + threadId);
+        execute("UPDATE lanes SET lease_until = 0 WHERE thread_id = " + threadId);
     }
 
     /** Whether a session of this database waits for a row lock (the step a test holds another at). */

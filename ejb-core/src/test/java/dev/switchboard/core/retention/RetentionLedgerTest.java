@@ -3,6 +3,7 @@ package dev.switchboard.core.retention;
 import dev.switchboard.core.execution.RunColumns;
 import dev.switchboard.core.lane.FinishedRuns;
 import dev.switchboard.core.lane.LaneParts;
+import dev.switchboard.core.lane.Lanes;
 import dev.switchboard.core.thread.ThreadRepository.AgedRun;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -65,7 +66,7 @@ class RetentionLedgerTest {
     Path workspaceRoot;
 
     /** The stores and the ledger over one database, wired as the container would. */
-    private record Wiring(LocalTransactions tx, Statements statements, RetentionLedger ledger, ThreadItems items) {
+    private record Wiring(LocalTransactions tx, Statements statements, RetentionLedger ledger, ThreadItems items, Lanes lanes) {
 
         static Wiring on(FreshDatabase.Kind kind) {
             LocalTransactions tx = new LocalTransactions(FreshDatabase.create(kind, "switchboard_retention"));
@@ -74,11 +75,12 @@ class RetentionLedgerTest {
             FinishedRuns runs = LaneParts.finishedRuns(statements, new RunColumns());
             ThreadItems items = new ThreadItems(tx.dataSource());
             RunTexts texts = new RunTexts(statements);
+            Lanes lanes = LaneParts.lanes(statements, new RunColumns());
             RetentionLedger ledger = new TransactionalLedger(tx, repository, runs, new IdempotencyKeys(statements), texts,
                     new ResponseRecords(statements, items, texts), new CallSlots(statements), new PathRegistry(statements),
                     new PathJournal(statements, null), // its outbox: retention's deletes write no notification
-                    new TurnRows(statements), items, new ThreadWorkspaces(repository));
-            return new Wiring(tx, statements, ledger, items);
+                    new TurnRows(statements), items, new ThreadWorkspaces(repository, lanes));
+            return new Wiring(tx, statements, ledger, items, lanes);
         }
     }
 
@@ -124,14 +126,17 @@ class RetentionLedgerTest {
     /** A thread of its own, made at {@code createdAt}, with a workspace line when {@code head} is not null. */
     private long thread(String user, long createdAt, String head) {
         long id = THREAD_IDS.incrementAndGet();
-        w.tx().run(() -> w.statements().update("INSERT INTO threads (id, user_key, thread_key, next_seq, created_at,"
-                + " workspace_head) VALUES (?, ?, ?, 1, ?, ?)", s -> {
-                    s.setLong(1, id);
-                    s.setString(2, user);
-                    s.setString(3, "thread-" + id);
-                    s.setLong(4, createdAt);
-                    s.setString(5, head);
-                }, "a test thread"));
+        w.tx().run(() -> {
+            w.statements().update("INSERT INTO threads (id, user_key, thread_key, created_at, workspace_head)"
+                    + " VALUES (?, ?, ?, ?, ?)", s -> {
+                        s.setLong(1, id);
+                        s.setString(2, user);
+                        s.setString(3, "thread-" + id);
+                        s.setLong(4, createdAt);
+                        s.setString(5, head);
+                    }, "a test thread");
+            w.lanes().open(id);
+        });
         return id;
     }
 
@@ -278,7 +283,7 @@ class RetentionLedgerTest {
         long held = thread(user, now - 40 * DAY, "fed789");
         finishedRun(user, idle, RunKind.MESSAGE, now - 40 * DAY, null);
         finishedRun(user, busy, RunKind.MESSAGE, now, null);
-        w.tx().run(() -> w.statements().update("UPDATE threads SET lease_owner = 'another', lease_until = ? WHERE id = ?",
+        w.tx().run(() -> w.statements().update("UPDATE lanes SET lease_owner = 'another', lease_until = ? WHERE thread_id = ?",
                 s -> {
                     s.setLong(1, now + DAY);
                     s.setLong(2, held);

@@ -27,6 +27,11 @@ public final class FreshDatabase {
 
     /** A new, migrated database named {@code name} (on H2, made unique per call). */
     public static DataSource create(Kind kind, String name) {
+        return create(kind, name, "latest");
+    }
+
+    /** As {@link #create(Kind, String)}, migrated up to schema version {@code target} only. */
+    public static DataSource create(Kind kind, String name, String target) {
         DataSource dataSource;
         if (kind == Kind.POSTGRESQL) {
             String base = System.getProperty("test.db.url", "jdbc:postgresql://127.0.0.1:5432/switchboard_test");
@@ -42,7 +47,7 @@ public final class FreshDatabase {
             h2.setURL("jdbc:h2:mem:" + name + "-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=10000");
             dataSource = h2;
         }
-        SchemaMigrator.migrate(dataSource);
+        SchemaMigrator.migrate(dataSource, target);
         return dataSource;
     }
 

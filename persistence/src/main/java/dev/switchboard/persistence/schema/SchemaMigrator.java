@@ -21,7 +21,13 @@ public final class SchemaMigrator {
 
     /** Applies every pending migration and returns how many ran. */
     public static int migrate(DataSource dataSource) {
+        return migrate(dataSource, "latest");
+    }
+
+    /** Applies the pending migrations up to version {@code target} ("latest": all); how many ran (a migration's test). */
+    public static int migrate(DataSource dataSource, String target) {
         Flyway flyway = Flyway.configure(SchemaMigrator.class.getClassLoader())
+                .target(target)
                 .dataSource(dataSource)
                 .locations(locations(dataSource))
                 .callbackLocations("classpath:db/callback")

@@ -28,22 +28,6 @@ public class ThreadRecord {
     @Column(name = "thread_key", nullable = false, updatable = false)
     private String threadKey;
 
-    @Column(name = "next_seq", nullable = false)
-    private long nextSeq;
-
-    @Column(name = "lease_owner")
-    private String leaseOwner;
-
-    @Column(name = "lease_until")
-    private Long leaseUntil;
-
-    @Column(name = "lease_run_id")
-    private String leaseRunId;
-
-    /** The attempt of {@code leaseRunId} the lease was granted to (the fencing token). */
-    @Column(name = "lease_attempt")
-    private Integer leaseAttempt;
-
     @Column(name = "created_at", nullable = false, updatable = false)
     private long createdAt;
 
@@ -71,19 +55,6 @@ public class ThreadRecord {
         this.createdAt = createdAt;
         this.internal = internal;
         this.engine = engine;
-        this.nextSeq = 1;
-    }
-
-    /** Hands out the next per-thread sequence number; call only while holding the row lock. */
-    public long takeNextSeq() {
-        return nextSeq++;
-    }
-
-    public void releaseLease() {
-        this.leaseOwner = null;
-        this.leaseUntil = null;
-        this.leaseRunId = null;
-        this.leaseAttempt = null;
     }
 
     public Long getId() {
@@ -96,26 +67,6 @@ public class ThreadRecord {
 
     public String getThreadKey() {
         return threadKey;
-    }
-
-    public long getNextSeq() {
-        return nextSeq;
-    }
-
-    public String getLeaseOwner() {
-        return leaseOwner;
-    }
-
-    public Long getLeaseUntil() {
-        return leaseUntil;
-    }
-
-    public String getLeaseRunId() {
-        return leaseRunId;
-    }
-
-    public Integer getLeaseAttempt() {
-        return leaseAttempt;
     }
 
     public long getCreatedAt() {
