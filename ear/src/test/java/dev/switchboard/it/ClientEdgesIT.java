@@ -119,16 +119,16 @@ class ClientEdgesIT {
         long thread = threadId("responses/" + id);
         try (Connection lock = holder()) {
             int holder = pid(lock);
-            try (PreparedStatement s = lock.prepareStatement("SELECT id FROM threads WHERE id = ? FOR UPDATE")) {
+            try (PreparedStatement s = lock.prepareStatement("SELECT thread_id FROM lanes WHERE thread_id = ? FOR UPDATE")) {
                 s.setLong(1, thread);
                 s.executeQuery().close();
             }
             Files.createFile(gate); // the engine ends; the finish waits for the lane
-            Await.until(Duration.ofSeconds(30), () -> waitingBehind(holder, "WHERE id = $1 FOR UPDATE") >= 1,
+            Await.until(Duration.ofSeconds(30), () -> waitingBehind(holder, "WHERE l.thread_id = $1 FOR UPDATE") >= 1,
                     "the run's finish waits for its lane");
             CompletableFuture<Api.Reply> cancel = async(api.request("/v1/responses/" + id + "/cancel")
                     .POST(HttpRequest.BodyPublishers.noBody()));
-            Await.until(Duration.ofSeconds(30), () -> waitingBehind(holder, "WHERE id = $1 FOR UPDATE") >= 2,
+            Await.until(Duration.ofSeconds(30), () -> waitingBehind(holder, "WHERE l.thread_id = $1 FOR UPDATE") >= 2,
                     "the cancel waits behind the finish");
             lock.commit();
             Api.Reply answer = cancel.get(30, TimeUnit.SECONDS);

@@ -125,8 +125,8 @@ class OperationsRulesIT {
         String run = api.message(thread, "sleep 20000; taken over").getString("run_id");
         Await.until(DEADLINE, () -> api.isExecuting(run, 1), "the run executes");
         try (Connection c = TestDatabase.connect(db); PreparedStatement s = c.prepareStatement(
-                "UPDATE threads SET lease_until = CAST(EXTRACT(EPOCH FROM CURRENT_TIMESTAMP) * 1000 AS BIGINT) - 60000"
-                        + " WHERE thread_key = ? AND lease_owner IS NOT NULL")) {
+                "UPDATE lanes SET lease_until = CAST(EXTRACT(EPOCH FROM CURRENT_TIMESTAMP) * 1000 AS BIGINT) - 60000"
+                        + " WHERE thread_id IN (SELECT id FROM threads WHERE thread_key = ?) AND lease_owner IS NOT NULL")) {
             s.setString(1, thread);
             assertEquals(1, s.executeUpdate(), "the executing run's lane is leased");
         }
