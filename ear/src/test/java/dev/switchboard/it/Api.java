@@ -1,5 +1,6 @@
 package dev.switchboard.it;
 
+import dev.switchboard.testkit.Await;
 import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
@@ -97,8 +98,9 @@ final class Api {
         return r.json();
     }
 
-    /** Waits (long-poll) until the run is terminal; fails when it is not within the timeout. */
-    JsonObject awaitRun(String runId, int timeoutSeconds) {
+    /** Waits (long-poll) until the run is terminal; fails when it is not within the timeout (at least a minute). */
+    JsonObject awaitRun(String runId, int askedSeconds) {
+        int timeoutSeconds = (int) Await.bound(Duration.ofSeconds(askedSeconds)).toSeconds();
         Reply r = get("/v1/runs/" + runId + "/wait?timeout=" + timeoutSeconds);
         if (r.status() != 200) {
             throw new AssertionError("wait for " + runId + " answered " + r.status() + ": " + r.body());

@@ -16,12 +16,17 @@ public final class Await {
     private Await() {
     }
 
+    /** {@code timeout}, or {@link #AT_LEAST} when that is longer: the bound of any wait for a condition. */
+    public static Duration bound(Duration timeout) {
+        return timeout.compareTo(AT_LEAST) < 0 ? AT_LEAST : timeout;
+    }
+
     /**
      * Polls {@code condition} every 10 ms; fails with {@code what} when it is not true within
      * {@code timeout} (or {@link #AT_LEAST}, whichever is longer).
      */
     public static void until(Duration timeout, BooleanSupplier condition, String what) throws InterruptedException {
-        Duration bound = timeout.compareTo(AT_LEAST) < 0 ? AT_LEAST : timeout;
+        Duration bound = bound(timeout);
         long deadline = System.nanoTime() + bound.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() - deadline > 0) {
