@@ -3,7 +3,6 @@ package dev.switchboard.core.delegation;
 import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.sql.Statements;
 import dev.switchboard.core.sql.Store;
-import dev.switchboard.persistence.run.RunState;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonArrayBuilder;
@@ -21,7 +20,7 @@ import java.util.Optional;
  * with its UUID, its root's row counting the tree's hops. Read and changed in the caller's
  * transaction; a change of a tree starts by locking its root ({@link #lockRoot}).
  */
-@Store({"path_registry", "runs"})
+@Store("path_registry")
 @ApplicationScoped
 public class PathRegistry {
 
@@ -46,9 +45,8 @@ public class PathRegistry {
     private static final String ADD_HOPS = "UPDATE path_registry SET hops = hops + ? WHERE uuid = ?";
     private static final String CLOSE_ROOT = "UPDATE path_registry SET status = ?, closed_at = ?"
             + " WHERE root_run_id = ? AND depth < 2 AND status = 'live'";
-    private static final String ORPHANS = "SELECT p.uuid, r.state, r.error_code FROM path_registry p"
-            + " JOIN runs r ON r.run_id = p.run_id WHERE p.status = 'live' AND r.state IN ('succeeded', 'failed')"
-            + " FETCH FIRST 100 ROWS ONLY";
+    private static final String LIVE_RUNS = "SELECT uuid, run_id FROM path_registry WHERE status = 'live'"
+            + " AND uuid > ? ORDER BY uuid FETCH FIRST ? ROWS ONLY";
 
     /** A path as the registry holds it; {@code segments} root first. */
     public record PathRow(String uuid, String sessionRoot, String rootUuid, String rootRunId, String userKey,
@@ -66,6 +64,10 @@ public class PathRegistry {
 
     /** A live path whose run ended, and the status a root closes with: completed, cancelled or failed as its run ended. */
     public record Orphan(String uuid, String ended) {
+    }
+
+    /** A live path and the run that handles it. */
+    public record LiveRun(String uuid, String runId) {
     }
 
     @Inject
@@ -106,14 +108,12 @@ public class PathRegistry {
                 "reading the live children of " + uuid);
     }
 
-    /**
-     * Live paths whose run has ended without closing them: the handlers of a cancelled or
-     * interrupted unit of work or call (whatever cancelled it), the roots of finished units. Read
-     * without a lock; {@link PathClosing#closeOrphan} closes each.
-     */
-    public List<Orphan> orphans() {
-        return statements.query(ORPHANS, s -> { }, rs -> new Orphan(rs.getString(1),
-                PathEnds.ofUnit(RunState.fromWire(rs.getString(2)), rs.getString(3))), "reading orphaned paths");
+    /** Up to {@code limit} live paths with a run, by UUID after {@code afterUuid}; read without a lock. */
+    public List<LiveRun> liveRuns(String afterUuid, int limit) {
+        return statements.query(LIVE_RUNS, s -> {
+            s.setString(1, afterUuid);
+            s.setInt(2, limit);
+        }, rs -> new LiveRun(rs.getString(1), rs.getString(2)), "reading the live paths");
     }
 
     // --- writes ---

@@ -2,12 +2,17 @@ package dev.switchboard.core.delegation;
 
 import dev.switchboard.core.clock.InstanceClock;
 import dev.switchboard.core.lane.LaneEffects;
+import dev.switchboard.core.lane.Lanes;
+import dev.switchboard.core.lane.RunEnded;
 import jakarta.ejb.LocalBean;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /** Delegation's timers as transactions: each change one of its own, each read none. */
 @Stateless
@@ -29,6 +34,13 @@ public class PathSweeps {
     @Inject
     InstanceClock clock;
 
+    @Inject
+    Lanes lanes;
+
+    /** Orphans closed per sweep at most; live paths read a page at a time. */
+    static final int ORPHANS = 100;
+    static final int PAGE = 500;
+
     /** Call slots past their deadline. */
     @TransactionAttribute(TransactionAttributeType.SUPPORTS)
     public List<CallSlots.SlotRow> overdueCalls() {
@@ -40,10 +52,33 @@ public class PathSweeps {
         return timeouts.expire(callerRunId, slot, clock.millis());
     }
 
-    /** Live paths whose run has ended. */
+    /**
+     * Up to {@value #ORPHANS} live paths whose run has ended without closing them: the handlers of
+     * a cancelled or interrupted unit of work or call (whatever cancelled it), the roots of finished
+     * units — the live paths a page at a time, their runs' ends asked of the lane, which owns them.
+     * {@link #closeOrphan} closes each.
+     */
     @TransactionAttribute(TransactionAttributeType.SUPPORTS)
     public List<PathRegistry.Orphan> orphanPaths() {
-        return paths.orphans();
+        List<PathRegistry.Orphan> orphans = new ArrayList<>();
+        String after = "";
+        List<PathRegistry.LiveRun> page;
+        do {
+            page = paths.liveRuns(after, PAGE);
+            if (page.isEmpty()) {
+                break;
+            }
+            after = page.get(page.size() - 1).uuid();
+            Map<String, RunEnded> ends = new HashMap<>();
+            lanes.endsOf(page.stream().map(PathRegistry.LiveRun::runId).toList()).forEach(e -> ends.put(e.runId(), e));
+            for (PathRegistry.LiveRun live : page) {
+                RunEnded end = ends.get(live.runId());
+                if (end != null && orphans.size() < ORPHANS) {
+                    orphans.add(new PathRegistry.Orphan(live.uuid(), PathEnds.ofUnit(end.state(), end.errorCode())));
+                }
+            }
+        } while (page.size() == PAGE && orphans.size() < ORPHANS);
+        return orphans;
     }
 
     /** Closes an orphaned path and what lives below it. */

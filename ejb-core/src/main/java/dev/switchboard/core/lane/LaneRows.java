@@ -49,6 +49,8 @@ class LaneRows {
             + " lease_attempt = ?, next_seq = ? WHERE thread_id = ?";
     private static final String ADVANCE = "UPDATE lanes SET next_seq = ? WHERE thread_id = ?";
     private static final String FORGET = "DELETE FROM runs WHERE run_id IN (%s) AND state IN ('succeeded', 'failed')";
+    private static final String ENDED = "SELECT run_id, state, error_code FROM runs WHERE run_id IN (%s)"
+            + " AND state IN ('succeeded', 'failed')";
     private static final List<String> NEW_RUN_COLUMNS = List.of("run_id", "thread_id", "thread_seq", "state", "attempt",
             "crashes", "claimed_by", "created_at", "started_at", "updated_at");
 
@@ -234,6 +236,16 @@ class LaneRows {
     /** Deletes those of these runs that are finished; returns how many. */
     int forget(List<String> runIds) {
         return statements.updateIn(FORGET, runIds, "deleting finished runs");
+    }
+
+    /** Those of these runs that have ended (succeeded or failed), how, in one statement. */
+    List<RunEnded> ended(List<String> runIds) {
+        return statements.query(String.format(ENDED, Statements.placeholders(runIds.size())), s -> {
+            for (int i = 0; i < runIds.size(); i++) {
+                s.setString(i + 1, runIds.get(i));
+            }
+        }, rs -> new RunEnded(rs.getString(1), RunState.fromWire(rs.getString(2)), rs.getString(3)),
+                "reading which runs ended");
     }
 
     /** Blanks the run's content — its output, and its payload's as {@link PayloadColumns#blankContent} says. */

@@ -6,7 +6,9 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.Collection;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Predicate;
+import java.util.stream.Collectors;
 
 /**
  * The lane as the features above it use it, inside their own transaction: lock a thread's lane,
@@ -80,6 +82,16 @@ public class Lanes {
     /** How many unfinished runs the lane holds. */
     public int unfinishedCount(long threadId) {
         return rows.unfinishedCount(threadId);
+    }
+
+    /** Which of {@code runIds} have ended (succeeded or failed): one statement for all of them. */
+    public Set<String> ended(Collection<String> runIds) {
+        return endsOf(runIds).stream().map(RunEnded::runId).collect(Collectors.toSet());
+    }
+
+    /** Those of {@code runIds} that have ended, and how: one statement for all of them. */
+    public List<RunEnded> endsOf(Collection<String> runIds) {
+        return runIds.isEmpty() ? List.of() : rows.ended(List.copyOf(runIds));
     }
 
     /** Those of these threads whose lane nobody holds (no run of theirs executes or waits parked), by id. */

@@ -201,7 +201,7 @@ public class RunLedger {
 
     /** Which of {@code runIds} have ended: one statement ({@link RunWaits}' sweep). */
     public Set<String> ended(Collection<String> runIds) {
-        return repository.ended(runIds);
+        return threadLanes.ended(runIds);
     }
 
     /** Null when the user has no such thread. */

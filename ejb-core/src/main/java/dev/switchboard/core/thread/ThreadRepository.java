@@ -13,13 +13,8 @@ import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.Collection;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * The {@code threads} rows (a thread is made with its lane, {@link Lanes#open}), and the
@@ -300,21 +295,6 @@ public class ThreadRepository {
                 r.getDeliveryMode(), r.getState(), r.getInputText(), r.getInputJson(), r.getOutputJson(),
                 r.getErrorMessage(), r.getErrorCode(), r.getAttempt(), r.getCrashes(), r.getCreatedAt(), r.getStartedAt(),
                 r.getFinishedAt(), r.getTurnId());
-    }
-
-    /** Which of {@code runIds} have ended (succeeded or failed): one statement for all of them. */
-    @SuppressWarnings("unchecked")
-    public Set<String> ended(Collection<String> runIds) {
-        if (runIds.isEmpty()) {
-            return Set.of();
-        }
-        var query = em.createNativeQuery("SELECT run_id FROM runs WHERE state IN ('succeeded', 'failed') AND run_id IN ("
-                + Statements.placeholders(runIds.size()) + ")");
-        int i = 1;
-        for (String id : runIds) {
-            query.setParameter(i++, id);
-        }
-        return new HashSet<>((List<String>) query.getResultList());
     }
 
     /** What run {@code runId} answered, when it succeeded. */

@@ -114,6 +114,8 @@ class LaneOnDatabaseTest {
         List<String> runs = lane.enqueue(thread, "one", "two", "three");
         Claim one = claimed(lane.claim(thread, "a"));
         Claim two = claimed(lane.finish(one, "a", "{}", true).next());
+        assertEquals(Set.of(runs.get(0)), lane.tx.inTransaction(() -> lane.lanes.ended(runs)),
+                "the finished one has ended, the executing and the queued one not");
         assertEquals(1, (int) lane.tx.inTransaction(() -> lane.finished.forget(runs)), "only the finished run goes");
         assertNull(lane.state(runs.get(0)));
         assertEquals("executing/-", lane.state(two.runId()));
