@@ -1,5 +1,6 @@
 package dev.switchboard.core.history;
 
+import dev.switchboard.core.lane.ExecutionFence;
 import dev.switchboard.core.sql.Statements;
 import dev.switchboard.core.sql.Store;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -12,16 +13,16 @@ import java.util.List;
  * text reads to catch up — any time, on any instance — before it follows the notifications.
  * Statements run in the caller's transaction if there is one.
  */
-@Store({"run_text", "runs"})
+@Store("run_text")
 @ApplicationScoped
 public class RunTexts {
 
     /**
-     * Fenced: only an execution that still owns the run writes (a late owner's text after the run
-     * was taken over or ended is not kept, so the parts of one attempt all precede the next's).
+     * Fenced by the lane: only an execution that still owns the run writes (a late owner's text
+     * after the run was taken over or ended is not kept, so the parts of one attempt all precede the next's).
      */
     private static final String APPEND = "INSERT INTO run_text (run_id, attempt, part, text)"
-            + " SELECT run_id, attempt, ?, ? FROM runs WHERE run_id = ? AND attempt = ? AND state = 'executing'";
+            + " SELECT ?, ?, ?, ? WHERE " + ExecutionFence.WHILE_EXECUTING;
     private static final String PARTS = "SELECT attempt, part, text FROM run_text WHERE run_id = ? ORDER BY attempt, part";
 
     @Inject
@@ -38,10 +39,12 @@ public class RunTexts {
     /** Keeps a part of attempt {@code attempt}'s text; false when that attempt no longer owns the run. */
     public boolean append(String runId, int attempt, int part, String text) {
         return statements.update(APPEND, s -> {
-            s.setInt(1, part);
-            s.setString(2, text);
-            s.setString(3, runId);
-            s.setInt(4, attempt);
+            s.setString(1, runId);
+            s.setInt(2, attempt);
+            s.setInt(3, part);
+            s.setString(4, text);
+            s.setString(5, runId); // the fence's
+            s.setInt(6, attempt);
         }, "keeping streamed text of run " + runId) == 1;
     }
 

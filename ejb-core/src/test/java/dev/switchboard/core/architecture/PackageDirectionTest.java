@@ -43,7 +43,8 @@ class PackageDirectionTest {
             List.of("delegation"),
             List.of("execution"),
             List.of("lifecycle", "thread"),
-            List.of("lane", "idempotency", "notify", "engine", "user", "schema", "history", "credential"),
+            List.of("idempotency", "notify", "engine", "user", "schema", "history", "credential"),
+            List.of("lane"),
             List.of("clock", "input", "workspace"),
             List.of("json", "metrics", "sql"));
 

@@ -39,7 +39,7 @@ class StoresTest {
 
     /** Tables more than one store still reads or writes, with those stores: what one store per table removes. */
     private static final Map<String, Set<String>> STILL_SHARED = Map.ofEntries(
-            Map.entry("runs", Set.of("LaneRows", "RunTexts", "ThreadRepository", "TurnRows")));
+            Map.entry("runs", Set.of("LaneRows", "ThreadRepository", "TurnRows")));
 
     @Test
     void everyClassThatReachesTheDatabaseIsAStore() {
