@@ -10,21 +10,22 @@ public final class LaneParts {
 
     /** The lane's API on {@code statements} for what needs no clock, head or ends: opening, locking, asking who holds lanes. */
     public static Lanes lanes(Statements statements, PayloadColumns payloads) {
-        LaneRows rows = new LaneRows();
-        rows.statements = statements;
-        rows.payloads = payloads;
         Lanes lanes = new Lanes();
-        lanes.rows = rows;
+        lanes.rows = rows(statements, payloads);
         return lanes;
     }
 
     /** The lane's finished runs on {@code statements}, its payload columns {@code payloads}. */
     public static FinishedRuns finishedRuns(Statements statements, PayloadColumns payloads) {
+        FinishedRuns finished = new FinishedRuns();
+        finished.rows = rows(statements, payloads);
+        return finished;
+    }
+
+    private static LaneRows rows(Statements statements, PayloadColumns payloads) {
         LaneRows rows = new LaneRows();
         rows.statements = statements;
         rows.payloads = payloads;
-        FinishedRuns finished = new FinishedRuns();
-        finished.rows = rows;
-        return finished;
+        return rows;
     }
 }
