@@ -4,6 +4,7 @@ import dev.switchboard.core.clock.InstanceClock;
 import dev.switchboard.persistence.run.RunState;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
@@ -84,6 +85,9 @@ public class Lanes {
         return rows.unfinishedCount(threadId);
     }
 
+    /** The most ids one statement asks about. */
+    static final int IN_LIST = 1_000;
+
     /** Which of {@code runIds} have ended (succeeded or failed): one statement for all of them. */
     public Set<String> ended(Collection<String> runIds) {
         return endsOf(runIds).stream().map(RunEnded::runId).collect(Collectors.toSet());
@@ -96,7 +100,11 @@ public class Lanes {
 
     /** Those of these threads whose lane nobody holds (no run of theirs executes or waits parked), by id. */
     public List<Long> unleased(List<Long> threadIds) {
-        return rows.unleased(threadIds);
+        List<Long> unleased = new ArrayList<>();
+        for (int i = 0; i < threadIds.size(); i += IN_LIST) { // an IN list of its own per thousand: a statement binds at most 32,767
+            unleased.addAll(rows.unleased(threadIds.subList(i, Math.min(threadIds.size(), i + IN_LIST))));
+        }
+        return unleased;
     }
 
     /** Whether the lane waits, parked, for a run's replies; read without its lock. */

@@ -12,6 +12,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -97,6 +98,19 @@ final class LaneOnDatabase {
         long id = threadIds.incrementAndGet();
         tx.run(() -> lanes.open(id));
         return id;
+    }
+
+    /** {@code n} new threads' lanes, made in one transaction; their ids in order. */
+    List<Long> threads(int n) {
+        return tx.inTransaction(() -> {
+            List<Long> ids = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                long id = threadIds.incrementAndGet();
+                lanes.open(id);
+                ids.add(id);
+            }
+            return ids;
+        });
     }
 
     /** Enqueues runs with these texts on the thread, in one transaction; returns their ids in order. */

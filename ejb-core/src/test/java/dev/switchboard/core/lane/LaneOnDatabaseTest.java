@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.switchboard.core.sql.FreshDatabase;
 import dev.switchboard.testkit.Await;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.List;
@@ -253,6 +254,17 @@ class LaneOnDatabaseTest {
         assertEquals(List.of(only), result.abandonedRunIds());
         assertNull(lane.leaseOwner(thread));
         assertFalse(claimable().contains(thread), "nothing left to drive");
+    }
+
+    @Test
+    void theLanesNobodyHoldsAreToldForMoreThreadsThanOneStatementAsksAbout() {
+        long held = lane.thread();
+        lane.enqueue(held, "executing");
+        claimed(lane.claim(held, "owner"));
+        List<Long> threads = new ArrayList<>(List.of(held));
+        threads.addAll(lane.threads(Lanes.IN_LIST + 5));
+        List<Long> unleased = lane.tx.inTransaction(() -> lane.lanes.unleased(threads));
+        assertEquals(threads.subList(1, threads.size()), unleased, "every lane but the held one, in order");
     }
 
     @Test
