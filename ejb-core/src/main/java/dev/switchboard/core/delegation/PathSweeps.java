@@ -10,9 +10,9 @@ import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /** Delegation's timers as transactions: each change one of its own, each read none. */
 @Stateless
@@ -69,16 +69,16 @@ public class PathSweeps {
                 break;
             }
             after = page.get(page.size() - 1).uuid();
-            Map<String, RunEnded> ends = new HashMap<>();
-            lanes.endsOf(page.stream().map(PathRegistry.LiveRun::runId).toList()).forEach(e -> ends.put(e.runId(), e));
+            Map<String, RunEnded> ends = lanes.endsOf(page.stream().map(PathRegistry.LiveRun::runId).toList()).stream()
+                    .collect(Collectors.toMap(RunEnded::runId, end -> end, (a, b) -> a));
             for (PathRegistry.LiveRun live : page) {
                 RunEnded end = ends.get(live.runId());
-                if (end != null && orphans.size() < ORPHANS) {
+                if (end != null) {
                     orphans.add(new PathRegistry.Orphan(live.uuid(), PathEnds.ofUnit(end.state(), end.errorCode())));
                 }
             }
         } while (page.size() == PAGE && orphans.size() < ORPHANS);
-        return orphans;
+        return orphans.size() > ORPHANS ? orphans.subList(0, ORPHANS) : orphans;
     }
 
     /** Closes an orphaned path and what lives below it. */

@@ -238,14 +238,10 @@ class LaneRows {
         return statements.updateIn(FORGET, runIds, "deleting finished runs");
     }
 
-    /** Those of these runs that have ended (succeeded or failed), how, in one statement. */
+    /** Those of these runs that have ended (succeeded or failed), and how. */
     List<RunEnded> ended(List<String> runIds) {
-        return statements.query(String.format(ENDED, Statements.placeholders(runIds.size())), s -> {
-            for (int i = 0; i < runIds.size(); i++) {
-                s.setString(i + 1, runIds.get(i));
-            }
-        }, rs -> new RunEnded(rs.getString(1), RunState.fromWire(rs.getString(2)), rs.getString(3)),
-                "reading which runs ended");
+        return statements.queryIn(ENDED, runIds, rs -> new RunEnded(rs.getString(1), RunState.fromWire(rs.getString(2)),
+                rs.getString(3)), "reading which runs ended");
     }
 
     /** Blanks the run's content — its output, and its payload's as {@link PayloadColumns#blankContent} says. */
@@ -259,16 +255,9 @@ class LaneRows {
                 .isEmpty();
     }
 
-    /** Those of these threads whose lane nobody holds, by id. */
+    /** Those of these threads whose lane nobody holds, in their order (each statement's by id). */
     List<Long> unleased(List<Long> threadIds) {
-        if (threadIds.isEmpty()) {
-            return List.of();
-        }
-        return statements.query(String.format(UNLEASED, Statements.placeholders(threadIds.size())), s -> {
-            for (int i = 0; i < threadIds.size(); i++) {
-                s.setLong(i + 1, threadIds.get(i));
-            }
-        }, rs -> rs.getLong(1), "listing the lanes nobody holds");
+        return statements.queryIn(UNLEASED, threadIds, rs -> rs.getLong(1), "listing the lanes nobody holds");
     }
 
     /** Threads whose lease {@code owner} holds, live or expired, by id. */

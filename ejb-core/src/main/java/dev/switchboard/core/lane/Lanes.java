@@ -4,7 +4,6 @@ import dev.switchboard.core.clock.InstanceClock;
 import dev.switchboard.persistence.run.RunState;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
@@ -85,26 +84,19 @@ public class Lanes {
         return rows.unfinishedCount(threadId);
     }
 
-    /** The most ids one statement asks about. */
-    static final int IN_LIST = 1_000;
-
-    /** Which of {@code runIds} have ended (succeeded or failed): one statement for all of them. */
+    /** Which of {@code runIds} have ended (succeeded or failed). */
     public Set<String> ended(Collection<String> runIds) {
         return endsOf(runIds).stream().map(RunEnded::runId).collect(Collectors.toSet());
     }
 
-    /** Those of {@code runIds} that have ended, and how: one statement for all of them. */
+    /** Those of {@code runIds} that have ended, and how. */
     public List<RunEnded> endsOf(Collection<String> runIds) {
-        return runIds.isEmpty() ? List.of() : rows.ended(List.copyOf(runIds));
+        return rows.ended(List.copyOf(runIds));
     }
 
     /** Those of these threads whose lane nobody holds (no run of theirs executes or waits parked), by id. */
     public List<Long> unleased(List<Long> threadIds) {
-        List<Long> unleased = new ArrayList<>();
-        for (int i = 0; i < threadIds.size(); i += IN_LIST) { // an IN list of its own per thousand: a statement binds at most 32,767
-            unleased.addAll(rows.unleased(threadIds.subList(i, Math.min(threadIds.size(), i + IN_LIST))));
-        }
-        return unleased;
+        return rows.unleased(threadIds);
     }
 
     /** Whether the lane waits, parked, for a run's replies; read without its lock. */

@@ -82,19 +82,48 @@ public final class Statements {
         }
     }
 
+    /** The most ids one {@code IN (…)} list binds: a statement binds at most 32,767 parameters on PostgreSQL. */
+    public static final int IN_LIST = 1_000;
+
     /**
      * Executes {@code sqlFormat} with its one {@code %s} replaced by a parameter per id (an
-     * {@code IN (…)} list), the ids bound in order; returns the rows it changed. No ids, no statement.
+     * {@code IN (…)} list), the ids bound in order, {@link #IN_LIST} ids a statement; returns the
+     * rows it changed. No ids, no statement.
      */
     public int updateIn(String sqlFormat, List<?> ids, String what) {
-        if (ids.isEmpty()) {
-            return 0;
+        int changed = 0;
+        for (List<?> chunk : chunks(ids)) {
+            changed += update(String.format(sqlFormat, placeholders(chunk.size())), in(chunk), what);
         }
-        return update(String.format(sqlFormat, placeholders(ids.size())), s -> {
+        return changed;
+    }
+
+    /**
+     * As {@link #updateIn} for a query: the rows of each statement in turn (each in its own order,
+     * the statements in the ids' order). No ids, no statement.
+     */
+    public <T> List<T> queryIn(String sqlFormat, List<?> ids, Row<T> row, String what) {
+        List<T> rows = new ArrayList<>();
+        for (List<?> chunk : chunks(ids)) {
+            rows.addAll(query(String.format(sqlFormat, placeholders(chunk.size())), in(chunk), row, what));
+        }
+        return rows;
+    }
+
+    private static List<List<?>> chunks(List<?> ids) {
+        List<List<?>> chunks = new ArrayList<>();
+        for (int i = 0; i < ids.size(); i += IN_LIST) {
+            chunks.add(ids.subList(i, Math.min(ids.size(), i + IN_LIST)));
+        }
+        return chunks;
+    }
+
+    private static Binder in(List<?> ids) {
+        return s -> {
             for (int i = 0; i < ids.size(); i++) {
                 s.setObject(i + 1, ids.get(i));
             }
-        }, what);
+        };
     }
 
     /** {@code n} parameters for an {@code IN (…)} list: {@code ?, ?, …}. */

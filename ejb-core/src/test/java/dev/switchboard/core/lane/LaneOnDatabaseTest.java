@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.switchboard.core.sql.FreshDatabase;
+import dev.switchboard.core.sql.Statements;
 import dev.switchboard.testkit.Await;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -262,7 +263,7 @@ class LaneOnDatabaseTest {
         lane.enqueue(held, "executing");
         claimed(lane.claim(held, "owner"));
         List<Long> threads = new ArrayList<>(List.of(held));
-        threads.addAll(lane.threads(Lanes.IN_LIST + 5));
+        threads.addAll(lane.threads(Statements.IN_LIST + 5));
         List<Long> unleased = lane.tx.inTransaction(() -> lane.lanes.unleased(threads));
         assertEquals(threads.subList(1, threads.size()), unleased, "every lane but the held one, in order");
     }
