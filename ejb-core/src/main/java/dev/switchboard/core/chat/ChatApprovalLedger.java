@@ -5,12 +5,12 @@ import dev.switchboard.core.conversation.PendingAuth;
 import dev.switchboard.core.conversation.Submissions;
 import dev.switchboard.core.credential.Credentials;
 import dev.switchboard.core.engine.ToolResumption;
+import dev.switchboard.core.execution.StoredRuns;
 import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.lifecycle.TurnEndings;
 import dev.switchboard.core.lifecycle.TurnEnded;
 import dev.switchboard.core.lifecycle.TurnOpened;
 import dev.switchboard.core.notify.Outbox;
-import dev.switchboard.core.thread.ThreadRepository;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
@@ -62,7 +62,7 @@ public class ChatApprovalLedger implements TurnEndings {
     ChatSettings settings;
 
     @Inject
-    ThreadRepository repository;
+    StoredRuns storedRuns;
 
     @Inject
     Outbox outbox;
@@ -81,7 +81,7 @@ public class ChatApprovalLedger implements TurnEndings {
         if (chatThread.isEmpty() || !turn.isCompleted() || turn.firstRunId() == null) {
             return;
         }
-        String output = repository.outputOf(turn.firstRunId()).orElse(null); // a completed turn's run succeeded
+        String output = storedRuns.outputOf(turn.firstRunId()).orElse(null); // a completed turn's run succeeded
         if (output == null || !output.contains("\"awaiting_")) {
             return;
         }

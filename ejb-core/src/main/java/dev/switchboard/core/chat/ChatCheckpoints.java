@@ -1,8 +1,9 @@
 package dev.switchboard.core.chat;
 
-import dev.switchboard.persistence.run.RunKind;
 import dev.switchboard.core.conversation.Submissions;
 import dev.switchboard.core.conversation.UndoLine;
+import dev.switchboard.core.execution.StoredRuns;
+import dev.switchboard.core.execution.StoredRuns.StoredRun;
 import dev.switchboard.core.history.ContextWindow;
 import dev.switchboard.core.history.ThreadContexts;
 import dev.switchboard.core.history.ThreadItems;
@@ -11,9 +12,12 @@ import dev.switchboard.core.lifecycle.TurnEnded;
 import dev.switchboard.core.thread.ThreadDirectory;
 import dev.switchboard.core.thread.ThreadWorkspaces;
 import dev.switchboard.core.thread.WorkspaceCommits;
+import dev.switchboard.persistence.run.RunKind;
+import dev.switchboard.persistence.run.RunState;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -43,6 +47,9 @@ public class ChatCheckpoints implements WorkspaceCommits, TurnEndings {
     @EJB
     ThreadWorkspaces workspaces;
 
+    @Inject
+    StoredRuns runs;
+
     @Override
     public int order() {
         return 300;
@@ -65,7 +72,12 @@ public class ChatCheckpoints implements WorkspaceCommits, TurnEndings {
         }
         ContextWindow before = contexts.of(threadId.get()).closedAt(first.get() - 1);
         checkpoint(turn.userKey(), chatThread.get(), threadId.get(), new ChatState(before,
-                workspaces.before(threadId.get(), turn.turnId()).orElse(null)), "Before turn ");
+                workspaces.before(threadId.get(), succeededOutputs(turn.turnId())).orElse(null)), "Before turn ");
+    }
+
+    /** What the turn's succeeded runs answered, in lane order. */
+    private List<String> succeededOutputs(String turnId) {
+        return runs.ofTurn(turnId).stream().filter(r -> r.state() == RunState.SUCCEEDED).map(StoredRun::outputJson).toList();
     }
 
     /** The workspace commits the thread's undo and redo checkpoints go back and forth to: pruning keeps them. */

@@ -1,5 +1,6 @@
 package dev.switchboard.core.chat;
 
+import dev.switchboard.core.execution.StoredRuns;
 import dev.switchboard.persistence.run.RunKind;
 import dev.switchboard.core.conversation.Submissions;
 import dev.switchboard.core.history.ContextWindow;
@@ -10,7 +11,6 @@ import dev.switchboard.core.lifecycle.Lifecycle;
 import dev.switchboard.core.lifecycle.TurnEndings;
 import dev.switchboard.core.lifecycle.TurnEnded;
 import dev.switchboard.core.thread.ThreadDirectory;
-import dev.switchboard.core.thread.ThreadRepository;
 import dev.switchboard.core.thread.ThreadWorkspaces;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -41,7 +41,7 @@ public class ChatCompactions implements TurnEndings {
     ThreadContexts contexts;
 
     @Inject
-    ThreadRepository repository;
+    StoredRuns storedRuns;
 
     @Inject
     ChatCheckpoints checkpoints;
@@ -69,7 +69,7 @@ public class ChatCompactions implements TurnEndings {
         Optional<Long> own = items.firstOf(id, turn.turnId());
         ContextWindow without = own.map(first -> window.closedAt(first - 1).openFrom(last + 1)).orElse(window);
         String summary = turn.isCompleted()
-                ? repository.outputOf(turn.firstRunId()).map(Lifecycle::replyText).orElse(null) : null;
+                ? storedRuns.outputOf(turn.firstRunId()).map(Lifecycle::replyText).orElse(null) : null;
         if (summary == null || summary.isBlank()) {
             contexts.write(id, without, System.currentTimeMillis());
             return;

@@ -2,6 +2,7 @@ package dev.switchboard.core.execution;
 
 import dev.switchboard.core.lane.LanePayload;
 import dev.switchboard.core.lane.PayloadColumns;
+import dev.switchboard.core.lane.RunKey;
 import dev.switchboard.core.lane.RunPayload;
 import dev.switchboard.core.thread.ThreadRuntime;
 import dev.switchboard.persistence.run.RunKind;
@@ -20,9 +21,14 @@ import java.util.stream.Stream;
 @ApplicationScoped
 public class RunColumns implements PayloadColumns {
 
+    /** The turn a run belongs to (null without one): the key a turn's runs are read by. */
+    public static final RunKey TURN = new RunKey("turn_id");
+    /** What a run is ({@link RunKind}'s wire name): the key retention ages runs by. */
+    public static final RunKey KIND = new RunKey("kind");
+
     private static final List<String> RUN = List.of("r.user_key", "r.thread_key", "r.source", "r.kind",
             "r.external_user_key", "r.delivery_mode", "r.input_text", "r.input_json", "r.turn_id", "r.payload_hash",
-            "t.state", "t.started_at", "t.merged_into", "(SELECT count(*) FROM runs o WHERE o.turn_id = r.turn_id)");
+            "t.state", "t.started_at", "t.merged_into", TURN.countSharing());
     private static final List<String> NEW_RUN = List.of("user_key", "thread_key", "source", "kind", "external_user_key",
             "delivery_mode", "input_text", "input_json", "turn_id", "payload_hash");
     /* The thread's own row, read beside the lane's and not locked by the lane's lock (ThreadRuntimes locks it to change it). */

@@ -1,6 +1,8 @@
 package dev.switchboard.core.ingress;
 
 import dev.switchboard.core.clock.InstanceClock;
+import dev.switchboard.core.execution.StoredRuns;
+import dev.switchboard.core.execution.StoredRuns.StoredRun;
 import dev.switchboard.core.idempotency.IdempotencyKeys;
 import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.lane.ClaimResult;
@@ -14,7 +16,6 @@ import dev.switchboard.core.run.RunLedger;
 import dev.switchboard.core.runtime.ServeRuntime;
 import dev.switchboard.core.thread.ThreadDirectory;
 import dev.switchboard.core.lane.Lanes;
-import dev.switchboard.core.thread.ThreadRepository;
 import dev.switchboard.core.turn.ServerSources;
 import dev.switchboard.core.turn.TurnLedger;
 import jakarta.ejb.EJB;
@@ -51,7 +52,7 @@ public class IngressLedger {
     ServeRuntime runtime;
 
     @Inject
-    ThreadRepository repository;
+    StoredRuns storedRuns;
 
     @Inject
     Lanes lanes;
@@ -158,7 +159,7 @@ public class IngressLedger {
     public EventOutcome requeue(String userKey, String eventId, String claimFor) {
         IngressEvent event = records.lock(userKey, eventId).orElseThrow(
                 () -> new RequeueRefusedException(true, "event " + eventId + " not found"));
-        String lastState = repository.storedRun(event.runId()).map(run -> run.state().wire()).orElse(null);
+        String lastState = storedRuns.run(event.runId()).map(run -> run.state().wire()).orElse(null);
         IngressDecision.requeueRefusal(eventId, event.status(), lastState)
                 .ifPresent(reason -> {
                     throw new RequeueRefusedException(false, reason);
@@ -198,7 +199,7 @@ public class IngressLedger {
 
     private EventOutcome duplicate(IngressEvent journal, String reason, String originalRunId, long threadId, long now) {
         decide(journal, "forward_event", reason, true, now);
-        String turnId = repository.storedRun(originalRunId).map(ThreadRepository.StoredRun::turnId).orElse(null);
+        String turnId = storedRuns.run(originalRunId).map(StoredRun::turnId).orElse(null);
         records.settle(journal, EventStatus.DUPLICATE, originalRunId, turnId);
         return new EventOutcome(journal.eventId(), EventStatus.DUPLICATE, journal.sessionKey(),
                 originalRunId, turnId, threadId, ClaimResult.none());

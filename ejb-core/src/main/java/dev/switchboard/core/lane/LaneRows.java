@@ -10,7 +10,12 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
 /**
@@ -51,6 +56,14 @@ class LaneRows {
     private static final String FORGET = "DELETE FROM runs WHERE run_id IN (%s) AND state IN ('succeeded', 'failed')";
     private static final String ENDED = "SELECT run_id, state, error_code FROM runs WHERE run_id IN (%s)"
             + " AND state IN ('succeeded', 'failed')";
+    /** A run's row as the features read it off the lane's path ({@link RunRow}): where its payload starts. */
+    private static final String STORED_COLUMNS = "r.run_id, r.thread_id, r.thread_seq, r.state, r.attempt, r.crashes,"
+            + " r.created_at, r.started_at, r.finished_at, r.output_json, r.error_code, r.error_message";
+    private static final int STORED_PAYLOAD_AT = 13;
+    /* Retention: a thread with a run since the cutoff is not idle (through the (thread_id, thread_seq) unique index). */
+    private static final String BUSY_SINCE = "SELECT DISTINCT thread_id FROM runs WHERE thread_id IN (%s) AND created_at >= ?";
+    private static final String ANY_SINCE = "SELECT 1 FROM runs WHERE thread_id = ? AND created_at >= ? FETCH FIRST 1 ROWS ONLY";
+    private static final String OUTPUTS_LIKE = "SELECT output_json FROM runs WHERE thread_id = ? AND output_json LIKE ?";
     private static final List<String> NEW_RUN_COLUMNS = List.of("run_id", "thread_id", "thread_seq", "state", "attempt",
             "crashes", "claimed_by", "created_at", "started_at", "updated_at");
 
@@ -79,8 +92,11 @@ class LaneRows {
     /** The statements whose text holds the payload's columns, made once from them. */
     private Texts texts;
 
+    /** The statements made from a {@link RunKey}'s column, each made once, by statement and column. */
+    private final Map<String, String> keyed = new ConcurrentHashMap<>();
+
     private record Texts(String lock, String lockLeasedTo, String unfinished, String head, String headPair,
-            String insertRun, String blankContent) {
+            String insertRun, String blankContent, String stored) {
 
         static Texts of(PayloadColumns payloads) {
             /* Only the lane's row is locked: the payload's columns are read beside it (subqueries), so a
@@ -98,7 +114,8 @@ class LaneRows {
                     unfinished, unfinished + " FETCH FIRST 1 ROWS ONLY", unfinished + " FETCH FIRST 2 ROWS ONLY",
                     "INSERT INTO runs (" + String.join(", ", inserted) + ") VALUES ("
                             + String.join(", ", Collections.nCopies(inserted.size(), "?")) + ")",
-                    "UPDATE runs SET output_json = NULL" + columns(payloads.blankContent()) + " WHERE run_id = ?");
+                    "UPDATE runs SET output_json = NULL" + columns(payloads.blankContent()) + " WHERE run_id = ?",
+                    "SELECT " + STORED_COLUMNS + columns(payloads.runColumns()) + " FROM runs r" + payloads.runJoins());
         }
 
         private static String columns(List<String> columns) {
@@ -284,6 +301,94 @@ class LaneRows {
             }
         }
         return ids;
+    }
+
+    // --- runs as the features read them, off the lane's path ---
+
+    /** The run's row; null when there is none. */
+    RunRow stored(String runId) {
+        List<RunRow> rows = statements.query(texts().stored() + " WHERE r.run_id = ?", s -> s.setString(1, runId),
+                this::runRow, "reading run " + runId);
+        return rows.isEmpty() ? null : rows.get(0);
+    }
+
+    /** Up to {@code limit} of the lane's runs after {@code afterSeq}, in lane order. */
+    List<RunRow> storedAfter(long threadId, long afterSeq, int limit) {
+        return statements.query(texts().stored() + " WHERE r.thread_id = ? AND r.thread_seq > ? ORDER BY r.thread_seq"
+                + " FETCH FIRST ? ROWS ONLY", s -> {
+                    s.setLong(1, threadId);
+                    s.setLong(2, afterSeq);
+                    s.setInt(3, limit);
+                }, this::runRow, "reading the runs of thread " + threadId);
+    }
+
+    /** The runs whose {@code key} is one of {@code values}, in lane order (by thread, then number). */
+    List<RunRow> storedWith(RunKey key, List<String> values) {
+        String sql = keyed.computeIfAbsent("with " + key.column(), k -> texts().stored()
+                + " WHERE r." + key.column() + " IN (%s) ORDER BY r.thread_id, r.thread_seq");
+        List<RunRow> rows = new ArrayList<>(statements.queryIn(sql, values, this::runRow,
+                "reading the runs by " + key.column()));
+        rows.sort(Comparator.comparingLong(RunRow::threadId).thenComparingLong(RunRow::threadSeq)); // across statements
+        return rows;
+    }
+
+    /**
+     * Retention: up to {@code limit} finished runs whose {@code by} is {@code value}, created after
+     * {@code after} and created and finished before {@code cutoff}, oldest first, each with its
+     * {@code carried} value. Each batch starts after the last (a keyset on the aging index of
+     * {@code created_at}): the index entries of the rows a pass has deleted stay in it until a vacuum,
+     * and a batch that started from the oldest again would walk every one of them — on ten million
+     * runs that made the pruning cost more than the runs it kept up with. A row with the same
+     * {@code created_at} as the last of a batch waits for the next pass.
+     */
+    List<AgedRun> aged(RunKey by, String value, RunKey carried, long after, long cutoff, int limit) {
+        String sql = keyed.computeIfAbsent("aged " + by.column() + " " + carried.column(),
+                k -> "SELECT run_id, thread_id, created_at, " + carried.column() + " FROM runs"
+                        + " WHERE created_at > ? AND created_at < ? AND " + by.column() + " = ?"
+                        + " AND state IN ('succeeded', 'failed') AND finished_at < ? ORDER BY created_at LIMIT ?");
+        return statements.query(sql, s -> {
+            s.setLong(1, after);
+            s.setLong(2, cutoff);
+            s.setString(3, value);
+            s.setLong(4, cutoff);
+            s.setInt(5, limit);
+        }, rs -> new AgedRun(rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getString(4)),
+                "finding aged runs by " + by.column());
+    }
+
+    /** Those of {@code values} that some run has as its {@code key}. */
+    Set<String> keysWithRuns(RunKey key, List<String> values) {
+        String sql = keyed.computeIfAbsent("keys " + key.column(), k -> "SELECT DISTINCT " + key.column()
+                + " FROM runs WHERE " + key.column() + " IN (%s)");
+        return new HashSet<>(statements.queryIn(sql, values, rs -> rs.getString(1), "reading which keys have runs"));
+    }
+
+    /** Those of these threads with a run created at or after {@code since}. */
+    Set<Long> busySince(List<Long> threadIds, long since) {
+        return new HashSet<>(statements.queryIn(BUSY_SINCE, threadIds, List.of(since), rs -> rs.getLong(1),
+                "finding threads with recent runs"));
+    }
+
+    /** Whether the thread has a run created at or after {@code since}. */
+    boolean anySince(long threadId, long since) {
+        return !statements.query(ANY_SINCE, s -> {
+            s.setLong(1, threadId);
+            s.setLong(2, since);
+        }, rs -> rs.getInt(1), "reading whether thread " + threadId + " ran lately").isEmpty();
+    }
+
+    /** The outputs of the thread's runs that match the LIKE pattern {@code pattern}, whatever became of the runs. */
+    List<String> outputsLike(long threadId, String pattern) {
+        return statements.query(OUTPUTS_LIKE, s -> {
+            s.setLong(1, threadId);
+            s.setString(2, pattern);
+        }, rs -> rs.getString(1), "reading the outputs of thread " + threadId);
+    }
+
+    private RunRow runRow(ResultSet rs) throws SQLException {
+        return new RunRow(rs.getString(1), rs.getLong(2), rs.getLong(3), RunState.fromWire(rs.getString(4)), rs.getInt(5),
+                rs.getInt(6), rs.getLong(7), Statements.getLong(rs, 8), Statements.getLong(rs, 9), rs.getString(10),
+                rs.getString(11), rs.getString(12), payloads.readRun(rs, STORED_PAYLOAD_AT));
     }
 
     /** A run started as it was added, as a read of it would return it then. */

@@ -7,9 +7,9 @@ import dev.switchboard.core.history.ResponseRecords;
 import dev.switchboard.core.history.RunTexts;
 import dev.switchboard.core.history.ThreadItems;
 import dev.switchboard.core.idempotency.IdempotencyKeys;
+import dev.switchboard.core.execution.RunColumns;
+import dev.switchboard.core.lane.AgedRun;
 import dev.switchboard.core.lane.FinishedRuns;
-import dev.switchboard.core.thread.ThreadRepository;
-import dev.switchboard.core.thread.ThreadRepository.AgedRun;
 import dev.switchboard.core.thread.ThreadWorkspaces;
 import dev.switchboard.core.thread.TurnRows;
 import dev.switchboard.persistence.run.RunKind;
@@ -17,6 +17,7 @@ import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Retention's transactions: each batch is one, so it holds its locks for milliseconds. A run goes
@@ -26,9 +27,6 @@ import java.util.List;
  */
 @Stateless
 public class RetentionLedger {
-
-    @Inject
-    ThreadRepository repository;
 
     @Inject
     FinishedRuns runs;
@@ -64,10 +62,9 @@ public class RetentionLedger {
     }
 
     /** Built outside the container (the in-process tests): each call must run in the caller's transaction. */
-    RetentionLedger(ThreadRepository repository, FinishedRuns runs, IdempotencyKeys keys, RunTexts texts, ResponseRecords responses,
+    RetentionLedger(FinishedRuns runs, IdempotencyKeys keys, RunTexts texts, ResponseRecords responses,
             CallSlots callSlots, PathRegistry paths, PathJournal journal, TurnRows turns, ThreadItems items,
             ThreadWorkspaces workspaces) {
-        this.repository = repository;
         this.runs = runs;
         this.keys = keys;
         this.texts = texts;
@@ -86,7 +83,7 @@ public class RetentionLedger {
      * run; returns those found, oldest first.
      */
     public List<AgedRun> pruneRuns(RunKind kind, long after, long cutoff, int limit) {
-        List<AgedRun> aged = repository.agedRuns(kind, after, cutoff, limit);
+        List<AgedRun> aged = runs.aged(RunColumns.KIND, kind.wire(), RunColumns.TURN, after, cutoff, limit);
         if (aged.isEmpty()) {
             return aged;
         }
@@ -97,8 +94,9 @@ public class RetentionLedger {
         callSlots.deleteMadeBy(ids);
         paths.deleteTreesOf(ids);
         runs.forget(ids);
-        turns.deleteEndedWithoutRuns(aged.stream().map(AgedRun::turnId).filter(t -> t != null)
-                .distinct().toList());
+        List<String> turnIds = aged.stream().map(AgedRun::carried).filter(t -> t != null).distinct().toList();
+        Set<String> kept = runs.keysWithRuns(RunColumns.TURN, turnIds); // a turn with a younger run stays
+        turns.deleteEnded(turnIds.stream().filter(t -> !kept.contains(t)).toList());
         return aged;
     }
 
@@ -111,7 +109,7 @@ public class RetentionLedger {
         return journal.deleteOldest(cutoff, limit);
     }
 
-    public List<Long> idleWorkspaces(long cutoff, long afterId, int limit) {
+    public ThreadWorkspaces.IdlePage idleWorkspaces(long cutoff, long afterId, int limit) {
         return workspaces.idle(cutoff, afterId, limit);
     }
 

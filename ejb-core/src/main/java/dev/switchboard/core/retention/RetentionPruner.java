@@ -3,10 +3,11 @@ package dev.switchboard.core.retention;
 import dev.switchboard.core.clock.InstanceClock;
 import dev.switchboard.core.clock.PeriodicTask;
 import dev.switchboard.core.engine.WorkspaceSettings;
+import dev.switchboard.core.lane.AgedRun;
 import dev.switchboard.core.lane.LaneSettings;
 import dev.switchboard.core.metrics.Meters;
 import dev.switchboard.core.thread.PeriodicClaims;
-import dev.switchboard.core.thread.ThreadRepository.AgedRun;
+import dev.switchboard.core.thread.ThreadWorkspaces;
 import dev.switchboard.core.workspace.Workspaces;
 import dev.switchboard.persistence.run.RunKind;
 import jakarta.annotation.PostConstruct;
@@ -177,11 +178,11 @@ public class RetentionPruner {
     int retireIdleWorkspaces(Workspaces dirs, long cutoff, long deadline) {
         int retired = 0;
         long after = 0;
-        List<Long> page;
+        ThreadWorkspaces.IdlePage page;
         do {
             page = ledger.idleWorkspaces(cutoff, after, settings.batch());
-            for (long threadId : page) {
-                after = threadId;
+            after = page.last();
+            for (long threadId : page.idle()) {
                 if (!Files.isDirectory(dirs.threadDir(threadId))) {
                     continue;
                 }
@@ -194,7 +195,7 @@ public class RetentionPruner {
                             + " failed; the others go on", e);
                 }
             }
-        } while (page.size() == settings.batch() && clock.millis() < deadline);
+        } while (page.full() && clock.millis() < deadline);
         meters.retentionDeleted("idle-workspaces", retired);
         if (retired > 0) {
             int count = retired;

@@ -2,6 +2,8 @@ package dev.switchboard.core.run;
 
 import dev.switchboard.core.clock.InstanceClock;
 import dev.switchboard.core.execution.RunContent;
+import dev.switchboard.core.execution.StoredRuns;
+import dev.switchboard.core.execution.StoredRuns.StoredRun;
 import dev.switchboard.core.history.ContextWindow;
 import dev.switchboard.core.history.ThreadContexts;
 import dev.switchboard.core.history.ThreadItems;
@@ -46,6 +48,9 @@ public class RunLedger {
 
     @Inject
     TurnRows turns;
+
+    @Inject
+    StoredRuns runs;
 
     @Inject
     IdempotencyKeys keys;
@@ -165,7 +170,7 @@ public class RunLedger {
     /** The outcome naming the run an earlier use of the message's idempotency key stored, if any. */
     private Optional<IngestOutcome> replayOf(MessageCommand command) {
         return keys.replayOf(command.userKey(), command.source(), command.idempotencyKey(), command.fingerprint())
-                .flatMap(repository::storedRun)
+                .flatMap(runs::run)
                 .map(run -> new IngestOutcome(view(run), run.threadId(), true));
     }
 
@@ -196,7 +201,7 @@ public class RunLedger {
     }
 
     public Optional<RunView> find(String userKey, String runId) {
-        return repository.storedRun(runId).filter(run -> run.userKey().equals(userKey)).map(RunLedger::view);
+        return runs.run(runId).filter(run -> run.userKey().equals(userKey)).map(RunLedger::view);
     }
 
     /** Which of {@code runIds} have ended: one statement ({@link RunWaits}' sweep). */
@@ -210,7 +215,7 @@ public class RunLedger {
         if (thread.isEmpty()) {
             return null;
         }
-        List<RunView> runs = repository.runsAfter(thread.get(), afterSeq, limit + 1).stream()
+        List<RunView> runs = this.runs.after(thread.get(), afterSeq, limit + 1).stream()
                 .map(RunLedger::view).toList();
         if (runs.size() > limit) {
             List<RunView> page = runs.subList(0, limit);
@@ -228,7 +233,7 @@ public class RunLedger {
     }
 
     /** The run as callers see it. */
-    public static RunView view(ThreadRepository.StoredRun r) {
+    public static RunView view(StoredRun r) {
         RunState state = r.state();
         String output = state == RunState.SUCCEEDED ? r.outputJson() : null;
         String error = r.errorMessage() == null || r.errorMessage().isEmpty() ? null : r.errorMessage();

@@ -110,6 +110,21 @@ public final class Statements {
         return rows;
     }
 
+    /** As {@link #queryIn}, {@code trailing} bound after each statement's ids (parameters that follow its list). */
+    public <T> List<T> queryIn(String sqlFormat, List<?> ids, List<?> trailing, Row<T> row, String what) {
+        List<T> rows = new ArrayList<>();
+        for (List<?> chunk : chunks(ids)) {
+            Binder in = in(chunk);
+            rows.addAll(query(String.format(sqlFormat, placeholders(chunk.size())), s -> {
+                in.bind(s);
+                for (int i = 0; i < trailing.size(); i++) {
+                    s.setObject(chunk.size() + i + 1, trailing.get(i));
+                }
+            }, row, what));
+        }
+        return rows;
+    }
+
     private static List<List<?>> chunks(List<?> ids) {
         List<List<?>> chunks = new ArrayList<>();
         for (int i = 0; i < ids.size(); i += IN_LIST) {

@@ -3,9 +3,6 @@ package dev.switchboard.core.thread;
 import dev.switchboard.core.lane.Lanes;
 import dev.switchboard.core.sql.Statements;
 import dev.switchboard.core.sql.Store;
-import dev.switchboard.persistence.run.RunKind;
-import dev.switchboard.persistence.run.RunRecord;
-import dev.switchboard.persistence.run.RunState;
 import dev.switchboard.persistence.thread.ThreadRecord;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -17,50 +14,29 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The {@code threads} rows (a thread is made with its lane, {@link Lanes#open}), and the
- * reads of runs off the per-run path, in the caller's transaction: the entities read pages, a thread
- * or a run and create a thread; its statements hold a thread's runtime choice and workspace line.
- * Each statement is keyed by one thread (or one run, one turn), except the idle-workspace sweeps.
+ * The {@code threads} rows (a thread is made with its lane, {@link Lanes#open}), in the caller's
+ * transaction: the entity reads pages and a thread and creates a thread; the statements hold a
+ * thread's runtime choice and workspace line. Each statement is keyed by one thread, except the
+ * sweeps of workspaces. A thread's runs are the lane's to read ({@code RunReads}).
  */
-@Store({"threads", "runs"})
+@Store("threads")
 @ApplicationScoped
 public class ThreadRepository {
 
-    /*
-     * Each batch of aged runs starts after the last one (a keyset on the aging index): the index
-     * entries of the rows a pass has deleted stay in it until a vacuum, and a batch that started from
-     * the oldest again would walk every one of them — on ten million runs that made the pruning cost
-     * more than the runs it kept up with. A row with the same created_at as the last of a batch waits
-     * for the next pass.
-     */
-    private static final String AGED_RUNS = "SELECT run_id, turn_id, thread_id, created_at FROM runs"
-            + " WHERE created_at > ? AND created_at < ? AND kind = ? AND state IN ('succeeded', 'failed')"
-            + " AND finished_at < ? ORDER BY created_at LIMIT ?";
     private static final String RUNTIME = "SELECT engine, model_id, thinking_level FROM threads"
             + " WHERE user_key = ? AND thread_key = ?";
     private static final String LOCK_RUNTIME = "SELECT engine, model_id, thinking_level FROM threads WHERE id = ? FOR UPDATE";
     private static final String WRITE_RUNTIME = "UPDATE threads SET engine = ?, model_id = ?, thinking_level = ? WHERE id = ?";
-    private static final String RUN_PLACE = "SELECT thread_id, state, error_code FROM runs WHERE run_id = ? AND user_key = ?";
-    /* Outputs that hold an object under a key (a run that worked in the workspace: its output's "workspace"). */
-    private static final String SUCCEEDED_OUTPUTS_OF_TURN = "SELECT output_json FROM runs WHERE turn_id = ?"
-            + " AND state = 'succeeded' AND output_json LIKE ? ORDER BY thread_seq";
-    private static final String OUTPUTS_OF_THREAD = "SELECT output_json FROM runs WHERE thread_id = ? AND output_json LIKE ?";
     private static final String WORKSPACE_BY_KEY = "SELECT workspace_head FROM threads WHERE user_key = ? AND thread_key = ?";
     private static final String ENABLE_WORKSPACE = "UPDATE threads SET workspace_head = '' WHERE id = ? AND workspace_head IS NULL";
     private static final String WORKSPACE = "SELECT workspace_head FROM threads WHERE id = ?";
     private static final String MOVE_WORKSPACE = "UPDATE threads SET workspace_head = ? WHERE id = ?";
     private static final String WITH_WORKSPACE = "SELECT id FROM threads WHERE workspace_head IS NOT NULL ORDER BY id";
-    /*
-     * Retention: a thread with a workspace that has had no run since the cutoff (found through the
-     * (thread_id, thread_seq) unique index), by id after the last one looked at.
-     */
-    private static final String IDLE_WORKSPACES = "SELECT t.id FROM threads t WHERE t.id > ?"
-            + " AND t.workspace_head IS NOT NULL AND t.created_at < ?"
-            + " AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.thread_id = t.id AND r.created_at >= ?)"
-            + " ORDER BY t.id LIMIT ?";
-    private static final String RESET_IDLE = "UPDATE threads SET workspace_head = '' WHERE id = ?"
-            + " AND workspace_head IS NOT NULL"
-            + " AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.thread_id = threads.id AND r.created_at >= ?)";
+    /* Retention: the threads with a workspace made before the cutoff, by id after the last one looked at. */
+    private static final String WORKSPACES_BEFORE = "SELECT id FROM threads WHERE id > ? AND workspace_head IS NOT NULL"
+            + " AND created_at < ? ORDER BY id FETCH FIRST ? ROWS ONLY";
+    private static final String RESET_WORKSPACE = "UPDATE threads SET workspace_head = '' WHERE id = ?"
+            + " AND workspace_head IS NOT NULL";
 
     @PersistenceContext(unitName = "switchboard")
     EntityManager em;
@@ -198,123 +174,18 @@ public class ThreadRepository {
         return statements.query(WITH_WORKSPACE, s -> { }, rs -> rs.getLong(1), "listing the threads with a workspace");
     }
 
-    /** Up to {@code limit} threads with a workspace and no run since {@code cutoff}, ids above {@code afterId}. */
-    public List<Long> idleWorkspaces(long cutoff, long afterId, int limit) {
-        return statements.query(IDLE_WORKSPACES, s -> {
+    /** Up to {@code limit} threads with a workspace made before {@code cutoff}, ids above {@code afterId}, by id. */
+    public List<Long> workspacesMadeBefore(long cutoff, long afterId, int limit) {
+        return statements.query(WORKSPACES_BEFORE, s -> {
             s.setLong(1, afterId);
             s.setLong(2, cutoff);
-            s.setLong(3, cutoff);
-            s.setInt(4, limit);
-        }, rs -> rs.getLong(1), "finding idle workspaces");
+            s.setInt(3, limit);
+        }, rs -> rs.getLong(1), "finding workspaces made before " + cutoff);
     }
 
-    /** Moves an idle thread's workspace line back to its start; false when a run came since {@code cutoff}. */
-    public boolean resetIdleWorkspace(long threadId, long cutoff) {
-        return statements.update(RESET_IDLE, s -> {
-            s.setLong(1, threadId);
-            s.setLong(2, cutoff);
-        }, "resetting the workspace of thread " + threadId) == 1;
-    }
-
-    // --- runs ---
-
-    /** A finished run old enough to go: its turn and thread (its workspace record lives under the thread). */
-    public record AgedRun(String runId, String turnId, long threadId, long createdAt) {
-    }
-
-    /**
-     * Retention: up to {@code limit} finished runs of {@code kind} created after {@code after} and
-     * created and finished before {@code cutoff}, oldest first — through the index that only ages (a
-     * run's {@code created_at}), never the unfinished runs' partial indexes the hot path uses.
-     */
-    public List<AgedRun> agedRuns(RunKind kind, long after, long cutoff, int limit) {
-        return statements.query(AGED_RUNS, s -> {
-            s.setLong(1, after);
-            s.setLong(2, cutoff);
-            s.setString(3, kind.wire());
-            s.setLong(4, cutoff);
-            s.setInt(5, limit);
-        }, rs -> new AgedRun(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getLong(4)),
-                "finding aged runs of kind " + kind.wire());
-    }
-
-    /** Where the user's run {@code runId} ran and how it stands; empty when the user has no such run. */
-    public Optional<RunPlace> runPlace(String userKey, String runId) {
-        return statements.query(RUN_PLACE, s -> {
-            s.setString(1, runId);
-            s.setString(2, userKey);
-        }, rs -> new RunPlace(rs.getLong(1), rs.getString(2), rs.getString(3)), "reading run " + runId).stream().findFirst();
-    }
-
-    /** A run's thread, its state and its error code (null without one). */
-    public record RunPlace(long threadId, String state, String errorCode) {
-    }
-
-    /** The outputs of turn {@code turnId}'s succeeded runs that hold an object under {@code key}, in lane order. */
-    public List<String> succeededOutputsOfTurn(String turnId, String key) {
-        return statements.query(SUCCEEDED_OUTPUTS_OF_TURN, s -> {
-            s.setString(1, turnId);
-            s.setString(2, objectUnder(key));
-        }, rs -> rs.getString(1), "reading the outputs of turn " + turnId);
-    }
-
-    /** The outputs of every run of thread {@code threadId} that hold an object under {@code key}, whatever became of the run. */
-    public List<String> outputsOfThread(long threadId, String key) {
-        return statements.query(OUTPUTS_OF_THREAD, s -> {
-            s.setLong(1, threadId);
-            s.setString(2, objectUnder(key));
-        }, rs -> rs.getString(1), "reading the outputs of thread " + threadId);
-    }
-
-    /** The LIKE pattern of a JSON text holding an object under {@code key} (as our JSON writes it: no blank). */
-    private static String objectUnder(String key) {
-        return "%\"" + key + "\":{%";
-    }
-
-    private RunRecord run(String runId) {
-        return em.find(RunRecord.class, runId);
-    }
-
-    /** A run's row as a plain view, for a class that is no store; empty when there is no such run. */
-    public Optional<StoredRun> storedRun(String runId) {
-        return runId == null ? Optional.empty() : Optional.ofNullable(run(runId)).map(ThreadRepository::stored);
-    }
-
-    /**
-     * A run's row as the classes that show runs read it (epoch ms times, null when not yet): its
-     * place, whom it is for, its input, output and end, its attempts and its turn (null without one).
-     */
-    public record StoredRun(String runId, long threadId, long threadSeq, String userKey, String threadKey, String source,
-            String deliveryMode, RunState state, String inputText, String inputJson, String outputJson,
-            String errorMessage, String errorCode, int attempt, int crashes, long createdAt, Long startedAt,
-            Long finishedAt, String turnId) {
-    }
-
-    private static StoredRun stored(RunRecord r) {
-        return new StoredRun(r.getRunId(), r.getThreadId(), r.getThreadSeq(), r.getUserKey(), r.getThreadKey(), r.getSource(),
-                r.getDeliveryMode(), r.getState(), r.getInputText(), r.getInputJson(), r.getOutputJson(),
-                r.getErrorMessage(), r.getErrorCode(), r.getAttempt(), r.getCrashes(), r.getCreatedAt(), r.getStartedAt(),
-                r.getFinishedAt(), r.getTurnId());
-    }
-
-    /** What run {@code runId} answered, when it succeeded. */
-    public Optional<String> outputOf(String runId) {
-        return storedRun(runId).filter(run -> run.state() == RunState.SUCCEEDED).map(StoredRun::outputJson);
-    }
-
-    /** The lane's runs after {@code afterSeq} in lane order, up to {@code limit}. */
-    public List<StoredRun> runsAfter(long threadId, long afterSeq, int limit) {
-        return em.createNamedQuery(RunRecord.BY_THREAD_PAGE, RunRecord.class)
-                .setParameter("threadId", threadId)
-                .setParameter("afterSeq", afterSeq)
-                .setMaxResults(limit)
-                .getResultStream().map(ThreadRepository::stored).toList();
-    }
-
-    /** The turn's runs in lane order. */
-    public List<StoredRun> runsOf(String turnId) {
-        return em.createNamedQuery(RunRecord.BY_TURN, RunRecord.class)
-                .setParameter("turnId", turnId)
-                .getResultStream().map(ThreadRepository::stored).toList();
+    /** Moves the thread's workspace line back to its start; false when it has no workspace. */
+    public boolean resetWorkspace(long threadId) {
+        return statements.update(RESET_WORKSPACE, s -> s.setLong(1, threadId),
+                "resetting the workspace of thread " + threadId) == 1;
     }
 }

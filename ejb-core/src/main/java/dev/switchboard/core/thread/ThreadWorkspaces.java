@@ -5,6 +5,8 @@ import dev.switchboard.core.engine.WorkspaceTurn;
 import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.lane.Lane;
 import dev.switchboard.core.lane.Lanes;
+import dev.switchboard.core.lane.RunReads;
+import dev.switchboard.core.lane.RunRow;
 import dev.switchboard.core.workspace.TurnStatus;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
@@ -18,6 +20,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Threads' workspaces as clients and conversations see them: turning one on for a thread, reading
@@ -41,6 +44,9 @@ public class ThreadWorkspaces implements WorkspaceCommits {
     Lanes lanes;
 
     @Inject
+    RunReads runs;
+
+    @Inject
     ThreadDirectory threads;
 
     @Inject
@@ -53,9 +59,10 @@ public class ThreadWorkspaces implements WorkspaceCommits {
      * Built outside the container (the in-process tests) with its store alone: what needs the
      * thread directory or the workspace settings needs the container.
      */
-    public ThreadWorkspaces(ThreadRepository repository, Lanes lanes) {
+    public ThreadWorkspaces(ThreadRepository repository, Lanes lanes, RunReads runs) {
         this.repository = repository;
         this.lanes = lanes;
+        this.runs = runs;
     }
 
 
@@ -79,7 +86,9 @@ public class ThreadWorkspaces implements WorkspaceCommits {
      * run or the run never worked in a workspace.
      */
     public Optional<JsonObject> record(String userKey, String runId) {
-        Optional<ThreadRepository.RunPlace> run = repository.runPlace(userKey, runId);
+        // A run is its thread's user's: whose the thread is says whose the run is.
+        Optional<RunRow> run = runs.run(runId).filter(r -> repository.keyOf(r.threadId())
+                .map(k -> k.userKey().equals(userKey)).orElse(false));
         if (run.isEmpty()) {
             return Optional.empty();
         }
@@ -95,7 +104,7 @@ public class ThreadWorkspaces implements WorkspaceCommits {
             throw new UncheckedIOException("cannot read the workspace record of run " + runId, e);
         }
         JsonObjectBuilder record = Jsons.createObjectBuilder(turn)
-                .add("status", TurnStatus.of(run.get().state(), run.get().errorCode(), turn.getString("status", "")));
+                .add("status", TurnStatus.of(run.get().state().wire(), run.get().errorCode(), turn.getString("status", "")));
         if (diff == null) {
             record.addNull("changes_diff");
         } else {
@@ -111,12 +120,14 @@ public class ThreadWorkspaces implements WorkspaceCommits {
     }
 
     /**
-     * Where the thread's line was before turn {@code turnId} (just ended, its lock held): the base its
-     * first change set started from, or — when the turn kept none — where the line is now.
+     * Where the thread's line was before a turn (just ended, its lock held) whose succeeded runs
+     * answered {@code turnOutputs}, in lane order: the base its first change set started from, or —
+     * when the turn kept none — where the line is now.
      */
-    public Optional<String> before(long threadId, String turnId) {
-        for (String output : repository.succeededOutputsOfTurn(turnId, WorkspaceTurn.OUTPUT_KEY)) {
-            if (parse(output).get(WorkspaceTurn.OUTPUT_KEY) instanceof JsonObject change && change.containsKey("base")) {
+    public Optional<String> before(long threadId, List<String> turnOutputs) {
+        for (String output : turnOutputs) {
+            if (output != null && output.contains("\"" + WorkspaceTurn.OUTPUT_KEY + "\":{")
+                    && parse(output).get(WorkspaceTurn.OUTPUT_KEY) instanceof JsonObject change && change.containsKey("base")) {
                 return Optional.of(change.getString("base"));
             }
         }
@@ -128,7 +139,7 @@ public class ThreadWorkspaces implements WorkspaceCommits {
     public java.util.Set<String> named(long threadId) {
         java.util.Set<String> named = new java.util.HashSet<>();
         head(threadId).filter(h -> !h.isEmpty()).ifPresent(named::add);
-        for (String output : repository.outputsOfThread(threadId, WorkspaceTurn.OUTPUT_KEY)) {
+        for (String output : runs.outputsLike(threadId, objectUnder(WorkspaceTurn.OUTPUT_KEY))) {
             if (parse(output).get(WorkspaceTurn.OUTPUT_KEY) instanceof JsonObject change) {
                 for (String key : List.of("commit", "base")) {
                     if (change.get(key) instanceof jakarta.json.JsonString commit && !commit.getString().isEmpty()) {
@@ -160,21 +171,35 @@ public class ThreadWorkspaces implements WorkspaceCommits {
         return Jsons.readObject(json);
     }
 
+    /** The LIKE pattern of a JSON text holding an object under {@code key} (as our JSON writes it: no blank). */
+    private static String objectUnder(String key) {
+        return "%\"" + key + "\":{%";
+    }
+
     /**
-     * Up to {@code limit} threads with a workspace and no run since {@code cutoff}, with ids above
-     * {@code afterId}, in id order (whether their lane is held, {@link #resetIdle} asks under its lock).
+     * A page of the threads with a workspace made before {@code cutoff}, ids above {@code afterId},
+     * and those of them with no run since {@code cutoff} (whether their lane is held, {@link #resetIdle}
+     * asks under its lock).
      */
-    public List<Long> idle(long cutoff, long afterId, int limit) {
-        return repository.idleWorkspaces(cutoff, afterId, limit);
+    public IdlePage idle(long cutoff, long afterId, int limit) {
+        List<Long> page = repository.workspacesMadeBefore(cutoff, afterId, limit);
+        Set<Long> busy = runs.busySince(page, cutoff);
+        return new IdlePage(page.stream().filter(id -> !busy.contains(id)).toList(),
+                page.isEmpty() ? afterId : page.get(page.size() - 1), page.size() == limit);
+    }
+
+    /** The idle threads of a page, in id order; the last id the page looked at; whether it was full (more may follow). */
+    public record IdlePage(List<Long> idle, long last, boolean full) {
     }
 
     /**
      * Moves the thread's workspace line back to its start when it is still idle (its lane locked
-     * until the caller's transaction ends, so no turn claims it meanwhile); false when a run came
-     * since {@code cutoff} or its lane is held.
+     * until the caller's transaction ends, so no run is added or claimed meanwhile); false when a run
+     * came since {@code cutoff} or its lane is held.
      */
     public boolean resetIdle(long threadId, long cutoff) {
         Lane lane = lanes.lock(threadId);
-        return lane != null && lane.leaseOwner() == null && repository.resetIdleWorkspace(threadId, cutoff);
+        return lane != null && lane.leaseOwner() == null && !runs.anySince(threadId, cutoff)
+                && repository.resetWorkspace(threadId);
     }
 }

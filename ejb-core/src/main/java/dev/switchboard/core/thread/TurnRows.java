@@ -2,26 +2,22 @@ package dev.switchboard.core.thread;
 
 import dev.switchboard.core.sql.Statements;
 import dev.switchboard.core.sql.Store;
-import dev.switchboard.persistence.run.RunKind;
-import dev.switchboard.persistence.run.RunState;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * Every statement on turns, in plain JDBC in the caller's transaction, like the lane's: a
  * turn call changes a lane's runs and turns through the same connection and the same statements
  * as the lane itself, so nothing waits in a persistence context to be flushed before the lane reads
- * it. Callers hold the thread's lane lock before changing a turn.
+ * it. Callers hold the thread's lane lock before changing a turn. A turn's runs are the lane's to
+ * read ({@code TurnRuns} puts the two together).
  */
-@Store({"runs", "turns"})
+@Store("turns")
 @ApplicationScoped
 public class TurnRows {
 
@@ -34,18 +30,6 @@ public class TurnRows {
             + " started_at) VALUES (?, ?, ?, ?, ?, ?)";
     private static final String READ = "SELECT turn_id, user_key, thread_id, thread_key, state, outcome, message,"
             + " merged_into, started_at, ended_at FROM turns WHERE turn_id = ?";
-    private static final String ACTIVE_WITH_ENDS = "SELECT t.user_key, t.thread_key, t.started_at, t.merged_into, r.run_id,"
-            + " r.kind, r.created_at, r.state, r.error_code, r.error_message, r.output_json"
-            + " FROM turns t LEFT JOIN runs r ON r.turn_id = t.turn_id WHERE t.turn_id = ? AND t.state = 'active'"
-            + " ORDER BY r.thread_seq";
-    private static final String OPEN_ON_THREAD = "SELECT t.turn_id, t.user_key, t.thread_key, t.started_at, r.run_id,"
-            + " r.state, r.kind, r.input_text, r.input_json"
-            + " FROM turns t JOIN runs r ON r.turn_id = t.turn_id WHERE t.thread_id = ? AND t.state = 'active'"
-            + " ORDER BY t.started_at, t.turn_id, r.thread_seq";
-    private static final String RUNS_OF = "SELECT turn_id, run_id, state, kind, input_text, input_json FROM runs"
-            + " WHERE turn_id = ? ORDER BY thread_seq";
-    private static final String RUN_ENDS = "SELECT run_id, kind, created_at, state, error_code, error_message FROM runs"
-            + " WHERE turn_id = ? ORDER BY thread_seq";
     private static final String ACTIVE_ON_THREAD = "SELECT turn_id, user_key, thread_id, thread_key, state, outcome,"
             + " message, merged_into, started_at, ended_at FROM turns WHERE thread_id = ? AND state = 'active'"
             + " ORDER BY started_at, turn_id";
@@ -78,24 +62,6 @@ public class TurnRows {
         public boolean isActive() {
             return ACTIVE.equals(state);
         }
-    }
-
-    /** An active turn with its runs in lane order. */
-    public record ActiveTurn(String turnId, String userKey, String threadKey, long startedAt, String mergedInto,
-            List<TurnRun> runs) {
-    }
-
-    /** What the turn's end needs of one of its runs. */
-    public record TurnRun(String runId, RunKind kind, long createdAt, RunState state, String errorCode,
-            String errorMessage, String outputJson) {
-    }
-
-    /** A run of a turn as a turn call weighs it: its state, what it is, and its input. */
-    public record TurnRunInput(String runId, RunState state, RunKind kind, String inputText, String inputJson) {
-    }
-
-    /** An active turn of a thread, with its runs in lane order. */
-    public record OpenTurn(String turnId, String userKey, String threadKey, long startedAt, List<TurnRunInput> runs) {
     }
 
     /** Inserts a new, active turn. */
@@ -160,57 +126,10 @@ public class TurnRows {
                 rs.getString(6), rs.getString(7), rs.getString(8), rs.getLong(9), Statements.getLong(rs, 10));
     }
 
-    /** The turn with what its end needs of its runs, if it is active; null otherwise. */
-    public ActiveTurn activeTurn(String turnId) {
-        record Joined(String userKey, String threadKey, long startedAt, String mergedInto, TurnRun run) {
-        }
-        List<Joined> rows = statements.query(ACTIVE_WITH_ENDS, s -> s.setString(1, turnId), rs -> new Joined(rs.getString(1),
-                rs.getString(2), rs.getLong(3), rs.getString(4), rs.getString(5) == null ? null
-                        : new TurnRun(rs.getString(5), RunKind.fromWire(rs.getString(6)), rs.getLong(7),
-                                RunState.fromWire(rs.getString(8)), rs.getString(9), rs.getString(10), rs.getString(11))),
-                "reading turn " + turnId);
-        if (rows.isEmpty()) {
-            return null;
-        }
-        Joined turn = rows.get(0);
-        List<TurnRun> runs = rows.stream().map(Joined::run).filter(Objects::nonNull).toList();
-        return new ActiveTurn(turnId, turn.userKey(), turn.threadKey(), turn.startedAt(), turn.mergedInto(), runs);
-    }
-
-    /** The thread's active turns, oldest first, each with its runs. */
-    public List<OpenTurn> openOnThread(long threadId) {
-        record Joined(OpenTurn turn, TurnRunInput run) {
-        }
-        Map<String, OpenTurn> turns = new LinkedHashMap<>();
-        Map<String, List<TurnRunInput>> runs = new LinkedHashMap<>();
-        statements.query(OPEN_ON_THREAD, s -> s.setLong(1, threadId), rs -> new Joined(new OpenTurn(rs.getString(1),
-                rs.getString(2), rs.getString(3), rs.getLong(4), List.of()), input(rs, 5)),
-                "reading the active turns of thread " + threadId).forEach(j -> {
-                    turns.putIfAbsent(j.turn().turnId(), j.turn());
-                    runs.computeIfAbsent(j.turn().turnId(), id -> new ArrayList<>()).add(j.run());
-                });
-        List<OpenTurn> open = new ArrayList<>(turns.size());
-        turns.forEach((turnId, t) -> open.add(new OpenTurn(turnId, t.userKey(), t.threadKey(), t.startedAt(),
-                List.copyOf(runs.get(turnId)))));
-        return open;
-    }
-
     /** Whether the thread has an active turn. */
     public boolean anyActive(long threadId) {
         return !statements.query(ANY_ACTIVE, s -> s.setLong(1, threadId), rs -> rs.getInt(1),
                 "reading whether thread " + threadId + " has an active turn").isEmpty();
-    }
-
-    /** The turn's runs in lane order. */
-    public List<TurnRunInput> runsOf(String turnId) {
-        return statements.query(RUNS_OF, s -> s.setString(1, turnId), rs -> input(rs, 2), "reading the runs of turn " + turnId);
-    }
-
-    /** The turn's runs, active or not, in lane order, without their output (null). */
-    public List<TurnRun> runEnds(String turnId) {
-        return statements.query(RUN_ENDS, s -> s.setString(1, turnId), rs -> new TurnRun(rs.getString(1),
-                RunKind.fromWire(rs.getString(2)), rs.getLong(3), RunState.fromWire(rs.getString(4)), rs.getString(5),
-                rs.getString(6), null), "reading the runs of turn " + turnId);
     }
 
     /** Marks the active turn as merged into {@code newerTurnId} (it ends superseded). */
@@ -232,14 +151,9 @@ public class TurnRows {
         }, "ending turn " + turnId);
     }
 
-    private static TurnRunInput input(ResultSet rs, int from) throws SQLException {
-        return new TurnRunInput(rs.getString(from), RunState.fromWire(rs.getString(from + 1)),
-                RunKind.fromWire(rs.getString(from + 2)), rs.getString(from + 3), rs.getString(from + 4));
-    }
-
-    /** Retention: deletes these turns where they ended and no run of theirs is left. */
-    public int deleteEndedWithoutRuns(List<String> turnIds) {
-        return statements.updateIn("DELETE FROM turns WHERE turn_id IN (%s) AND state <> 'active'"
-                + " AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.turn_id = turns.turn_id)", turnIds, "deleting aged turns");
+    /** Retention: deletes those of these turns that have ended (the caller knows no run of theirs is left). */
+    public int deleteEnded(List<String> turnIds) {
+        return statements.updateIn("DELETE FROM turns WHERE turn_id IN (%s) AND state <> 'active'", turnIds,
+                "deleting aged turns");
     }
 }

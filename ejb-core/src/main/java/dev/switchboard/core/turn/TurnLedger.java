@@ -2,6 +2,8 @@ package dev.switchboard.core.turn;
 
 import dev.switchboard.core.clock.InstanceClock;
 import dev.switchboard.core.execution.RunContent;
+import dev.switchboard.core.execution.StoredRuns;
+import dev.switchboard.core.execution.StoredRuns.StoredRun;
 import dev.switchboard.core.idempotency.IdempotencyKeys;
 import dev.switchboard.core.idempotency.PayloadFingerprint;
 import dev.switchboard.core.lane.ClaimResult;
@@ -15,7 +17,6 @@ import dev.switchboard.core.lifecycle.TurnIds;
 import dev.switchboard.core.lifecycle.TurnOpened;
 import dev.switchboard.core.lifecycle.TurnRef;
 import dev.switchboard.core.runtime.ServeRuntime;
-import dev.switchboard.core.thread.ThreadRepository;
 import dev.switchboard.core.thread.TurnRows;
 import dev.switchboard.persistence.run.RunState;
 import jakarta.ejb.Stateless;
@@ -42,13 +43,16 @@ public class TurnLedger {
     static final String USER_INTERRUPT = "turn interrupted by user request";
 
     @Inject
-    ThreadRepository repository;
+    StoredRuns runs;
 
     @Inject
     Lanes threadLanes;
 
     @Inject
     TurnRows turns;
+
+    @Inject
+    TurnRuns turnRuns;
 
     @Inject
     IdempotencyKeys keys;
@@ -99,13 +103,13 @@ public class TurnLedger {
         String fingerprint = PayloadFingerprint.of(threadKey, input.toJson().toString(), "turn");
         var replayed = keys.replayOf(userKey, SOURCE, idempotencyKey, fingerprint);
         if (replayed.isPresent()) {
-            TurnRows.TurnRow turn = turns.read(repository.storedRun(replayed.get()).map(ThreadRepository.StoredRun::turnId)
+            TurnRows.TurnRow turn = turns.read(runs.run(replayed.get()).map(StoredRun::turnId)
                     .orElse(null));
             return new Outcome(TurnView.of(turn), threadId, true, 0, ClaimResult.none(), List.of(), 0);
         }
-        List<TurnRows.OpenTurn> active = turns.openOnThread(threadId);
+        List<TurnRuns.OpenTurn> active = turnRuns.openOnThread(threadId);
         List<TurnAdmission.Active> facts = new ArrayList<>();
-        for (TurnRows.OpenTurn older : active) {
+        for (TurnRuns.OpenTurn older : active) {
             facts.add(new TurnAdmission.Active(older.turnId(), hasStarted(older.runs()), cameThrough(older.runs(), door),
                     () -> older.runs().stream().map(TurnLedger::inputOf).toList()));
         }
@@ -117,7 +121,7 @@ public class TurnLedger {
         String turnId = TurnIds.turnId();
         List<String> stopped = new ArrayList<>();
         long now = clock.millis();
-        for (TurnRows.OpenTurn older : active) {
+        for (TurnRuns.OpenTurn older : active) {
             if (admission.superseded().contains(older.turnId())) {
                 if (admission.merged()) { // before its runs end: the turn ends naming what it was merged into
                     turns.mergeInto(older.turnId(), turnId);
@@ -167,12 +171,12 @@ public class TurnLedger {
         TurnRows.TurnRow turn = locked.turn();
         long threadId = turn.threadId();
         Lane lane = locked.lane();
-        List<TurnRows.TurnRunInput> runs = turns.runsOf(turnId);
+        List<TurnRuns.TurnRunInput> runs = turnRuns.runsOf(turnId);
         boolean wasRunning = runs.stream().anyMatch(r -> r.state() == RunState.EXECUTING);
         List<String> stopped = new ArrayList<>();
         lane = interrupt(lane, refOf(turn), runs, message, stopped);
         if (wasRunning) {
-            for (TurnRows.OpenTurn other : turns.openOnThread(threadId)) {
+            for (TurnRuns.OpenTurn other : turnRuns.openOnThread(threadId)) {
                 if (!hasStarted(other.runs())) {
                     lane = skip(lane, other.runs(), USER_INTERRUPT);
                     tracker.settle(other.turnId());
@@ -207,22 +211,22 @@ public class TurnLedger {
      * ones to {@code stopped}; an executing run that holds the lane's lease releases it. Returns the
      * lane as it is then.
      */
-    private Lane interrupt(Lane lane, TurnRef turn, List<TurnRows.TurnRunInput> runs, String message,
+    private Lane interrupt(Lane lane, TurnRef turn, List<TurnRuns.TurnRunInput> runs, String message,
             List<String> stopped) {
         events.progress(turn, "cancel_requested", message, null);
-        runs.stream().filter(r -> r.state() == RunState.EXECUTING).map(TurnRows.TurnRunInput::runId).forEach(stopped::add);
+        runs.stream().filter(r -> r.state() == RunState.EXECUTING).map(TurnRuns.TurnRunInput::runId).forEach(stopped::add);
         Lane current = threadLanes.end(lane, unfinished(runs), RunEnd.failed("interrupted", message)).lane();
         tracker.settle(turn.turnId());
         return current;
     }
 
     /** Skips the runs of a turn that has not started: they end {@code superseded}. */
-    private Lane skip(Lane lane, List<TurnRows.TurnRunInput> runs, String reason) {
+    private Lane skip(Lane lane, List<TurnRuns.TurnRunInput> runs, String reason) {
         return threadLanes.end(lane, unfinished(runs), RunEnd.failed("superseded", reason)).lane();
     }
 
-    private static List<String> unfinished(List<TurnRows.TurnRunInput> runs) {
-        return runs.stream().filter(r -> !r.state().isTerminal()).map(TurnRows.TurnRunInput::runId).toList();
+    private static List<String> unfinished(List<TurnRuns.TurnRunInput> runs) {
+        return runs.stream().filter(r -> !r.state().isTerminal()).map(TurnRuns.TurnRunInput::runId).toList();
     }
 
     /**
@@ -230,12 +234,12 @@ public class TurnLedger {
      * is still the turn its first run opened). The server's own turns — a resumed tool loop, a
      * compaction's summary — have kinds no client door has.
      */
-    private static boolean cameThrough(List<TurnRows.TurnRunInput> runs, TurnDoor door) {
+    private static boolean cameThrough(List<TurnRuns.TurnRunInput> runs, TurnDoor door) {
         return !runs.isEmpty() && door.kind() == runs.get(0).kind();
     }
 
     /** A turn has started once any of its runs has left the queue. */
-    private static boolean hasStarted(List<TurnRows.TurnRunInput> runs) {
+    private static boolean hasStarted(List<TurnRuns.TurnRunInput> runs) {
         return runs.stream().anyMatch(r -> r.state() != RunState.QUEUED);
     }
 
@@ -288,7 +292,7 @@ public class TurnLedger {
         return claimFor == null ? ClaimResult.none() : lanes.claim(advanced, claimFor);
     }
 
-    static TurnInput inputOf(TurnRows.TurnRunInput run) {
+    static TurnInput inputOf(TurnRuns.TurnRunInput run) {
         return TurnInput.stored(run.inputJson(), run.inputText());
     }
 }

@@ -1,5 +1,7 @@
 package dev.switchboard.core.turn;
 
+import dev.switchboard.core.execution.StoredRuns;
+import dev.switchboard.core.execution.StoredRuns.StoredRun;
 import dev.switchboard.core.history.StoredItem;
 import dev.switchboard.core.history.ThreadItems;
 import dev.switchboard.core.lifecycle.Lifecycle;
@@ -8,7 +10,6 @@ import dev.switchboard.core.run.RunView;
 import dev.switchboard.core.thread.ThreadKind;
 import dev.switchboard.core.thread.ThreadListing;
 import dev.switchboard.core.thread.ThreadRepository;
-import dev.switchboard.core.thread.ThreadRepository.StoredRun;
 import dev.switchboard.core.thread.ThreadRow;
 import dev.switchboard.core.thread.TurnRows;
 
@@ -32,6 +33,9 @@ public class TurnQueries {
 
     @Inject
     TurnRows turns;
+
+    @Inject
+    StoredRuns runs;
 
     public record ThreadSummary(String threadKey, long createdAt, long activeTurns, ThreadKind kind) {
     }
@@ -70,7 +74,7 @@ public class TurnQueries {
             return Optional.empty();
         }
         ThreadRow t = thread.get();
-        List<StoredRun> runs = repository.runsAfter(t.id(), afterSeq, limit + 1);
+        List<StoredRun> runs = this.runs.after(t.id(), afterSeq, limit + 1);
         boolean more = runs.size() > limit;
         List<StoredRun> page = more ? runs.subList(0, limit) : runs;
         long active = turns.activeCounts(userKey, List.of(t.id())).getOrDefault(t.id(), 0L);
@@ -112,7 +116,7 @@ public class TurnQueries {
         if (turn == null || !turn.userKey().equals(userKey)) {
             return Optional.empty();
         }
-        List<StoredRun> runs = repository.runsOf(turnId);
+        List<StoredRun> runs = this.runs.ofTurn(turnId);
         return Optional.of(new TurnContent(view(turn), conversation(runs)));
     }
 

@@ -38,6 +38,9 @@ public class TurnTracker implements LaneListener {
     TurnRows turns;
 
     @Inject
+    TurnRuns turnRuns;
+
+    @Inject
     TurnEvents events;
 
     @Inject
@@ -82,21 +85,21 @@ public class TurnTracker implements LaneListener {
                     ConversationItems.steps(end.outputJson()), reply), clock.millis());
         }
         if (run.turnRuns() == 1) {
-            settle(new TurnRows.ActiveTurn(run.turnId(), run.userKey(), run.threadKey(), run.turnStartedAt(),
-                    run.turnMergedInto(), List.of(new TurnRows.TurnRun(lane.runId(), run.kind(), lane.createdAt(),
+            settle(new TurnRuns.ActiveTurn(run.turnId(), run.userKey(), run.threadKey(), run.turnStartedAt(),
+                    run.turnMergedInto(), List.of(new TurnRuns.TurnRun(lane.runId(), run.kind(), lane.createdAt(),
                             end.state(), end.errorCode(), end.errorMessage(), end.outputJson()))));
         } else {
-            settle(turns.activeTurn(run.turnId()));
+            settle(turnRuns.activeTurn(run.turnId()));
         }
     }
 
     /** Ends the turn, if it is active and none of its runs is unfinished (a turn call changed its runs). */
     public void settle(String turnId) {
-        settle(turns.activeTurn(turnId));
+        settle(turnRuns.activeTurn(turnId));
     }
 
     /** Ends the turn (null: not active) if none of its runs is unfinished. */
-    private void settle(TurnRows.ActiveTurn turn) {
+    private void settle(TurnRuns.ActiveTurn turn) {
         if (turn == null) {
             return;
         }
@@ -119,7 +122,7 @@ public class TurnTracker implements LaneListener {
             events.interrupted(ref, now, outcome.outcome(), outcome.message(), turn.mergedInto());
         }
         if (!turn.runs().isEmpty()) {
-            TurnRows.TurnRun first = turn.runs().get(0);
+            TurnRuns.TurnRun first = turn.runs().get(0);
             TurnEnded ended = new TurnEnded(turnId, turn.userKey(), turn.threadKey(), outcome.outcome(),
                     outcome.message(), first.runId(), first.kind(), first.createdAt());
             for (TurnEndings observer : endings()) {

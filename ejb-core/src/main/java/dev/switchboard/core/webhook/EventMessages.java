@@ -2,7 +2,7 @@ package dev.switchboard.core.webhook;
 
 import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.notify.NotificationLog.LogEntry;
-import dev.switchboard.core.thread.TurnRows.TurnRun;
+import dev.switchboard.core.turn.TurnRuns.TurnRun;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonValue;

@@ -4,7 +4,7 @@ import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.notify.NotificationLedger;
 import dev.switchboard.core.notify.NotificationLog.LogEntry;
 import dev.switchboard.core.notify.Outbox;
-import dev.switchboard.core.thread.TurnRows;
+import dev.switchboard.core.turn.TurnRuns;
 import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
@@ -32,7 +32,7 @@ public class WebhookLedger {
     WebhookMessages messages;
 
     @Inject
-    TurnRows turns;
+    TurnRuns turns;
 
     @Inject
     Outbox outbox;
@@ -68,7 +68,7 @@ public class WebhookLedger {
         Map<String, List<Endpoint>> byUser = enabled.stream().collect(Collectors.groupingBy(Endpoint::userKey));
         List<LogEntry> entries = log.entriesOf(cursor, end, WebhookEvents.METHODS, FANOUT_BATCH);
         List<WebhookMessage> made = new ArrayList<>();
-        Map<String, List<TurnRows.TurnRun>> runs = new HashMap<>();
+        Map<String, List<TurnRuns.TurnRun>> runs = new HashMap<>();
         for (LogEntry entry : entries) {
             made.addAll(events.of(entry, byUser.getOrDefault(entry.userKey(), List.of()),
                     turn -> runs.computeIfAbsent(turn, turns::runEnds), now));

@@ -33,10 +33,10 @@ class LaneBoundaryTest {
 
     private static final String LANE = "dev.switchboard.core.lane";
 
-    /** SQL that writes a lane's rows or reads its table, as it would be spelled in a statement's text (lower case). */
+    /** SQL that writes a lane's rows or reads its tables, as it would be spelled in a statement's text (lower case). */
     private static final List<String> LANE_WRITES = List.of("next_seq", "lease_until", "lease_run_id", "lease_attempt",
             "set lease_owner", "insert into runs", "update runs", "delete from runs", "claimed_by =", "insert into lanes",
-            "update lanes", "delete from lanes", "from lanes", "join lanes");
+            "update lanes", "delete from lanes", "from lanes", "join lanes", "from runs", "join runs");
 
     /** Words of the features' concepts that no component of a lane's record names (camel-case words). */
     private static final List<String> FEATURE_WORDS = List.of("user", "turn", "delivery", "engine", "runtime", "model",
@@ -89,7 +89,10 @@ class LaneBoundaryTest {
                 .check(CLASSES);
     }
 
-    /** No statement outside the lane writes a lease, a run's number, or a run (inserts, updates, deletes), or reads {@code lanes}. */
+    /**
+     * No statement outside the lane writes a lease, a run's number, or a run (inserts, updates,
+     * deletes), or reads {@code lanes} or {@code runs}: a feature reads runs through {@code RunReads}.
+     */
     @Test
     void noStatementOutsideTheLaneWritesItsRows() {
         Path root = Path.of("").toAbsolutePath().getParent();

@@ -22,6 +22,13 @@ public final class LaneParts {
         return finished;
     }
 
+    /** The lane's reads of runs on {@code statements}, its payload columns {@code payloads}. */
+    public static RunReads runReads(Statements statements, PayloadColumns payloads) {
+        RunReads reads = new RunReads();
+        reads.rows = rows(statements, payloads);
+        return reads;
+    }
+
     private static LaneRows rows(Statements statements, PayloadColumns payloads) {
         LaneRows rows = new LaneRows();
         rows.statements = statements;

@@ -1,10 +1,10 @@
 package dev.switchboard.core.retention;
 
 import dev.switchboard.core.execution.RunColumns;
+import dev.switchboard.core.lane.AgedRun;
 import dev.switchboard.core.lane.FinishedRuns;
 import dev.switchboard.core.lane.LaneParts;
 import dev.switchboard.core.lane.Lanes;
-import dev.switchboard.core.thread.ThreadRepository.AgedRun;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -76,10 +76,11 @@ class RetentionLedgerTest {
             ThreadItems items = new ThreadItems(tx.dataSource());
             RunTexts texts = new RunTexts(statements);
             Lanes lanes = LaneParts.lanes(statements, new RunColumns());
-            RetentionLedger ledger = new TransactionalLedger(tx, repository, runs, new IdempotencyKeys(statements), texts,
+            RetentionLedger ledger = new TransactionalLedger(tx, runs, new IdempotencyKeys(statements), texts,
                     new ResponseRecords(statements, items, texts), new CallSlots(statements), new PathRegistry(statements),
                     new PathJournal(statements, null), // its outbox: retention's deletes write no notification
-                    new TurnRows(statements), items, new ThreadWorkspaces(repository, lanes));
+                    new TurnRows(statements), items, new ThreadWorkspaces(repository, lanes,
+                    LaneParts.runReads(statements, new RunColumns())));
             return new Wiring(tx, statements, ledger, items, lanes);
         }
     }
@@ -89,10 +90,10 @@ class RetentionLedgerTest {
 
         private final LocalTransactions tx;
 
-        TransactionalLedger(LocalTransactions tx, ThreadRepository repository, FinishedRuns runs, IdempotencyKeys keys, RunTexts texts,
+        TransactionalLedger(LocalTransactions tx, FinishedRuns runs, IdempotencyKeys keys, RunTexts texts,
                 ResponseRecords responses, CallSlots callSlots, PathRegistry paths, PathJournal journal, TurnRows turns,
                 ThreadItems items, ThreadWorkspaces workspaces) {
-            super(repository, runs, keys, texts, responses, callSlots, paths, journal, turns, items, workspaces);
+            super(runs, keys, texts, responses, callSlots, paths, journal, turns, items, workspaces);
             this.tx = tx;
         }
 
@@ -107,7 +108,7 @@ class RetentionLedgerTest {
         }
 
         @Override
-        public List<Long> idleWorkspaces(long cutoff, long afterId, int limit) {
+        public ThreadWorkspaces.IdlePage idleWorkspaces(long cutoff, long afterId, int limit) {
             return tx.inTransaction(() -> super.idleWorkspaces(cutoff, afterId, limit));
         }
 

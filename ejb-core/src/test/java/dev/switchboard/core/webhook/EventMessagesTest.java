@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.switchboard.core.json.Jsons;
 import dev.switchboard.core.notify.NotificationLog.LogEntry;
-import dev.switchboard.core.thread.TurnRows.TurnRun;
+import dev.switchboard.core.turn.TurnRuns.TurnRun;
 import dev.switchboard.persistence.run.RunKind;
 import dev.switchboard.persistence.run.RunState;
 import jakarta.json.JsonObject;
