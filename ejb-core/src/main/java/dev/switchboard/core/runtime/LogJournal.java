@@ -3,6 +3,7 @@ package dev.switchboard.core.runtime;
 import dev.switchboard.core.clock.PeriodicTask;
 import dev.switchboard.core.lane.LaneSettings;
 import dev.switchboard.core.sql.MultiRowInsert;
+import dev.switchboard.core.sql.Statements;
 import dev.switchboard.core.sql.Store;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
@@ -15,10 +16,6 @@ import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.inject.Inject;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -96,6 +93,13 @@ public class LogJournal {
     @ConfigProperty(name = "switchboard.log.retention-hours", defaultValue = "168")
     long retentionHours;
 
+    /*
+     * Its own statements on the data source: every call here runs outside a transaction (the bean's
+     * methods do not support one, the writer is its own thread), so each statement commits alone and a
+     * failure to log is never part of — nor rolls back — what was being logged.
+     */
+    private volatile Statements statements;
+
     /** Noted, not yet written; guarded by {@code this}. */
     private final ArrayDeque<Entry> pending = new ArrayDeque<>();
     /** One write at a time, so entries reach the table in the order they were noted. */
@@ -149,6 +153,15 @@ public class LogJournal {
         add(new Entry(level, Instant.now(), forClients(message), userKey, instance));
     }
 
+    private Statements statements() {
+        Statements made = statements;
+        if (made == null) {
+            made = new Statements(dataSource); // the same every time: a race makes two, harmlessly
+            statements = made;
+        }
+        return made;
+    }
+
     synchronized void add(Entry entry) {
         if (pending.size() >= CAPACITY) {
             pending.removeFirst();
@@ -166,10 +179,9 @@ public class LogJournal {
             if (batch.isEmpty()) {
                 return true;
             }
-            try (Connection c = dataSource.getConnection()) {
-                c.setAutoCommit(true);
-                INSERT.insert(c, batch);
-            } catch (SQLException e) {
+            try {
+                statements().insertRows(INSERT, batch, "writing " + batch.size() + " log journal entries");
+            } catch (IllegalStateException e) {
                 // FINE: a failure to write the journal must not add entries to it.
                 LOG.log(Level.FINE, "Writing " + batch.size() + " log journal entries failed; they stay pending", e);
                 return false;
@@ -186,12 +198,10 @@ public class LogJournal {
 
     private void prune() {
         long before = Instant.now().minus(Duration.ofHours(retentionHours)).toEpochMilli();
-        try (Connection c = dataSource.getConnection();
-             PreparedStatement delete = c.prepareStatement("DELETE FROM log_entries WHERE logged_at < ?")) {
-            c.setAutoCommit(true);
-            delete.setLong(1, before);
-            delete.executeUpdate();
-        } catch (SQLException e) {
+        try {
+            statements().update("DELETE FROM log_entries WHERE logged_at < ?", s -> s.setLong(1, before),
+                    "pruning the log journal");
+        } catch (IllegalStateException e) {
             LOG.log(Level.FINE, "Pruning the log journal failed; the next sweep tries again", e);
         }
     }
@@ -205,23 +215,15 @@ public class LogJournal {
         String sql = "SELECT level, logged_at, message, user_key, instance_id FROM log_entries"
                 + (operator ? "" : " WHERE user_key = ?")
                 + " ORDER BY logged_at DESC, entry_id DESC OFFSET ? ROWS FETCH NEXT ? ROWS ONLY";
-        List<Entry> newestFirst = new ArrayList<>(Math.min(maxLines, 256));
-        try (Connection c = dataSource.getConnection(); PreparedStatement query = c.prepareStatement(sql)) {
+        List<Entry> newestFirst = new ArrayList<>(statements().query(sql, query -> {
             int index = 1;
             if (!operator) {
                 query.setString(index++, userKey);
             }
             query.setInt(index++, fromPosition);
             query.setInt(index, maxLines);
-            try (ResultSet rows = query.executeQuery()) {
-                while (rows.next()) {
-                    newestFirst.add(new Entry(rows.getString(1), Instant.ofEpochMilli(rows.getLong(2)), rows.getString(3),
-                            rows.getString(4), rows.getString(5)));
-                }
-            }
-        } catch (SQLException e) {
-            throw new IllegalStateException("the log journal could not be read", e);
-        }
+        }, rows -> new Entry(rows.getString(1), Instant.ofEpochMilli(rows.getLong(2)), rows.getString(3),
+                rows.getString(4), rows.getString(5)), "reading the log journal"));
         Collections.reverse(newestFirst);
         return newestFirst;
     }
