@@ -46,6 +46,22 @@ public final class Statements {
         }
     }
 
+    /** Executes an insert of one row; returns the value the database gave its {@code keyColumn} (a BIGINT). */
+    public long insertReturningKey(String sql, String keyColumn, Binder binder, String what) {
+        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(sql, new String[] {keyColumn})) {
+            binder.bind(s);
+            s.executeUpdate();
+            try (ResultSet keys = s.getGeneratedKeys()) {
+                if (!keys.next()) {
+                    throw new IllegalStateException(what + " returned no " + keyColumn);
+                }
+                return keys.getLong(1);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(what + " failed", e);
+        }
+    }
+
     /** As {@link #update}, failing when it did not change exactly one row. */
     public void updateOne(String sql, Binder binder, String what) {
         int updated = update(sql, binder, what);

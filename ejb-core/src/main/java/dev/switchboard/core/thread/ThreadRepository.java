@@ -15,14 +15,21 @@ import java.util.Optional;
 
 /**
  * The {@code threads} rows (a thread is made with its lane, {@link Lanes#open}), in the caller's
- * transaction: the entity reads pages and a thread and creates a thread; the statements hold a
- * thread's runtime choice and workspace line. Each statement is keyed by one thread, except the
+ * transaction: the entity reads pages and a thread; the statements create a thread and hold its
+ * runtime choice and workspace line. Each statement is keyed by one thread, except the
  * sweeps of workspaces. A thread's runs are the lane's to read ({@code RunReads}).
  */
 @Store("threads")
 @ApplicationScoped
 public class ThreadRepository {
 
+    /*
+     * A thread's id is the sequence's next value, one per thread. The sequence steps by 50 (V1: the
+     * block the entity once preallocated), so ids are sparse; a value taken here is never inside a block an
+     * earlier version's instance may still be handing out, whichever end of its value it counted from.
+     */
+    private static final String CREATE = "INSERT INTO threads (id, user_key, thread_key, created_at, is_internal, engine)"
+            + " VALUES (nextval('thread_id_seq'), ?, ?, ?, ?, ?)";
     private static final String RUNTIME = "SELECT engine, model_id, thinking_level FROM threads"
             + " WHERE user_key = ? AND thread_key = ?";
     private static final String LOCK_RUNTIME = "SELECT engine, model_id, thinking_level FROM threads WHERE id = ? FOR UPDATE";
@@ -49,8 +56,14 @@ public class ThreadRepository {
 
     /** Built outside the container (the in-process tests) for its statements alone: no entity is read. */
     public static ThreadRepository ofStatements(Statements statements) {
+        return ofStatements(statements, null);
+    }
+
+    /** As {@link #ofStatements(Statements)}, making threads with their lanes in {@code lanes}. */
+    public static ThreadRepository ofStatements(Statements statements, Lanes lanes) {
         ThreadRepository repository = new ThreadRepository();
         repository.statements = statements;
+        repository.lanes = lanes;
         return repository;
     }
 
@@ -106,13 +119,17 @@ public class ThreadRepository {
         return create(userKey, threadKey, null, now);
     }
 
-    /** A new thread whose runs take {@code engine} (null: the instance's), in one insert; its id. */
+    /** A new thread whose runs take {@code engine} (null: the instance's), in one insert, with its lane; its id. */
     public long create(String userKey, String threadKey, String engine, long now) {
-        ThreadRecord created = new ThreadRecord(userKey, threadKey, now, ThreadKinds.isInternal(userKey, threadKey), engine);
-        em.persist(created);
-        em.flush();
-        lanes.open(created.getId());
-        return created.getId();
+        long id = statements.insertReturningKey(CREATE, "id", s -> {
+            s.setString(1, userKey);
+            s.setString(2, threadKey);
+            s.setLong(3, now);
+            s.setBoolean(4, ThreadKinds.isInternal(userKey, threadKey));
+            s.setString(5, engine);
+        }, "creating thread " + threadKey);
+        lanes.open(id);
+        return id;
     }
 
     /** The runtime the user's thread {@code threadKey} chose; empty when there is no such thread. */

@@ -49,6 +49,17 @@ class StoresTest {
                 .because("a class that reads or writes rows is a store, marked with its tables").check(CLASSES);
     }
 
+    /** Writes go through {@code Statements} alone: the entities our users' design maps are read, never written. */
+    @Test
+    void noStoreWritesThroughTheEntityManager() {
+        noClasses().should().callMethod(EntityManager.class, "persist", Object.class)
+                .orShould().callMethod(EntityManager.class, "merge", Object.class)
+                .orShould().callMethod(EntityManager.class, "remove", Object.class)
+                .orShould().callMethod(EntityManager.class, "flush")
+                .orShould().callMethod(jakarta.persistence.Query.class, "executeUpdate")
+                .because("one style for writes: Statements").check(CLASSES);
+    }
+
     @Test
     void everyTableHasOneStore() {
         Map<String, Set<String>> stores = new TreeMap<>();
