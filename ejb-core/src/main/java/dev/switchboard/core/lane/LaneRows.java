@@ -25,8 +25,9 @@ import java.util.stream.Collectors;
  * connection), without the persistence context's unit of work, each statement's text fixed so the
  * data source prepares it once per connection. The features' payload columns ride along in the
  * same statements, as {@link PayloadColumns} names them, so a claim still reads its lane and its run
- * in one statement each. Every statement is keyed by one thread or run, except the owner's sweep
- * of its leases. Statements that change a run name the state they expect, and a row that is not in
+ * in one statement each. Every statement on the lane's path is keyed by one thread or run, except
+ * the owner's sweep of its leases and the claimable lanes; the features' reads off it ({@link RunReads},
+ * {@link FinishedRuns}) take lists of keys a thousand a statement, or page retention's aged runs. Statements that change a run name the state they expect, and a row that is not in
  * it fails the transaction ({@link IllegalStateException}) rather than skip a transition. Nothing
  * here caches a row.
  */
@@ -324,7 +325,7 @@ class LaneRows {
 
     /** The runs whose {@code key} is one of {@code values}, in lane order (by thread, then number). */
     List<RunRow> storedWith(RunKey key, List<String> values) {
-        String sql = keyed.computeIfAbsent("with " + key.column(), k -> texts().stored()
+        String sql = keyed.computeIfAbsent("with " + key.column(), k -> texts().stored().replace("%", "%%") // a format
                 + " WHERE r." + key.column() + " IN (%s) ORDER BY r.thread_id, r.thread_seq");
         List<RunRow> rows = new ArrayList<>(statements.queryIn(sql, values, this::runRow,
                 "reading the runs by " + key.column()));

@@ -95,8 +95,9 @@ public class LogJournal {
 
     /*
      * Its own statements on the data source: every call here runs outside a transaction (the bean's
-     * methods do not support one, the writer is its own thread), so each statement commits alone and a
-     * failure to log is never part of — nor rolls back — what was being logged.
+     * methods do not support one, the writer is its own thread), so each statement commits alone (a
+     * connection outside a transaction is in auto-commit, as Liberty's pool hands it out) and a failure
+     * to log is never part of — nor rolls back — what was being logged.
      */
     private volatile Statements statements;
 

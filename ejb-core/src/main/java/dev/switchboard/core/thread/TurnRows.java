@@ -151,7 +151,11 @@ public class TurnRows {
         }, "ending turn " + turnId);
     }
 
-    /** Retention: deletes those of these turns that have ended (the caller knows no run of theirs is left). */
+    /**
+     * Retention: deletes those of these turns that have ended (the caller knows no run of theirs is
+     * left). No run is ever added to an ended turn — a steer, a resumption or a requeue names an
+     * active one, or a new turn — so what the caller read stays true until this runs.
+     */
     public int deleteEnded(List<String> turnIds) {
         return statements.updateIn("DELETE FROM turns WHERE turn_id IN (%s) AND state <> 'active'", turnIds,
                 "deleting aged turns");

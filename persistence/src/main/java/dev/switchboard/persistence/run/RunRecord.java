@@ -4,24 +4,16 @@ import jakarta.persistence.Column;
 import jakarta.persistence.Convert;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
-import jakarta.persistence.NamedQuery;
 import jakarta.persistence.Table;
 
 /**
- * One run (turn) of a thread, as read (pages, a run by id): the lane writes its rows, each statement
- * naming the state it expects ({@link RunState}); the attempt number doubles as the fencing token of
- * the lane lease that executes it.
+ * One run (turn) of a thread, as the users' design maps the {@code runs} table: the lane's store
+ * reads and writes its rows in plain statements, each write naming the state it expects
+ * ({@link RunState}); the attempt number doubles as the fencing token of the lane lease that executes it.
  */
 @Entity
 @Table(name = "runs")
-@NamedQuery(name = RunRecord.BY_THREAD_PAGE,
-        query = "SELECT r FROM RunRecord r WHERE r.threadId = :threadId AND r.threadSeq > :afterSeq ORDER BY r.threadSeq")
-@NamedQuery(name = RunRecord.BY_TURN,
-        query = "SELECT r FROM RunRecord r WHERE r.turnId = :turnId ORDER BY r.threadSeq")
 public class RunRecord {
-
-    public static final String BY_TURN = "RunRecord.byTurn";
-    public static final String BY_THREAD_PAGE = "RunRecord.byThreadPage";
 
     @Id
     @Column(name = "run_id")
