@@ -63,7 +63,6 @@ class LaneRows {
     private static final int STORED_PAYLOAD_AT = 13;
     /* Retention: a thread with a run since the cutoff is not idle (through the (thread_id, thread_seq) unique index). */
     private static final String BUSY_SINCE = "SELECT DISTINCT thread_id FROM runs WHERE thread_id IN (%s) AND created_at >= ?";
-    private static final String ANY_SINCE = "SELECT 1 FROM runs WHERE thread_id = ? AND created_at >= ? FETCH FIRST 1 ROWS ONLY";
     private static final String OUTPUTS_LIKE = "SELECT output_json FROM runs WHERE thread_id = ? AND output_json LIKE ?";
     private static final List<String> NEW_RUN_COLUMNS = List.of("run_id", "thread_id", "thread_seq", "state", "attempt",
             "crashes", "claimed_by", "created_at", "started_at", "updated_at");
@@ -368,14 +367,6 @@ class LaneRows {
     Set<Long> busySince(List<Long> threadIds, long since) {
         return new HashSet<>(statements.queryIn(BUSY_SINCE, threadIds, List.of(since), rs -> rs.getLong(1),
                 "finding threads with recent runs"));
-    }
-
-    /** Whether the thread has a run created at or after {@code since}. */
-    boolean anySince(long threadId, long since) {
-        return !statements.query(ANY_SINCE, s -> {
-            s.setLong(1, threadId);
-            s.setLong(2, since);
-        }, rs -> rs.getInt(1), "reading whether thread " + threadId + " ran lately").isEmpty();
     }
 
     /** The outputs of the thread's runs that match the LIKE pattern {@code pattern}, whatever became of the runs. */

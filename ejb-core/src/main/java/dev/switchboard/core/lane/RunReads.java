@@ -39,11 +39,6 @@ public class RunReads {
         return threadIds.isEmpty() ? Set.of() : rows.busySince(threadIds, since);
     }
 
-    /** Whether the thread has a run accepted at or after {@code since}. */
-    public boolean anySince(long threadId, long since) {
-        return rows.anySince(threadId, since);
-    }
-
     /** The outputs of the thread's runs that match the SQL LIKE pattern {@code pattern}, whatever became of the runs. */
     public List<String> outputsLike(long threadId, String pattern) {
         return rows.outputsLike(threadId, pattern);

@@ -35,6 +35,9 @@ public class ThreadWorkspaces implements WorkspaceCommits {
     /** Beyond this, a record's diff is cut (the file keeps all of it). */
     static final int MAX_DIFF_CHARS = 1024 * 1024;
 
+    /** How an output that worked in the workspace holds its change (as our JSON writes it: no blank). */
+    private static final String WORKSPACE_MARK = "\"" + WorkspaceTurn.OUTPUT_KEY + "\":{";
+
 
 
     @Inject
@@ -126,7 +129,7 @@ public class ThreadWorkspaces implements WorkspaceCommits {
      */
     public Optional<String> before(long threadId, List<String> turnOutputs) {
         for (String output : turnOutputs) {
-            if (output != null && output.contains("\"" + WorkspaceTurn.OUTPUT_KEY + "\":{")
+            if (output != null && output.contains(WORKSPACE_MARK)
                     && parse(output).get(WorkspaceTurn.OUTPUT_KEY) instanceof JsonObject change && change.containsKey("base")) {
                 return Optional.of(change.getString("base"));
             }
@@ -139,7 +142,7 @@ public class ThreadWorkspaces implements WorkspaceCommits {
     public java.util.Set<String> named(long threadId) {
         java.util.Set<String> named = new java.util.HashSet<>();
         head(threadId).filter(h -> !h.isEmpty()).ifPresent(named::add);
-        for (String output : runs.outputsLike(threadId, objectUnder(WorkspaceTurn.OUTPUT_KEY))) {
+        for (String output : runs.outputsLike(threadId, "%" + WORKSPACE_MARK + "%")) {
             if (parse(output).get(WorkspaceTurn.OUTPUT_KEY) instanceof JsonObject change) {
                 for (String key : List.of("commit", "base")) {
                     if (change.get(key) instanceof jakarta.json.JsonString commit && !commit.getString().isEmpty()) {
@@ -171,10 +174,6 @@ public class ThreadWorkspaces implements WorkspaceCommits {
         return Jsons.readObject(json);
     }
 
-    /** The LIKE pattern of a JSON text holding an object under {@code key} (as our JSON writes it: no blank). */
-    private static String objectUnder(String key) {
-        return "%\"" + key + "\":{%";
-    }
 
     /**
      * A page of the threads with a workspace made before {@code cutoff}, ids above {@code afterId},
@@ -199,7 +198,7 @@ public class ThreadWorkspaces implements WorkspaceCommits {
      */
     public boolean resetIdle(long threadId, long cutoff) {
         Lane lane = lanes.lock(threadId);
-        return lane != null && lane.leaseOwner() == null && !runs.anySince(threadId, cutoff)
+        return lane != null && lane.leaseOwner() == null && runs.busySince(List.of(threadId), cutoff).isEmpty()
                 && repository.resetWorkspace(threadId);
     }
 }

@@ -191,8 +191,8 @@ class TurnRunsTest {
         run(busy, 1, null, "queued", null, 500);
 
         assertEquals(Set.of(busy), w.tx().inTransaction(() -> w.reads().busySince(List.of(quiet, busy), 200)));
-        assertTrue(w.tx().inTransaction(() -> w.reads().anySince(busy, 500)));
-        assertTrue(!w.tx().inTransaction(() -> w.reads().anySince(quiet, 111)));
+        assertEquals(Set.of(busy), w.tx().inTransaction(() -> w.reads().busySince(List.of(busy), 500)));
+        assertEquals(Set.of(), w.tx().inTransaction(() -> w.reads().busySince(List.of(quiet), 111)));
         assertEquals(List.of("{\"workspace\":{\"commit\":\"c1\"}}"),
                 w.tx().inTransaction(() -> w.reads().outputsLike(quiet, "%\"workspace\":{%")));
     }
